@@ -13,6 +13,7 @@ namespace tigris_rt {
 namespace {
 
 constexpr uint8_t kUnset = 0xFF;
+constexpr uint8_t kWhole = 0xFE;  // a broadcast stage input read whole by elementwise ops
 
 enum WalkAxes : uint8_t { AXES_H, AXES_HW, AXES_ROWS };
 
@@ -22,6 +23,7 @@ struct Walk {
     uint8_t rank;
     uint8_t axes;
     bool inputs_in_space0;              // chains: stage inputs arrive as the first space's band
+    bool allow_whole;                   // tiles: broadcast stage inputs may be read whole
     bool (*spatial)(uint8_t type);      // ops that open a new space (nullptr: none)
     uint8_t space[TIGRIS_MAX_TENSORS];  // per tensor, kUnset when not seen
     int64_t ext0, ext1;                 // current space extents (-1 = not yet fixed)
@@ -82,6 +84,24 @@ void reset_spaces(Walk &w)
     }
 }
 
+// Operand `t` of an elementwise op is broadcast along every banded axis of the op's
+// output (right-aligned dims absent or 1) while the output's band is longer than 1.
+bool broadcast_along_band(const Walk &w, const tigris_op_t &op, uint16_t t)
+{
+    const tigris_plan_t *p = w.plan;
+    if (!band_binary_op(op.op_type) || op.num_outputs < 1) return false;
+    const uint16_t o = list_at(p, op.outputs_off, 0);
+    const uint32_t R = p->tensors[o].ndim, r = p->tensors[t].ndim;
+    const uint32_t lo = w.axes == AXES_ROWS ? 0u : 1u, hi = w.axes == AXES_HW ? 2u : lo;
+    if (r > R || hi >= R) return false;
+    bool longer = false;
+    for (uint32_t a = lo; a <= hi; a++) {
+        longer |= tensor_dim(p, o, a) > 1;
+        if (a + r >= R && tensor_dim(p, t, a + r - R) != 1) return false;
+    }
+    return longer;
+}
+
 bool read_ok(Walk &w, const tigris_op_t &op, uint32_t k, uint8_t cur)
 {
     const tigris_plan_t *p = w.plan;
@@ -91,6 +111,11 @@ bool read_ok(Walk &w, const tigris_op_t &op, uint32_t k, uint8_t cur)
     const bool stage_input = in_list(p, s->inputs_off, s->inputs_count, t);
     // A row band's MatMul reads its second operand whole: a stage input, never an intermediate.
     if (w.axes == AXES_ROWS && op.op_type == TIGRIS_OP_MATMUL && k == 1) return stage_input;
+    if (w.allow_whole && broadcast_along_band(w, op, t)) {
+        if (!stage_input || (w.space[t] != kUnset && w.space[t] != kWhole)) return false;
+        w.space[t] = kWhole;
+        return true;
+    }
     if (w.space[t] == kUnset) {
         if (!stage_input || (w.inputs_in_space0 && cur != 0)) return false;
         w.space[t] = cur;
@@ -112,7 +137,7 @@ bool walk_stage(Walk &w)
             if (!read_ok(w, op, k, cur)) return false;
         }
         if (w.spatial && w.spatial(op.op_type)) {
-            if (cur >= kUnset - 1) return false;
+            if (cur + 1u >= kWhole) return false;
             cur++;
             w.ext0 = w.ext1 = -1;
         }
@@ -135,6 +160,7 @@ void init_walk(Walk &w, const tigris_plan_t *plan, const tigris_stage_t *stage)
     w.plan = plan;
     w.stage = stage;
     w.inputs_in_space0 = false;
+    w.allow_whole = true;
     w.spatial = nullptr;
     w.ext0 = w.ext1 = w.batch = -1;
 }
@@ -193,6 +219,7 @@ tigris_error_t check_chain_band(const tigris_plan_t *plan, uint16_t head)
         w.rank = 4;
         w.axes = AXES_H;
         w.inputs_in_space0 = true;
+        w.allow_whole = false;
         w.spatial = chain_spatial_op;
         if (!walk_stage(w)) return TIGRIS_ERR_CHAIN_BAND;
         if (k == 0) continue;

@@ -108,26 +108,49 @@ bool transpose_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBa
     return true;
 }
 
+// A reduction over axis 1 read by bands of input rows: GlobalAvg/GlobalMax, or a Reduce*
+// whose AXES include axis 1 (absent AXES: every axis).
+bool reduces_axis1(const tigris_plan_t *plan, const tigris_stage_t *s, const tigris_op_t &op)
+{
+    switch (op.op_type) {
+    case TIGRIS_OP_GLOBAL_AVG: case TIGRIS_OP_GLOBAL_MAX:
+        return true;
+    case TIGRIS_OP_REDUCE_MEAN: case TIGRIS_OP_REDUCE_MAX: case TIGRIS_OP_REDUCE_MIN: case TIGRIS_OP_REDUCE_SUM: {
+        uint8_t len = 0;
+        const uint8_t *axes = tigris_op_attribute_data(plan, stage_op(plan, s, 0), TIGRIS_ATTR_AXES, &len);
+        if (axes == nullptr) return true;
+        for (uint32_t i = 0; i < len; i++) {
+            if (axes[i] == 1) return true;
+        }
+        return false;
+    }
+    default:
+        return false;
+    }
+}
+
 bool by_input_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
     const tigris_op_t *op = single_op(plan, s);
-    if (!op || (op->op_type != TIGRIS_OP_GLOBAL_AVG && op->op_type != TIGRIS_OP_GLOBAL_MAX)) return false;
+    if (!op || op->num_inputs != 1 || !reduces_axis1(plan, s, *op)) return false;
     const uint16_t in = op_in(plan, *op, 0);
-    if (plan->tensors[in].ndim != 4 || tensor_dim(plan, in, 1) <= 1) return false;
+    const uint8_t rank = plan->tensors[in].ndim;
+    if (rank < 3 || tensor_dim(plan, in, 1) <= 1) return false;
     b->extent = (uint32_t)tensor_dim(plan, in, 1);
     b->axis = 1;
-    b->rank = 4;
+    b->rank = rank;
     return true;
 }
 
 // One spatial op (per `is_spatial`) and pointwise ops otherwise; rank-4 stage I/O.
 bool spatial_stage_holds(const tigris_plan_t *plan, const tigris_stage_t *s, bool (*is_spatial)(uint8_t),
-                         StageBand *b)
+                         uint32_t last_banded_axis, StageBand *b)
 {
     if (s->inputs_count == 0 || s->outputs_count == 0 || !stage_io_rank(plan, s, 4)) return false;
     int32_t spatial = -1;
     for (uint32_t j = 0; j < s->ops_count; j++) {
         const uint8_t type = op_at(plan, s, j).op_type;
+        if (!op_axes_outside(plan, stage_op(plan, s, j), 1, last_banded_axis)) return false;
         if (is_spatial(type)) {
             if (spatial >= 0) return false;
             spatial = (int32_t)j;
@@ -157,7 +180,7 @@ bool spatial_stage_holds(const tigris_plan_t *plan, const tigris_stage_t *s, boo
 
 bool hw_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
-    return spatial_stage_holds(plan, s, hw_spatial_op, b) && b->spatial >= 0;
+    return spatial_stage_holds(plan, s, hw_spatial_op, 2, b) && b->spatial >= 0;
 }
 
 // Rank-3 stripe: unary ops around at most one Conv1D, or binary ops without a Conv1D.
@@ -168,6 +191,7 @@ bool stripe3_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand
     bool binary = false;
     for (uint32_t j = 0; j < s->ops_count; j++) {
         const uint8_t type = op_at(plan, s, j).op_type;
+        if (!op_axes_outside(plan, stage_op(plan, s, j), 1, 1)) return false;
         if (type == TIGRIS_OP_CONV1D) {
             if (conv >= 0) return false;
             conv = (int32_t)j;
@@ -199,22 +223,31 @@ bool stripe_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand 
     if (s->inputs_count == 0 || s->outputs_count == 0) return false;
     const uint8_t rank = plan->tensors[rd16(plan->index_pool + s->outputs_off)].ndim;
     if (rank == 3) return stripe3_holds(plan, s, b);
-    return rank == 4 && spatial_stage_holds(plan, s, stripe_spatial_op, b);
+    return rank == 4 && spatial_stage_holds(plan, s, stripe_spatial_op, 1, b);
 }
 
-bool rows_op(const tigris_plan_t *plan, const tigris_op_t &op)
+// Row-banded matrix ops: FullyConnected on a rank-2 input, rank-2 MatMul whose first
+// operand is a tensor (its second operand is read whole), pointwise ops off axis 0.
+bool rows_op(const tigris_plan_t *plan, uint16_t op_index)
 {
+    const tigris_op_t &op = plan->ops[op_index];
     if (op.op_type == TIGRIS_OP_FULLY_CONN)
         return op.num_inputs >= 1 && plan->tensors[op_in(plan, op, 0)].ndim == 2;
-    if (op.op_type == TIGRIS_OP_MATMUL) return op.num_inputs == 2 && plan->tensors[op_in(plan, op, 0)].ndim == 2;
-    return band_unary_op(op.op_type) || band_binary_op(op.op_type) || band_channel_op(op.op_type);
+    if (op.op_type == TIGRIS_OP_MATMUL) {
+        uint8_t len = 0;
+        const uint8_t *k = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_CONSTANT_OPERAND, &len);
+        if (k != nullptr && len >= 1 && k[0] == 0) return false;  // the banded operand is a constant
+        return op.num_inputs >= 1 && plan->tensors[op_in(plan, op, 0)].ndim == 2;
+    }
+    return (band_unary_op(op.op_type) || band_binary_op(op.op_type) || band_channel_op(op.op_type)) &&
+           op_axes_outside(plan, op_index, 0, 0);
 }
 
 bool rows_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
     if (s->inputs_count == 0 || s->outputs_count == 0 || !stage_io_rank(plan, s, 2)) return false;
     for (uint32_t j = 0; j < s->ops_count; j++) {
-        if (!rows_op(plan, op_at(plan, s, j))) return false;
+        if (!rows_op(plan, stage_op(plan, s, j))) return false;
     }
     b->extent = (uint32_t)tensor_dim(plan, rd16(plan->index_pool + s->outputs_off), 0);
     b->axis = 0;
@@ -309,8 +342,8 @@ bool band_unary_op(uint8_t type)
     case TIGRIS_OP_TANH: case TIGRIS_OP_LEAKY_RELU: case TIGRIS_OP_HARDSWISH: case TIGRIS_OP_ERF:
     case TIGRIS_OP_ABS: case TIGRIS_OP_NEG: case TIGRIS_OP_EXP: case TIGRIS_OP_LOG: case TIGRIS_OP_SQRT:
     case TIGRIS_OP_RSQRT: case TIGRIS_OP_SQUARE: case TIGRIS_OP_FLOOR: case TIGRIS_OP_CEIL:
-    case TIGRIS_OP_ROUND: case TIGRIS_OP_SIN: case TIGRIS_OP_COS: case TIGRIS_OP_ELU: case TIGRIS_OP_PRELU:
-    case TIGRIS_OP_BATCH_NORM:
+    case TIGRIS_OP_ROUND: case TIGRIS_OP_SIN: case TIGRIS_OP_COS: case TIGRIS_OP_ELU:
+    case TIGRIS_OP_BATCH_NORM: case TIGRIS_OP_LOGICAL_NOT: case TIGRIS_OP_CAST:
         return true;
     default:
         return false;
@@ -322,6 +355,9 @@ bool band_binary_op(uint8_t type)
     switch (type) {
     case TIGRIS_OP_ADD: case TIGRIS_OP_SUB: case TIGRIS_OP_MUL: case TIGRIS_OP_DIV:
     case TIGRIS_OP_MAXIMUM: case TIGRIS_OP_MINIMUM: case TIGRIS_OP_SQUARED_DIFFERENCE:
+    case TIGRIS_OP_FLOOR_DIV: case TIGRIS_OP_FLOOR_MOD: case TIGRIS_OP_PRELU: case TIGRIS_OP_EQUAL:
+    case TIGRIS_OP_LESS: case TIGRIS_OP_LESS_EQUAL: case TIGRIS_OP_GREATER: case TIGRIS_OP_GREATER_EQUAL:
+    case TIGRIS_OP_LOGICAL_AND: case TIGRIS_OP_LOGICAL_OR: case TIGRIS_OP_SELECT_V2: case TIGRIS_OP_ADD_N:
         return true;
     default:
         return false;
@@ -330,12 +366,37 @@ bool band_binary_op(uint8_t type)
 
 bool band_channel_op(uint8_t type)
 {
-    return type == TIGRIS_OP_SOFTMAX || type == TIGRIS_OP_LOG_SOFTMAX || type == TIGRIS_OP_LAYER_NORM;
+    return type == TIGRIS_OP_SOFTMAX || type == TIGRIS_OP_LOG_SOFTMAX || type == TIGRIS_OP_LAYER_NORM ||
+           type == TIGRIS_OP_L2_NORMALIZATION;
 }
 
 bool band_pointwise_op(uint8_t type)
 {
-    return band_unary_op(type) || band_binary_op(type) || band_channel_op(type) || type == TIGRIS_OP_CONCAT;
+    return band_unary_op(type) || band_binary_op(type) || band_channel_op(type) || type == TIGRIS_OP_CONCAT ||
+           type == TIGRIS_OP_SPLIT;
+}
+
+bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, uint32_t hi)
+{
+    const tigris_op_t &op = plan->ops[op_index];
+    const uint8_t t = op.op_type;
+    if (!band_channel_op(t) && t != TIGRIS_OP_BATCH_NORM && t != TIGRIS_OP_CONCAT && t != TIGRIS_OP_SPLIT &&
+        t != TIGRIS_OP_RESIZE)
+        return true;
+    const uint16_t ref = t == TIGRIS_OP_CONCAT ? op_out(plan, op, 0) : op_in(plan, op, 0);
+    const uint32_t rank = plan->tensors[ref].ndim;
+    uint8_t len = 0;
+    if (t == TIGRIS_OP_RESIZE)  // only the integer-factor form bands (output row o reads o / stride)
+        return tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_RESIZE_SCALES, &len) == nullptr;
+    const uint8_t *axes = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_AXES, &len);
+    if (axes == nullptr) return rank >= 1 && (rank - 1u < lo || rank - 1u > hi);  // default: the last axis
+    uint32_t first = axes[0];
+    for (uint32_t i = 0; i < len; i++) {
+        if (axes[i] >= lo && axes[i] <= hi) return false;
+        if (axes[i] < first) first = axes[i];
+    }
+    // LayerNorm normalizes every axis from its first named one.
+    return t != TIGRIS_OP_LAYER_NORM || first > hi;
 }
 
 bool stripe_spatial_op(uint8_t type)

@@ -13,12 +13,18 @@ namespace tigris_rt {
 
 // Elementwise on one tensor (a band of rows in, the same rows out).
 bool band_unary_op(uint8_t type);
-// Elementwise on operands of the output's shape.
+// Elementwise on operands broadcast to the output's shape.
 bool band_binary_op(uint8_t type);
-// Works along the last (channel) axis only: Softmax, LogSoftmax, LayerNorm.
+// Normalizes along its axes (default the last): Softmax, LogSoftmax, LayerNorm, L2Normalization.
 bool band_channel_op(uint8_t type);
-// Any op a band carries through unchanged in rows: unary, binary, channel, Concat.
+// Any op a band carries through unchanged in rows: unary, binary (incl. Select, AddN,
+// comparisons, logic, PRelu), channel ops, Concat, Split.
 bool band_pointwise_op(uint8_t type);
+// The op's axis attributes leave the banded axes [lo, hi] alone: Softmax, LogSoftmax,
+// L2Normalization, BatchNorm, Concat, Split name no banded axis (default: the last axis),
+// LayerNorm normalizes only axes after hi; Resize bands only in its integer-factor form.
+// True for every other op.
+bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, uint32_t hi);
 // The spatial op of a rank-4 stripe: Conv, Depthwise, MaxPool, AvgPool, Resize (nearest).
 bool stripe_spatial_op(uint8_t type);
 // The spatial op of a 2-D (HW) tile: the stripe set and ConvTranspose.

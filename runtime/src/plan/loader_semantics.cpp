@@ -97,17 +97,14 @@ tigris_error_t check_band_access(const LoadCtx &c)
     return err;
 }
 
-// Step 32: the dispatch dtype of an op is the plan's, except float32 sections of int8 plans.
+// Step 32: each op's kernel is chosen by its kernel dtype (docs/operators.md: input 0's
+// dtype, Select input 1, EmbeddingLookup output 0): int8 ops of an int8 plan ask the int8
+// set, its float32 sections and float plans the float set.
 tigris_error_t check_kernels(const LoadCtx &c)
 {
-    const uint8_t plan_dtype = plan_activation_dtype(&c.plan);
     for (uint32_t i = 0; i < c.hdr.num_ops; i++) {
         const tigris_op_t &op = c.plan.ops[i];
-        uint8_t dtype = plan_dtype;
-        if (dtype == TIGRIS_DTYPE_INT8 && op.num_inputs &&
-            c.plan.tensors[op_input(c.plan, op, 0)].dtype == TIGRIS_DTYPE_FLOAT32)
-            dtype = TIGRIS_DTYPE_FLOAT32;
-        if (!kernel_enabled(op.op_type, dtype)) return TIGRIS_ERR_KERNEL_DISABLED;
+        if (!kernel_enabled(op.op_type, op_kernel_dtype(&c.plan, &op))) return TIGRIS_ERR_KERNEL_DISABLED;
     }
     return TIGRIS_OK;
 }

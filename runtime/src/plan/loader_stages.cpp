@@ -177,12 +177,14 @@ tigris_error_t check_legacy_tile_kind(const LoadCtx &c, const tigris_stage_t &s)
     return TIGRIS_ERR_BAD_OPERATOR;
 }
 
-// Chained ops: the chain allow-list, and every non-constant operand is rank 4 (NHWC rows).
+// Chained ops: the chain allow-list (no axis attribute on the rows), and every non-constant
+// operand is rank 4 (NHWC rows).
 bool chained_ops_ok(const LoadCtx &c, const tigris_stage_t &s)
 {
     for (uint32_t j = 0; j < s.ops_count; j++) {
-        const tigris_op_t &op = c.plan.ops[pool_idx(&c.plan, (uint32_t)s.ops_off + j)];
-        if (!chain_op(op.op_type)) return false;
+        const uint16_t index = pool_idx(&c.plan, (uint32_t)s.ops_off + j);
+        const tigris_op_t &op = c.plan.ops[index];
+        if (!chain_op(op.op_type) || !op_axes_outside(&c.plan, index, 1, 1)) return false;
         for (uint32_t k = 0; k < (uint32_t)op.num_inputs + op.num_outputs; k++) {
             const uint16_t t = k < op.num_inputs ? pool_idx(&c.plan, (uint32_t)op.inputs_off + k)
                                                  : pool_idx(&c.plan, (uint32_t)op.outputs_off + (k - op.num_inputs));

@@ -507,7 +507,7 @@ uint8_t record_axis(const tigris_plan_t *plan, const tigris_tile_plan_v10_t *ch)
     return ch->axis;
 }
 
-bool stage_has_control_flow(const tigris_plan_t *plan, const tigris_stage_t *stage)
+bool stage_holds_control_flow(const tigris_plan_t *plan, const tigris_stage_t *stage)
 {
     for (uint32_t j = 0; j < stage->ops_count; j++) {
         const uint8_t t = op_at(plan, stage, j).op_type;
@@ -540,7 +540,7 @@ tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *s
     memset(out, 0, sizeof(*out));
     out->spatial = -1;
     const tigris_tile_plan_v10_t ch = tigris_stage_tiles(plan, stage);
-    if (stage->chain_len != 0 || !ch.tileable || stage->ops_count == 0 || stage_has_control_flow(plan, stage))
+    if (stage->chain_len != 0 || !ch.tileable || stage->ops_count == 0 || stage_holds_control_flow(plan, stage))
         return TIGRIS_BAND_KIND_NONE;
     if (plan->tile_plans_v11) {
         const uint8_t band = plan->tile_plans_v11[stage->tile_plan_idx].facts.band;

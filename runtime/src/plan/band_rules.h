@@ -107,7 +107,7 @@ bool band_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, const St
 uint8_t record_axis(const tigris_plan_t *plan, const tigris_tile_plan_v10_t *choices);
 
 // True when a stage holds an If or While op.
-bool stage_has_control_flow(const tigris_plan_t *plan, const tigris_stage_t *stage);
+bool stage_holds_control_flow(const tigris_plan_t *plan, const tigris_stage_t *stage);
 
 // ---- Band access (CHAIN_BAND / TILE_BAND) -------------------------------------------
 

@@ -9,7 +9,7 @@ extern "C" int tigris_stage_tile_facts(const tigris_plan_t *plan, const tigris_s
 {
     if (out) memset(out, 0, sizeof(*out));
     if (plan == nullptr || plan->header == nullptr || stage == nullptr || out == nullptr) return 0;
-    if (stage->chain_len != 0 || tigris_rt::stage_has_control_flow(plan, stage)) return 0;
+    if (stage->chain_len != 0 || tigris_rt::stage_holds_control_flow(plan, stage)) return 0;
     if (!tigris_stage_tiles(plan, stage).tileable) return 1;  // untiled: all zero
     tigris_rt::StageBand band;
     if (tigris_rt::stage_band(plan, stage, &band) == TIGRIS_BAND_KIND_NONE) return 0;

@@ -46,7 +46,8 @@ inline uint16_t add_op(PlanDesc &p, uint8_t type, std::vector<uint16_t> ins, std
                        uint16_t weight = TIGRIS_NONE)
 {
     OpDesc o;
-    o.name = "op" + std::to_string(p.ops.size());
+    o.name = "op";
+    o.name += std::to_string(p.ops.size());
     o.type = type;
     o.inputs = std::move(ins);
     o.outputs = std::move(outs);
@@ -67,7 +68,8 @@ inline void add_stage(PlanDesc &p, std::vector<uint16_t> ops, std::vector<uint16
 inline uint16_t add_weight(PlanDesc &p, const std::vector<float> &values)
 {
     WeightDesc w;
-    w.name = "w" + std::to_string(p.weights.size());
+    w.name = "w";
+    w.name += std::to_string(p.weights.size());
     w.data.resize(values.size() * 4);
     memcpy(w.data.data(), values.data(), w.data.size());
     p.weights.push_back(w);

@@ -31,7 +31,7 @@ PlanDesc three_stage_plan()
     return p;
 }
 
-struct Run {
+struct NRun {
     Loaded plan;
     Arena fast, slow;
     tigris_mem_t mem{};
@@ -40,7 +40,7 @@ struct Run {
     KernelLog log;
     tigris_exec_stats_t stats{};
 
-    Run(const PlanDesc &d, uint32_t fast_bytes, uint32_t slow_bytes) : fast(fast_bytes), slow(slow_bytes)
+    NRun(const PlanDesc &d, uint32_t fast_bytes, uint32_t slow_bytes) : fast(fast_bytes), slow(slow_bytes)
     {
         EXPECT_EQ(load(d, &plan), TIGRIS_OK);
         ptrs.resize(d.tensors.size());
@@ -82,7 +82,7 @@ std::vector<float> abs_of(const std::vector<float> &x)
 
 TEST(ExecNormal, ThreeStagesLoadSpillCompactSlow)
 {
-    Run r(three_stage_plan(), 3 * U, 3 * U);
+    NRun r(three_stage_plan(), 3 * U, 3 * U);
     const std::vector<float> x = iota(16, -7.5f, 1.0f);
     r.write(0, x);
     ASSERT_TRUE(r.in_slow(0));  // a multi-stage plan reads its inputs from slow
@@ -171,7 +171,7 @@ TEST(ExecNormal, CompactsFastWhenAnOutputDoesNotFit)
     p.model_inputs = {x};
     p.model_outputs = {r3};
     p.scheduled_peak = 3 * U;
-    Run r(p, 3 * U, 3 * U);
+    NRun r(p, 3 * U, 3 * U);
     const std::vector<float> xv = iota(16, -3.0f, 0.5f);
     r.write_slow(x, xv);  // placed in slow: not read in place
     r.rec.events.clear();
@@ -216,7 +216,7 @@ PlanDesc overflow_plan()
 
 TEST(ExecNormal, OverflowsToSlowWhenCompactionCannotHelp)
 {
-    Run r(overflow_plan(), 2 * U, 4 * U);
+    NRun r(overflow_plan(), 2 * U, 4 * U);
     const std::vector<float> a = iota(16, -4.0f, 1.0f), b = iota(16, 1.0f, -0.25f);
     r.write_slow(0, a);
     r.write_slow(1, b);
@@ -247,7 +247,7 @@ TEST(ExecNormal, OverflowsToSlowWhenCompactionCannotHelp)
 
 TEST(ExecNormal, MemWhenNeitherPoolHasRoom)
 {
-    Run r(overflow_plan(), 2 * U, 2 * U);
+    NRun r(overflow_plan(), 2 * U, 2 * U);
     r.write_slow(0, iota(16, 0, 1));
     r.write_slow(1, iota(16, 0, 1));
     void *x1 = r.ptrs[0], *x2 = r.ptrs[1];
@@ -266,7 +266,7 @@ TEST(ExecNormal, UpFrontCheckRefusesBeforeAnyStageAndLeavesMemUntouched)
 {
     PlanDesc d = three_stage_plan();
     d.scheduled_peak = 3 * U + 1;
-    Run r(d, 3 * U, 4 * U);
+    NRun r(d, 3 * U, 4 * U);
     r.write(0, iota(16, 1, 1));
     const tigris_mem_t before = r.mem;
     const std::vector<void *> ptrs_before = r.ptrs;
@@ -287,7 +287,7 @@ TEST(ExecNormal, UpFrontCheckRefusesBeforeAnyStageAndLeavesMemUntouched)
 
 TEST(ExecNormal, UpFrontCheckCountsFromTheCallersFillLevel)
 {
-    Run r(three_stage_plan(), 4 * U, 4 * U);
+    NRun r(three_stage_plan(), 4 * U, 4 * U);
     r.write(0, iota(16, 1, 1));
     r.mem.fast_used = U + 1;  // caller data: the arena above it is one byte short
     EXPECT_EQ(r.run(), TIGRIS_EXEC_ERR_MEM);
@@ -302,7 +302,7 @@ TEST(ExecNormal, SchemaBeforeElevenIsNotCheckedUpFront)
     PlanDesc d = three_stage_plan();
     d.version = 9;
     d.budget = 100 * U;  // an earlier plan states no peak; its budget is not a check
-    Run r(d, 3 * U, 4 * U);
+    NRun r(d, 3 * U, 4 * U);
     r.write(0, iota(16, -2, 0.25f));
     EXPECT_EQ(r.run(), TIGRIS_EXEC_OK);
     EXPECT_EQ(r.read(3, 16), abs_of(iota(16, -2, 0.25f)));
@@ -310,7 +310,7 @@ TEST(ExecNormal, SchemaBeforeElevenIsNotCheckedUpFront)
 
 TEST(ExecNormal, CallerDataBelowTheFloorSurvivesAndFillLevelIsRestored)
 {
-    Run r(three_stage_plan(), 5 * U, 4 * U);
+    NRun r(three_stage_plan(), 5 * U, 4 * U);
     r.write(0, iota(16, -1, 0.125f));
     memset(r.fast.p, 0x3C, 2 * U);
     r.mem.fast_used = 2 * U;
@@ -322,12 +322,14 @@ TEST(ExecNormal, CallerDataBelowTheFloorSurvivesAndFillLevelIsRestored)
     EXPECT_EQ(r.mem.fast_peak, 5 * U);
     EXPECT_EQ(r.read(3, 16), abs_of(iota(16, -1, 0.125f)));
     for (const auto &e : r.rec.events)
-        if (e.kind == TIGRIS_TRACE_RESET) EXPECT_EQ(e.fast_used, 2 * U);
+        if (e.kind == TIGRIS_TRACE_RESET) {
+            EXPECT_EQ(e.fast_used, 2 * U);
+        }
 }
 
 TEST(ExecNormal, KernelErrorRestoresArenaAndAllowsAnotherRun)
 {
-    Run r(three_stage_plan(), 3 * U, 6 * U);
+    NRun r(three_stage_plan(), 3 * U, 6 * U);
     const std::vector<float> x = iota(16, -5, 0.75f);
     r.write(0, x);
     r.log.fail_at = 1;
@@ -348,7 +350,7 @@ TEST(ExecNormal, KernelErrorRestoresArenaAndAllowsAnotherRun)
 
 TEST(ExecNormal, ArgumentErrorsZeroStats)
 {
-    Run r(three_stage_plan(), 3 * U, 4 * U);
+    NRun r(three_stage_plan(), 3 * U, 4 * U);
     r.write(0, iota(16, 1, 1));
     tigris_exec_stats_t stats;
     memset(&stats, 0x55, sizeof(stats));
@@ -384,7 +386,7 @@ TEST(ExecNormal, ArgumentErrorsZeroStats)
 
 TEST(ExecWorkspace, PlanSizedBufferAtAnyAlignment)
 {
-    Run r(three_stage_plan(), 3 * U, 4 * U);
+    NRun r(three_stage_plan(), 3 * U, 4 * U);
     const size_t need = tigris_executor_workspace_required(&r.plan.plan);
     // 4 tensors, 2 inputs and 1 output at most per stage, no chains or control flow.
     EXPECT_EQ(need, sizeof(void *) * (2 + 1) + 4u * (2u * 4) + 2u * (2u * 4) + 64u);
@@ -408,6 +410,7 @@ TEST(ExecWorkspace, PlanSizedBufferAtAnyAlignment)
     tigris_executor_workspace_t ws;
     ASSERT_EQ(tigris_run_with_workspace(&r.plan.plan, &r.mem, test_kernel, &r.log, &r.stats, &ws), TIGRIS_EXEC_OK);
     EXPECT_EQ(r.read(3, 16), abs_of(x));
+    r.write(0, x);
     EXPECT_EQ(tigris_run_with_state(&r.plan.plan, &r.mem, test_kernel, &r.log, &r.stats, buf.data(), need, nullptr, 0),
               TIGRIS_EXEC_OK);  // a plan without state runs here too
 }

@@ -75,9 +75,11 @@ TEST(ExecWeights, Lz4BlocksAreDecodedPerStage)
     using K = std::vector<uint8_t>;
     const K stage = {TIGRIS_TRACE_STAGE_BEGIN, TIGRIS_TRACE_WEIGHTS, TIGRIS_TRACE_LOAD, TIGRIS_TRACE_ALLOC,
                      TIGRIS_TRACE_OP, TIGRIS_TRACE_SPILL, TIGRIS_TRACE_RESET, TIGRIS_TRACE_STAGE_END};
+    // After each stage the consumed input is released and the slow pool compacted (MOVE).
     K expect = stage;
+    expect.push_back(TIGRIS_TRACE_MOVE);
     expect.insert(expect.end(), stage.begin(), stage.end());
-    expect.push_back(TIGRIS_TRACE_MOVE);  // y slides down once x and a are released
+    expect.push_back(TIGRIS_TRACE_MOVE);
     ASSERT_EQ(r.rec.kinds(), expect) << kind_names(r.rec.kinds());
     const auto &w = r.rec.events[1];
     EXPECT_EQ(w.offset, 0u);
@@ -86,6 +88,8 @@ TEST(ExecWeights, Lz4BlocksAreDecodedPerStage)
     EXPECT_EQ(w.stage, 0u);
     EXPECT_EQ(r.rec.events[2].offset, U);  // the input loads above the weights
     EXPECT_EQ(r.rec.events[6].bytes, 3 * U);  // the reset releases the weights too
+    EXPECT_EQ(r.rec.events[8].stage, 0xFFFFu);  // the compaction between stages
+    EXPECT_EQ(r.rec.events[8].tensor, 1u);      // a slides over the released x
     EXPECT_EQ(r.rec.events[9].stage, 1u);
     EXPECT_EQ(r.mem.fast_reserved, 0u);
     EXPECT_EQ(r.mem.fast_peak, 3 * U);
@@ -112,7 +116,7 @@ TEST(ExecWeights, CorruptBlockIsKernelError)
 
 TEST(ExecWeights, WrongDecodedLengthIsKernelError)
 {
-    WRun r(two_stage_weights(TIGRIS_COMPRESSION_LZ4));
+    WRun r(two_stage_weights(TIGRIS_COMPRESSION_LZ4), 4 * U);
     r.block(0)->uncompressed_size += 16;  // the block decodes to 16 bytes fewer
     EXPECT_EQ(r.run(), TIGRIS_EXEC_ERR_KERNEL);
     EXPECT_TRUE(r.log.ops.empty());

@@ -211,3 +211,11 @@ TEST(S8Softmax, RefusesOtherOutputQuantization)
     EXPECT_EQ(f.run(op), -1);
     EXPECT_EQ(y, (Bytes{9, 9}));
 }
+
+// MUL takes BINARY_REQUANT's result pair: (2^30, 1) = 1.0 instead of the derived 0.5.
+TEST(S8Binary, MulUsesBinaryRequantResultPair)
+{
+    EXPECT_EQ(binary(TIGRIS_OP_MUL, 0.5f, 0, 0.5f, 0, 0.5f, 0, {3}, {5}), (Bytes{8}));  // 7.5 -> 8
+    EXPECT_EQ(binary(TIGRIS_OP_MUL, 0.5f, 0, 0.5f, 0, 0.5f, 0, {3}, {5}, -128, 127, {0, 0, 0, 0, 1 << 30, 1}),
+              (Bytes{15}));
+}

@@ -4,6 +4,7 @@
 //            y = clamp(MBQM<1(a' +/- b', mo, so) + zy, act_min, act_max)
 //            (factors from BINARY_REQUANT when present, else derived as TFLM does)
 //   MUL:     y = clamp(MBQM((a - za) * (b - zb), m, s) + zy, act_min, act_max), m,s of sa*sb/sy
+//            (or BINARY_REQUANT's result pair)
 //   MAXIMUM/MINIMUM: raw comparison (TFLite); operands whose quantization differs from
 //            the output's are first requantized to it.
 // A constant operand is the op's weight, placed and shaped by CONSTANT_OPERAND; operands
@@ -142,6 +143,12 @@ int mul(const Call &c)
     int32_t m = 0;
     int s = 0;
     mul_params(p.a.scale, p.b.scale, p.out.scale, &m, &s);
+    uint8_t len = 0;
+    const uint8_t *r = c.attr(TIGRIS_ATTR_BINARY_REQUANT, &len);
+    if (r != nullptr && len >= 24) {  // MUL uses the result pair only
+        m = read_i32(r + 16);
+        s = read_i32(r + 20);
+    }
     const int32_t za = p.a.zp, zb = p.b.zp, zy = p.out.zp, lo = c.op->act_min, hi = c.op->act_max;
     each(p, [&](int32_t a, int32_t b) {
         const int32_t prod = wrap_mul(a - za, b - zb);

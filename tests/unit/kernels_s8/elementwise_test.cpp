@@ -137,6 +137,9 @@ TEST(S8Activation, ClipAtQuantizedBounds)
 {
     EXPECT_EQ(unary(TIGRIS_OP_CLIP, 0.5f, 0, 0.5f, 0, {-5, 3, 9}, {{TIGRIS_ATTR_CLIP_BOUNDS, {-1.0f, 2.0f}}}),
               (Bytes{-2, 3, 4}));
+    // lo > hi gives hi everywhere (ONNX): hi = 1.0 -> 2.
+    EXPECT_EQ(unary(TIGRIS_OP_CLIP, 0.5f, 0, 0.5f, 0, {-5, 3, 9}, {{TIGRIS_ATTR_CLIP_BOUNDS, {2.0f, 1.0f}}}),
+              (Bytes{2, 2, 2}));
 }
 
 // LEAKY_RELU alpha 0.25 (2^30, -1): -10 -> SRDHM -5 -> -2.5 -> -3; -6 -> -3 -> -1.5 -> -2;
@@ -146,6 +149,8 @@ TEST(S8Activation, LeakyRelu)
     EXPECT_EQ(unary(TIGRIS_OP_LEAKY_RELU, 1, 0, 1, 0, {10, -10, -6}, {{TIGRIS_ATTR_ALPHA, {0.25f}}}),
               (Bytes{10, -3, -2}));
     EXPECT_EQ(unary(TIGRIS_OP_LEAKY_RELU, 1, 0, 1, 0, {-6, 4}, {{TIGRIS_ATTR_ALPHA, {-0.5f}}}), (Bytes{3, 4}));
+    // Default alpha 0.01: x = -100 at in 1 / out 0.01 -> -100 * 0.01 / 0.01 = -100.
+    EXPECT_EQ(unary(TIGRIS_OP_LEAKY_RELU, 1, 0, 0.01f, 0, {-100, 1}), (Bytes{-100, 100}));
 }
 
 // HARD_SWISH at scales 0.1/0.1 (output (16384, -6), relu-ish (17476, 4) in Q0.15), worked

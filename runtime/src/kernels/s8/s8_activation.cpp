@@ -4,7 +4,7 @@
 //   RELU:       y = clamp(MBQM(x - zx, m, s) + zy, max(-128, zy), 127), m,s of sx/sy
 //   RELU6:      equal quantization: clamp(x, zx, q6) with q6 = round(6/sx) + zx (TFLM);
 //               otherwise RELU's formula clamped at round(6/sy) + zy. CLIP likewise.
-//   LEAKY_RELU: x >= zx: MBQM(x - zx, identity); else MBQM(x - zx, alpha) (ALPHA attribute)
+//   LEAKY_RELU: x >= zx: MBQM(x - zx, identity); else MBQM(x - zx, alpha) (ALPHA, default 0.01)
 //   HARD_SWISH: TFLite's 16-bit fixed-point hard swish
 //   LOGISTIC / TANH: output 1/256, -128 (logistic) or 1/128, 0 (tanh) as TFLM requires:
 //               gemmlowp fixed point on a Q4.27 input; any other output quantization:
@@ -126,9 +126,9 @@ int clamp_real(const Call &c, float lo, float hi)
     if (unary_operands(c, &u)) return kError;
     int8_t lut[256];
     const Operand &q = same_quant(u.in, u.out) ? u.in : u.out;
-    const int32_t qlo = lo <= -3.0e38f ? -128 : quantize_value(lo, q.scale, q.zero_point);
-    int32_t qhi = hi >= 3.0e38f ? 127 : quantize_value(hi, q.scale, q.zero_point);
-    if (qhi < qlo) qhi = qlo > 127 ? 127 : qlo;  // ONNX: lo > hi gives hi; keep a non-empty range
+    int32_t qlo = lo <= -3.0e38f ? -128 : quantize_value(lo, q.scale, q.zero_point);
+    const int32_t qhi = hi >= 3.0e38f ? 127 : quantize_value(hi, q.scale, q.zero_point);
+    if (qhi < qlo) qlo = qhi;  // ONNX: lo > hi gives hi everywhere
     if (same_quant(u.in, u.out)) {
         for (int v = -128; v <= 127; v++) lut[(uint8_t)v] = (int8_t)(v > qhi ? qhi : (v < qlo ? qlo : v));
     } else {
@@ -176,9 +176,8 @@ int leaky_relu(const Call &c)
     if (unary_operands(c, &u)) return kError;
     uint8_t len = 0;
     const uint8_t *alpha = c.attr(TIGRIS_ATTR_ALPHA, &len);
-    if (alpha == nullptr || len < 4) return kError;
     LeakyReluParams p;
-    leaky_relu_params(u.in.scale, read_f32(alpha), u.out.scale, &p);
+    leaky_relu_params(u.in.scale, alpha != nullptr && len >= 4 ? read_f32(alpha) : 0.01f, u.out.scale, &p);
     // A negative alpha multiplies by |m| and negates (TFLite keeps MBQM's m >= 0).
     const bool negative_alpha = p.alpha_multiplier < 0;
     const int32_t alpha_m = negative_alpha ? wrap_neg(p.alpha_multiplier) : p.alpha_multiplier;

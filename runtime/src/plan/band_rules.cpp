@@ -384,6 +384,8 @@ bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, 
     if (!band_channel_op(t) && t != TIGRIS_OP_BATCH_NORM && t != TIGRIS_OP_CONCAT && t != TIGRIS_OP_SPLIT &&
         t != TIGRIS_OP_RESIZE)
         return true;
+    // Band rules also run before the operator contracts (step 25): no operand, no band.
+    if (op.num_inputs == 0 || op.num_outputs == 0) return false;
     const uint16_t ref = t == TIGRIS_OP_CONCAT ? op_out(plan, op, 0) : op_in(plan, op, 0);
     const uint32_t rank = plan->tensors[ref].ndim;
     uint8_t len = 0;
@@ -391,6 +393,7 @@ bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, 
         return tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_RESIZE_SCALES, &len) == nullptr;
     const uint8_t *axes = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_AXES, &len);
     if (axes == nullptr) return rank >= 1 && (rank - 1u < lo || rank - 1u > hi);  // default: the last axis
+    if (len == 0) return false;
     uint32_t first = axes[0];
     for (uint32_t i = 0; i < len; i++) {
         if (axes[i] >= lo && axes[i] <= hi) return false;
@@ -545,7 +548,9 @@ tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *s
         return TIGRIS_BAND_KIND_NONE;
     if (plan->tile_plans_v11) {
         const uint8_t band = plan->tile_plans_v11[stage->tile_plan_idx].facts.band;
-        const tigris_band_kind_t kind = (tigris_band_kind_t)TIGRIS_TILE_BAND_KIND(band);
+        const uint8_t stated = TIGRIS_TILE_BAND_KIND(band);
+        if (stated == TIGRIS_BAND_KIND_NONE || stated > TIGRIS_BAND_KIND_STRIPE) return TIGRIS_BAND_KIND_NONE;
+        const tigris_band_kind_t kind = (tigris_band_kind_t)stated;
         return band_kind_holds(plan, stage, kind, TIGRIS_TILE_BAND_MODE(band), out) ? kind : TIGRIS_BAND_KIND_NONE;
     }
     for (tigris_band_kind_t kind : order) {

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "compiler/passes/pipeline.h"
+#include "compiler/passes/rewrite.h"
 #include "compiler/passes/util.h"
 
 namespace tigris::passes {
@@ -60,6 +61,29 @@ std::optional<ir::TensorId> gemm_bias(ir::Graph& g, ir::TensorId c, int64_t n_ou
   return add_float_constant(g, ct.name + "_bias", {n_out}, bias);
 }
 
+// Gemm with a weight computed at run time: [Transpose], MatMul, [Mul alpha], [Add beta*C].
+size_t gemm_as_matmul(ir::Graph& g, size_t i) {
+  ir::Node n = g.nodes[i];
+  float alpha = n.attrs.get_float("alpha", 1.0f), beta = n.attrs.get_float("beta", 1.0f);
+  ir::TensorId a = n.inputs[0], b = n.inputs[1], c = input_or_none(n, 2), y = n.outputs[0];
+  ir::DType dtype = g.tensor(y).dtype;
+  Rewrite r(g, i);
+  auto transposed = [&](ir::TensorId t) {
+    ir::Shape s = g.tensor(t).shape;
+    return r.op("Transpose", {t}, {s[1], s[0]}, g.tensor(t).dtype, perm_attr({1, 0}));
+  };
+  if (n.attrs.get_int("transA", 0)) a = transposed(a);
+  if (n.attrs.get_int("transB", 0)) b = transposed(b);
+  bool add_c = c >= 0 && beta != 0.0f;
+  ir::TensorId out = r.op("MatMul", {a, b}, g.tensor(y).shape, dtype, {}, alpha == 1.0f && !add_c ? y : ir::kNoTensor);
+  if (alpha != 1.0f) out = r.op_like("Mul", {out, r.scalar(alpha)}, y, {}, add_c ? ir::kNoTensor : y);
+  if (add_c) {
+    if (beta != 1.0f) c = r.op_like("Mul", {c, r.scalar(beta)}, c);
+    r.op_like("Add", {out, c}, y, {}, y);
+  }
+  return r.commit();
+}
+
 // Rewrites node i; returns the index of the last node of its replacement.
 size_t fold_one_gemm(ir::Graph& g, size_t i) {
   ir::Node n = g.nodes[i];
@@ -69,11 +93,8 @@ size_t fold_one_gemm(ir::Graph& g, size_t i) {
   ir::TensorId a = n.inputs[0], b = n.inputs[1], c = input_or_none(n, 2);
   ir::TensorId y = n.outputs[0];
   const ir::Tensor yt = g.tensor(y);  // a copy: adding tensors below moves the vector
-  if (!is_const(g, b) || g.tensor(b).dtype != ir::DType::Float32 || g.tensor(b).rank() != 2) {
-    n.attrs.set("__unsupported", std::string("Gemm with a weight computed at run time"));
-    g.nodes[i] = n;
-    return i;
-  }
+  if (!is_const(g, b)) return gemm_as_matmul(g, i);
+  if (g.tensor(b).dtype != ir::DType::Float32 || g.tensor(b).rank() != 2) return i;
   size_t at = i;
   if (trans_a) {
     const ir::Shape& as = g.tensor(a).shape;

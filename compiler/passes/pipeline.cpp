@@ -8,6 +8,7 @@ const std::vector<Pass>& normalization_pipeline() {
       {"fold_constants", fold_constants},
       {"fold_shape_chains", fold_shape_chains},
       {"canonicalize_operands", canonicalize_operands},
+      {"decompose_operators", decompose_operators},
       {"fold_gemm_scalars", fold_gemm_scalars},
       {"matmul_to_gemm", matmul_to_gemm},
       {"lower_batched_matmul", lower_batched_matmul},

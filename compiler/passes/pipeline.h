@@ -28,6 +28,7 @@ void remove_identities(ir::Graph& g);        // Dropout, Identity (initializer I
 void fold_constants(ir::Graph& g);           // Constant nodes -> weights; constant subgraphs evaluated
 void fold_shape_chains(ir::Graph& g);        // Shape of a static tensor -> constant, then fold again
 void canonicalize_operands(ir::Graph& g);    // constant operand inputs (axes, pads, shape...) -> attributes
+void decompose_operators(ir::Graph& g);      // Reciprocal, Pow(const), Reduce L1/L2/..., HardSigmoid... -> kernels' ops
 void fold_gemm_scalars(ir::Graph& g);        // Gemm alpha/beta/transA/transB -> plain Gemm(A, W[N,K], b[N])
 void matmul_to_gemm(ir::Graph& g);           // MatMul(A[M,K], const W[K,N]) -> Gemm
 void fold_batchnorm(ir::Graph& g);           // BatchNormalization into the preceding Conv, else Mul+Add

@@ -12,6 +12,11 @@ void unsupported(const ir::Node& n, const std::string& reason) {
   throw ir::CompileError(ir::ErrorKind::Unsupported, n.op + " '" + n.name + "': " + reason, {n.name});
 }
 
+void runtime_operand(const ir::Graph& g, const ir::Node& n, ir::TensorId id) {
+  if (id < 0) unsupported(n, "a required operand is absent");
+  unsupported(n, "operand '" + g.tensor(id).name + "' is computed at run time");
+}
+
 void require_dtype(const ir::Graph& g, const ir::Node& n, ir::TensorId id, std::initializer_list<ir::DType> allowed) {
   ir::DType t = g.tensor(id).dtype;
   if (std::find(allowed.begin(), allowed.end(), t) == allowed.end())

@@ -20,6 +20,8 @@ void register_elementwise(std::map<std::string, LowerFn>& table);
 void register_other(std::map<std::string, LowerFn>& table);
 
 [[noreturn]] void unsupported(const ir::Node& n, const std::string& reason);
+// An operand the plan needs as a constant (weight, bias, parameter) is computed at run time.
+[[noreturn]] void runtime_operand(const ir::Graph& g, const ir::Node& n, ir::TensorId id);
 
 struct Payload {
   std::vector<uint8_t> bytes;

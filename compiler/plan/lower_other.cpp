@@ -23,13 +23,13 @@ void gemm(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) 
   if (g.tensor(a).constant) unsupported(n, "constant input");
   require_dtype(g, n, a, kFloat);
   ir::TensorId wid = n.inputs.size() > 1 ? n.inputs[1] : ir::kNoTensor;
-  if (wid < 0 || !g.tensor(wid).constant || g.tensor(wid).rank() != 2 || n.attrs.get_int("transB", 0) != 1)
-    unsupported(n, "weight computed at run time");
+  if (wid < 0 || !g.tensor(wid).constant) runtime_operand(g, n, wid);
+  if (g.tensor(wid).rank() != 2 || n.attrs.get_int("transB", 0) != 1) unsupported(n, "weight layout");
   op.type = TIGRIS_OP_FULLY_CONN;
   op.inputs = {a};
   op.weight = w.get(g, wid, "", [](const ir::Tensor& t) { return t.data; });
   if (n.inputs.size() > 2 && n.inputs[2] >= 0) {
-    if (!g.tensor(n.inputs[2]).constant) unsupported(n, "bias computed at run time");
+    if (!g.tensor(n.inputs[2]).constant) runtime_operand(g, n, n.inputs[2]);
     op.bias = w.get(g, n.inputs[2], "", [](const ir::Tensor& t) { return t.data; });
   }
   op.fused_act = fused_activation(n);
@@ -71,8 +71,8 @@ void softmax(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op)
 
 uint16_t vector_weight(const ir::Graph& g, const ir::Node& n, size_t i, WeightTable& w) {
   ir::TensorId id = i < n.inputs.size() ? n.inputs[i] : ir::kNoTensor;
-  if (id < 0 || !g.tensor(id).constant || g.tensor(id).dtype != DType::Float32)
-    unsupported(n, "parameter computed at run time");
+  if (id < 0 || !g.tensor(id).constant) runtime_operand(g, n, id);
+  if (g.tensor(id).dtype != DType::Float32) unsupported(n, "parameter of type " + ir::dtype_name(g.tensor(id).dtype));
   return w.get(g, id, "", [](const ir::Tensor& t) { return t.data; });
 }
 
@@ -197,10 +197,29 @@ void reshape(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op)
   op.type = TIGRIS_OP_RESHAPE;
 }
 
-void expand(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) {
-  op.inputs = {only_input(g, n)};
-  op.type = TIGRIS_OP_ADD_N;  // one input: a broadcast copy
-  require_dtype(g, n, op.inputs[0], kNumeric);
+// Expand: ADD with a zero constant whose shape supplies the axes the input lacks (the
+// broadcast of the two is the output shape).
+void expand(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
+  ir::TensorId x = only_input(g, n);
+  require_dtype(g, n, x, kNumeric);
+  const ir::Shape& in = g.tensor(x).shape;
+  const ir::Shape& out = g.tensor(n.outputs[0]).shape;
+  ir::Shape c(out.size(), 1);
+  size_t offset = out.size() - std::min(out.size(), in.size());
+  for (size_t d = 0; d < out.size(); ++d)
+    if (d < offset || in[d - offset] == 1) c[d] = out[d];
+  op.inputs = {x};
+  if (c == ir::Shape(out.size(), 1) && in == out) {
+    op.type = TIGRIS_OP_RESHAPE;
+    return;
+  }
+  op.type = TIGRIS_OP_ADD;
+  size_t bytes = static_cast<size_t>(ir::num_elements(c)) * ir::dtype_size(g.tensor(x).dtype);
+  op.weight = w.add_raw(n.name + ":zeros", std::vector<uint8_t>(bytes, 0));
+  Payload p;
+  p.u8(1).u8(c.size()).u16(TIGRIS_NONE);
+  for (int64_t d : c) p.i32(d);
+  add_attr(op, TIGRIS_ATTR_CONSTANT_OPERAND, p);
 }
 
 void gather(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
@@ -263,6 +282,13 @@ void lower_slice(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp&
   add_attr(op, TIGRIS_ATTR_MOVEMENT, p);
 }
 
+// BatchNormalization the passes could not fold (parameters computed at run time, training).
+void batch_norm(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp&) {
+  for (size_t i = 1; i < n.inputs.size() && i < 5; ++i)
+    if (n.inputs[i] >= 0 && !g.tensor(n.inputs[i]).constant) runtime_operand(g, n, n.inputs[i]);
+  unsupported(n, n.outputs.size() > 1 ? "training-mode outputs" : "parameters of unexpected shapes");
+}
+
 }  // namespace
 
 void register_other(std::map<std::string, LowerFn>& t) {
@@ -285,6 +311,7 @@ void register_other(std::map<std::string, LowerFn>& t) {
   t["Gather"] = gather;
   t["GatherND"] = gather;
   t["Slice"] = lower_slice;
+  t["BatchNormalization"] = batch_norm;
 }
 
 }  // namespace tigris::plan::detail

@@ -43,7 +43,7 @@ void fill_spatial(const ir::Node& n, int spatial_rank, tigris_spatial_t& s) {
 uint16_t float_weight(const ir::Graph& g, const ir::Node& n, size_t i, WeightTable& w, const std::string& tag,
                       std::vector<uint8_t> (*convert)(const ir::Tensor&)) {
   ir::TensorId id = i < n.inputs.size() ? n.inputs[i] : ir::kNoTensor;
-  if (id < 0 || !g.tensor(id).constant) unsupported(n, "weight computed at run time");
+  if (id < 0 || !g.tensor(id).constant) runtime_operand(g, n, id);
   if (g.tensor(id).dtype != ir::DType::Float32) unsupported(n, "weight of type " + ir::dtype_name(g.tensor(id).dtype));
   return w.get(g, id, tag, convert);
 }
@@ -78,8 +78,8 @@ void conv_transpose(const ir::Graph& g, const ir::Node& n, WeightTable& w, Lower
   fill_spatial(n, 2, op.spatial);
   op.spatial.group = fit_u16(n, group, "group");
   ir::TensorId wid = n.inputs.size() > 1 ? n.inputs[1] : ir::kNoTensor;
-  if (wid < 0 || !g.tensor(wid).constant || g.tensor(wid).dtype != ir::DType::Float32 || g.tensor(wid).rank() != 4)
-    unsupported(n, "weight computed at run time");
+  if (wid < 0 || !g.tensor(wid).constant) runtime_operand(g, n, wid);
+  if (g.tensor(wid).dtype != ir::DType::Float32 || g.tensor(wid).rank() != 4) unsupported(n, "weight layout");
   op.weight = w.get(g, wid, "ohwi_t" + std::to_string(group),
                     [group](const ir::Tensor& t) { return conv_transpose_weight(t, group); });
   bias(g, n, w, op);
@@ -119,7 +119,7 @@ uint8_t coord_mode(const ir::Node& n) {
   if (m == "half_pixel") return 1;
   if (m == "pytorch_half_pixel") return 2;
   if (m == "align_corners") return 3;
-  if (m == "tf_half_pixel_for_nearest") return 4;
+  if (m == "tf_half_pixel_for_nn") return 4;
   unsupported(n, "coordinate_transformation_mode " + m);
 }
 
@@ -150,8 +150,19 @@ void resize(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) 
   }
   for (float v : s)
     if (!(v > 0.0f) || !std::isfinite(v)) unsupported(n, "scale must be positive and finite");
+  uint8_t coord = coord_mode(n);
+  float sh = s[2], sw = s[3];
+  int64_t ih = x.shape[1], iw = x.shape[2];
+  if (coord == 3 && ih > 1 && iw > 1) {
+    // align_corners maps o to o*(I-1)/(I*s-1) (ONNX uses the unrounded I*s): asymmetric with
+    // the scale (I*s-1)/(I-1).
+    coord = 0;
+    sh = static_cast<float>((static_cast<double>(ih) * s[2] - 1.0) / static_cast<double>(ih - 1));
+    sw = static_cast<float>((static_cast<double>(iw) * s[3] - 1.0) / static_cast<double>(iw - 1));
+    if (!(sh > 0.0f) || !(sw > 0.0f)) unsupported(n, "align_corners to a single row or column");
+  }
   add_attr(op, TIGRIS_ATTR_RESIZE_SCALES,
-           Payload().f32(s[2]).f32(s[3]).u8(coord_mode(n)).u8(op.type == TIGRIS_OP_RESIZE ? nearest_mode(n) : 0).u8(0).u8(0));
+           Payload().f32(sh).f32(sw).u8(coord).u8(op.type == TIGRIS_OP_RESIZE ? nearest_mode(n) : 0).u8(0).u8(0));
 }
 
 }  // namespace

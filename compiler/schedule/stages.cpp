@@ -115,9 +115,21 @@ void fill_io(const ir::Graph& g, const Usage& u, Stage& st) {
   for (ir::TensorId id : st.outputs) st.spill_bytes += g.tensor(id).bytes();
 }
 
+// A one-stage plan that reads every model input and writes every model output reads its
+// inputs in place and leaves its outputs in fast memory (runtime in_place.h).
+bool reads_in_place(const ir::Graph& g, const std::vector<Stage>& stages) {
+  if (stages.size() != 1) return false;
+  const Stage& s = stages[0];
+  for (ir::TensorId id : g.inputs)
+    if (std::find(s.inputs.begin(), s.inputs.end(), id) == s.inputs.end()) return false;
+  for (ir::TensorId id : g.outputs)
+    if (std::find(s.outputs.begin(), s.outputs.end(), id) == s.outputs.end()) return false;
+  return !g.inputs.empty();
+}
+
 // Slow memory at the end of each stage: spilled tensors (and model inputs) still needed.
 void fill_slow(const ir::Graph& g, const Usage& u, Schedule& sch) {
-  if (sch.stages.size() <= 1) return;  // one stage: inputs read in place, outputs stay in fast
+  if (reads_in_place(g, sch.stages)) return;  // nothing in slow memory
   std::vector<int> stage_of(g.nodes.size(), 0);
   for (size_t k = 0; k < sch.stages.size(); ++k)
     for (int s = sch.stages[k].first; s < sch.stages[k].end; ++s) stage_of[static_cast<size_t>(s)] = static_cast<int>(k);
@@ -160,7 +172,12 @@ Schedule partition(const ir::Graph& g, uint64_t budget) {
   sch.budget = budget;
   if (n == 0) return sch;
   std::vector<std::pair<int, int>> cuts;  // [first, end)
-  bool whole = budget == 0 || cost_of(g, u, 0, n, true) <= budget;
+  Stage all;
+  all.first = 0;
+  all.end = n;
+  fill_io(g, u, all);
+  bool whole_in_place = reads_in_place(g, {all});
+  bool whole = budget == 0 || cost_of(g, u, 0, n, whole_in_place) <= budget;
   if (whole) {
     cuts.push_back({0, n});
   } else {
@@ -172,7 +189,7 @@ Schedule partition(const ir::Graph& g, uint64_t budget) {
     for (int e = 1; e <= n; ++e) {
       for (int f = e - 1; f >= 0; --f) {
         if (best[static_cast<size_t>(f)].first == inf) continue;
-        // The whole graph as one stage was costed above (inputs read in place) and failed.
+        // The whole graph as one stage was costed above and failed.
         if (f == 0 && e == n && n > 1) continue;
         Stage st;
         st.first = f;
@@ -192,7 +209,7 @@ Schedule partition(const ir::Graph& g, uint64_t budget) {
     for (int e = n; e > 0; e = from[static_cast<size_t>(e)]) cuts.push_back({from[static_cast<size_t>(e)], e});
     std::reverse(cuts.begin(), cuts.end());
   }
-  bool single = cuts.size() == 1;
+  bool single = cuts.size() == 1 && whole_in_place;
   for (auto [f, e] : cuts) {
     Stage st;
     st.first = f;

@@ -5,8 +5,9 @@
 // read in the stage; an op's outputs are allocated before it runs and held until their
 // last read in the stage, or to the end of the stage when a later stage or the caller
 // reads them (they are spilled) or nobody does; tensors produced before and read after
-// the stage stay in slow memory. A single-stage plan reads the model inputs in place, so
-// there they are held for the whole stage. The cuts minimise spill + reload bytes
+// the stage stay in slow memory. A single-stage plan that reads every model input and
+// writes every model output reads the inputs in place: there they are held for the whole
+// stage, and nothing lives in slow memory. The cuts minimise spill + reload bytes
 // (dynamic programme over the op order), then the number of stages.
 #pragma once
 
@@ -43,8 +44,8 @@ struct Schedule {
   bool fits = true;                   // every stage within the budget
 };
 
-// The fast bytes the executor holds to run ops [first, end) as one stage of a plan with
-// `single_stage` set when it is the plan's only stage.
+// The fast bytes the executor holds to run ops [first, end) as one stage; `single_stage`:
+// it is the plan's only stage and reads the model inputs in place.
 uint64_t stage_cost(const ir::Graph& g, int first, int end, bool single_stage);
 
 // Stage inputs and outputs of ops [first, end).

@@ -157,6 +157,21 @@ TEST(ExecNormal, ThreeStagesLoadSpillCompactSlow)
 
 // One stage of three ReLUs in a 3-tensor fast arena: the third output fits only after
 // the dead input and first intermediate are compacted away.
+TEST(ExecNormal, RepeatedRunsUseTheSameSlowMemory)
+{
+    NRun r(three_stage_plan(), 3 * U, 4 * U);
+    for (int i = 0; i < 3; ++i) {
+        const std::vector<float> x = iota(16, -8.0f + (float)i, 1.0f);
+        r.write(0, x);
+        EXPECT_EQ(r.ptrs[0], r.slow.p + (i == 0 ? 0 : U));  // after the previous run's output
+        ASSERT_EQ(r.run(), TIGRIS_EXEC_OK);
+        EXPECT_EQ(r.read(3, 16), abs_of(x));
+        // The previous output is dropped when the run starts, so the peak does not grow.
+        EXPECT_EQ(r.stats.slow_peak, 3 * U) << i;
+        EXPECT_EQ(r.ptrs[3], r.slow.p);
+    }
+}
+
 TEST(ExecNormal, CompactsFastWhenAnOutputDoesNotFit)
 {
     PlanDesc p;

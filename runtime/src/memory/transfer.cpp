@@ -1,0 +1,206 @@
+// Moving tensor data between the pools: whole tensors, row bands and 2-D rectangles.
+#include <string.h>
+
+#include "memory/arena.h"
+#include "memory/trace_emit.h"
+
+namespace tigris_rt {
+
+namespace {
+
+// Channels-last geometry of a rank-3 (N, L, C) or rank-4 (N, H, W, C) tensor.
+struct Geometry {
+    uint32_t n, h, w, c, elem;
+    uint32_t row_bytes() const { return w * c * elem; }
+};
+
+bool geometry(const tigris_plan_t *plan, uint16_t idx, bool need_rank4, Geometry *g)
+{
+    if (plan == nullptr || plan->header == nullptr || idx >= plan->header->num_tensors) return false;
+    const tigris_tensor_t *t = &plan->tensors[idx];
+    if (t->ndim != 4 && (need_rank4 || t->ndim != 3)) return false;
+    const int32_t *shape = tigris_tensor_shape(plan, t);
+    for (uint8_t d = 0; d < t->ndim; ++d)
+        if (shape[d] <= 0) return false;
+    g->n = (uint32_t)shape[0];
+    g->h = (uint32_t)shape[1];
+    g->w = t->ndim == 4 ? (uint32_t)shape[2] : 1u;
+    g->c = (uint32_t)shape[t->ndim - 1];
+    g->elem = tigris_dtype_size(t->dtype);
+    return g->elem != 0;
+}
+
+bool rows_valid(const Geometry &g, int32_t h0, int32_t h1)
+{
+    return h0 >= 0 && h1 > h0 && (uint32_t)h1 <= g.h;
+}
+
+void trace_band(tigris_mem_t *mem, uint8_t kind, uint16_t idx, const void *dst, const void *src, uint32_t bytes,
+                int32_t h0, int32_t h1, int32_t w0, int32_t w1)
+{
+    if (!trace_enabled(mem)) return;
+    tigris_trace_event_t e = trace_blank(kind);
+    e.pool = in_fast(mem, dst) ? TIGRIS_TRACE_POOL_FAST : in_slow(mem, dst) ? TIGRIS_TRACE_POOL_SLOW
+                                                                            : TIGRIS_TRACE_POOL_NONE;
+    e.tensor = idx;
+    e.offset = pool_offset(mem, dst);
+    e.src_offset = pool_offset(mem, src);
+    e.bytes = bytes;
+    e.row0 = h0;
+    e.row1 = h1;
+    e.col0 = w0;
+    e.col1 = w1;
+    trace_send(mem, &e);
+}
+
+// Allocate a fast buffer for tensor idx without the ALLOC event (the LOAD reports it).
+tigris_mem_error_t take_fast(tigris_mem_t *mem, uint16_t idx, uint32_t bytes, uint8_t **out)
+{
+    uint8_t *p = nullptr;
+    tigris_mem_error_t err = mem_bump_fast(mem, bytes, &p);
+    if (err != TIGRIS_MEM_OK) return err;
+    mem->tensor_ptrs[idx] = p;
+    *out = p;
+    return TIGRIS_MEM_OK;
+}
+
+tigris_mem_error_t check_tensor(const tigris_mem_t *mem, uint16_t idx)
+{
+    if (mem == nullptr || mem->tensor_ptrs == nullptr) return TIGRIS_MEM_ERR_NULL;
+    if (idx >= mem->num_tensors) return TIGRIS_MEM_ERR_BAD_INDEX;
+    if (mem->tensor_ptrs[idx] == nullptr) return TIGRIS_MEM_ERR_NOT_SET;
+    return TIGRIS_MEM_OK;
+}
+
+}  // namespace
+
+tigris_mem_error_t mem_load(tigris_mem_t *mem, uint16_t idx, uint32_t bytes)
+{
+    tigris_mem_error_t err = check_tensor(mem, idx);
+    if (err != TIGRIS_MEM_OK) return err;
+    const uint8_t *src = (const uint8_t *)mem->tensor_ptrs[idx];
+    uint8_t *dst = nullptr;
+    err = take_fast(mem, idx, bytes, &dst);
+    if (err != TIGRIS_MEM_OK) return err;
+    memcpy(dst, src, bytes);
+    if (mem->stats != nullptr) mem->stats->loads_bytes += bytes;
+    trace_band(mem, TIGRIS_TRACE_LOAD, idx, dst, src, bytes, -1, -1, -1, -1);
+    return TIGRIS_MEM_OK;
+}
+
+tigris_mem_error_t mem_spill(tigris_mem_t *mem, uint16_t idx, uint32_t bytes)
+{
+    tigris_mem_error_t err = check_tensor(mem, idx);
+    if (err != TIGRIS_MEM_OK) return err;
+    const uint8_t *src = (const uint8_t *)mem->tensor_ptrs[idx];
+    uint8_t *dst = nullptr;
+    err = mem_bump_slow(mem, bytes, &dst);
+    if (err != TIGRIS_MEM_OK) return err;
+    memcpy(dst, src, bytes);
+    mem->tensor_ptrs[idx] = dst;
+    if (mem->stats != nullptr) mem->stats->spills_bytes += bytes;
+    trace_band(mem, TIGRIS_TRACE_SPILL, idx, dst, src, bytes, -1, -1, -1, -1);
+    return TIGRIS_MEM_OK;
+}
+
+tigris_mem_error_t mem_load_rows(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, int32_t h0, int32_t h1)
+{
+    tigris_mem_error_t err = check_tensor(mem, idx);
+    if (err != TIGRIS_MEM_OK) return err;
+    Geometry g;
+    if (!geometry(plan, idx, false, &g) || !rows_valid(g, h0, h1)) return TIGRIS_MEM_ERR_BAD_INDEX;
+    const uint8_t *src = (const uint8_t *)mem->tensor_ptrs[idx];
+    const uint32_t band = (uint32_t)(h1 - h0) * g.row_bytes();
+    uint8_t *dst = nullptr;
+    err = take_fast(mem, idx, g.n * band, &dst);
+    if (err != TIGRIS_MEM_OK) return err;
+    for (uint32_t b = 0; b < g.n; ++b)
+        memcpy(dst + b * band, src + (b * g.h + (uint32_t)h0) * g.row_bytes(), band);
+    if (mem->stats != nullptr) mem->stats->loads_bytes += g.n * band;
+    trace_band(mem, TIGRIS_TRACE_LOAD, idx, dst, src, g.n * band, h0, h1, -1, -1);
+    return TIGRIS_MEM_OK;
+}
+
+tigris_mem_error_t mem_spill_rows(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full,
+                                  int32_t h0, int32_t h1)
+{
+    if (full == nullptr) return TIGRIS_MEM_ERR_NULL;
+    tigris_mem_error_t err = check_tensor(mem, idx);
+    if (err != TIGRIS_MEM_OK) return err;
+    Geometry g;
+    if (!geometry(plan, idx, false, &g) || !rows_valid(g, h0, h1)) return TIGRIS_MEM_ERR_BAD_INDEX;
+    const uint8_t *src = (const uint8_t *)mem->tensor_ptrs[idx];
+    uint8_t *dst = (uint8_t *)full;
+    const uint32_t band = (uint32_t)(h1 - h0) * g.row_bytes();
+    for (uint32_t b = 0; b < g.n; ++b)
+        memcpy(dst + (b * g.h + (uint32_t)h0) * g.row_bytes(), src + b * band, band);
+    mem->tensor_ptrs[idx] = full;
+    if (mem->stats != nullptr) mem->stats->spills_bytes += g.n * band;
+    trace_band(mem, TIGRIS_TRACE_SPILL, idx, dst, src, g.n * band, h0, h1, -1, -1);
+    return TIGRIS_MEM_OK;
+}
+
+namespace {
+
+bool rect_valid(const Geometry &g, int32_t h0, int32_t h1, int32_t w0, int32_t w1)
+{
+    return rows_valid(g, h0, h1) && w0 >= 0 && w1 > w0 && (uint32_t)w1 <= g.w;
+}
+
+// Copy a rectangle between the full tensor and its packed form, in either direction.
+void copy_rect(const Geometry &g, uint8_t *full, uint8_t *packed, int32_t h0, int32_t h1, int32_t w0, int32_t w1,
+               bool to_packed)
+{
+    const uint32_t pix = g.c * g.elem;
+    const uint32_t rows = (uint32_t)(h1 - h0);
+    const uint32_t run = (uint32_t)(w1 - w0) * pix;
+    for (uint32_t b = 0; b < g.n; ++b) {
+        for (uint32_t r = 0; r < rows; ++r) {
+            uint8_t *f = full + ((b * g.h + (uint32_t)h0 + r) * g.w + (uint32_t)w0) * pix;
+            uint8_t *p = packed + (b * rows + r) * run;
+            if (to_packed)
+                memcpy(p, f, run);
+            else
+                memcpy(f, p, run);
+        }
+    }
+}
+
+}  // namespace
+
+tigris_mem_error_t mem_load_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, int32_t h0, int32_t h1,
+                                 int32_t w0, int32_t w1)
+{
+    tigris_mem_error_t err = check_tensor(mem, idx);
+    if (err != TIGRIS_MEM_OK) return err;
+    Geometry g;
+    if (!geometry(plan, idx, true, &g) || !rect_valid(g, h0, h1, w0, w1)) return TIGRIS_MEM_ERR_BAD_INDEX;
+    uint8_t *src = (uint8_t *)mem->tensor_ptrs[idx];
+    const uint32_t bytes = g.n * (uint32_t)(h1 - h0) * (uint32_t)(w1 - w0) * g.c * g.elem;
+    uint8_t *dst = nullptr;
+    err = take_fast(mem, idx, bytes, &dst);
+    if (err != TIGRIS_MEM_OK) return err;
+    copy_rect(g, src, dst, h0, h1, w0, w1, true);
+    if (mem->stats != nullptr) mem->stats->loads_bytes += bytes;
+    trace_band(mem, TIGRIS_TRACE_LOAD, idx, dst, src, bytes, h0, h1, w0, w1);
+    return TIGRIS_MEM_OK;
+}
+
+tigris_mem_error_t mem_spill_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full,
+                                  int32_t h0, int32_t h1, int32_t w0, int32_t w1)
+{
+    if (full == nullptr) return TIGRIS_MEM_ERR_NULL;
+    tigris_mem_error_t err = check_tensor(mem, idx);
+    if (err != TIGRIS_MEM_OK) return err;
+    Geometry g;
+    if (!geometry(plan, idx, true, &g) || !rect_valid(g, h0, h1, w0, w1)) return TIGRIS_MEM_ERR_BAD_INDEX;
+    uint8_t *src = (uint8_t *)mem->tensor_ptrs[idx];
+    const uint32_t bytes = g.n * (uint32_t)(h1 - h0) * (uint32_t)(w1 - w0) * g.c * g.elem;
+    copy_rect(g, (uint8_t *)full, src, h0, h1, w0, w1, false);
+    mem->tensor_ptrs[idx] = full;
+    if (mem->stats != nullptr) mem->stats->spills_bytes += bytes;
+    trace_band(mem, TIGRIS_TRACE_SPILL, idx, full, src, bytes, h0, h1, w0, w1);
+    return TIGRIS_MEM_OK;
+}
+
+}  // namespace tigris_rt

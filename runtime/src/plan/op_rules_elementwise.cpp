@@ -1,0 +1,216 @@
+// Rules of the elementwise operators: binary arithmetic, comparisons, logical ops, Select,
+// AddN, unary activations and math, Cast (docs/operators.md §1, §3.3).
+#include <math.h>
+
+#include "plan/op_rules_util.h"
+
+namespace tigris_rt {
+namespace rules {
+
+namespace {
+
+void tensor_operand(const OpView &v, const tigris_tensor_t &t, Operand &o) {
+    o.shape = v.shape(t);
+    o.rank = t.ndim;
+    o.dtype = t.dtype;
+    o.constant = false;
+    o.quant = t.quant_param_idx;
+}
+
+// Shape of a short-form constant of `count` elements: scalar, per last output axis, or full.
+bool implicit_constant_shape(const OpView &v, uint64_t count, Operand &o) {
+    const tigris_tensor_t &out = v.out(0);
+    const int32_t *os = v.shape(out);
+    if (count == 1 || (out.ndim > 0 && count == (uint64_t)os[out.ndim - 1])) {
+        o.rank = 1;
+        o.dims[0] = (int32_t)count;
+    } else if (count == elements(v, out)) {
+        o.rank = out.ndim;
+        for (uint8_t i = 0; i < out.ndim; ++i) o.dims[i] = os[i];
+    } else {
+        return false;
+    }
+    o.shape = o.dims;
+    return true;
+}
+
+bool numeric_class(uint8_t op_type, uint8_t d) {
+    switch (op_type) {
+    case TIGRIS_OP_SQUARED_DIFFERENCE: case TIGRIS_OP_PRELU:
+        return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT8;
+    default:
+        return is_numeric(d);
+    }
+}
+
+bool is_comparison(uint8_t t) {
+    return t == TIGRIS_OP_EQUAL || t == TIGRIS_OP_LESS || t == TIGRIS_OP_LESS_EQUAL || t == TIGRIS_OP_GREATER ||
+           t == TIGRIS_OP_GREATER_EQUAL;
+}
+
+bool check_binary(const OpView &v) {
+    uint8_t t = v.op->op_type;
+    uint8_t n = t == TIGRIS_OP_SELECT_V2 ? 3 : 2;
+    if (v.num_out() != 1 || v.has_bias()) return false;
+    Operand ops[3];
+    if (!resolve_operands(v, n, ops)) return false;
+    const tigris_tensor_t &out = v.out(0);
+    if (!broadcast_result_ok(ops, n, v.shape(out), out.ndim)) return false;
+    if (t == TIGRIS_OP_SELECT_V2)
+        return ops[0].dtype == TIGRIS_DTYPE_BOOL && ops[1].dtype == out.dtype && ops[2].dtype == out.dtype;
+    if (ops[0].dtype != ops[1].dtype) return false;
+    uint8_t d = ops[0].dtype;
+    if (t == TIGRIS_OP_LOGICAL_AND || t == TIGRIS_OP_LOGICAL_OR)
+        return d == TIGRIS_DTYPE_BOOL && out.dtype == TIGRIS_DTYPE_BOOL;
+    if (is_comparison(t))
+        return out.dtype == TIGRIS_DTYPE_BOOL && (is_numeric(d) || (t == TIGRIS_OP_EQUAL && d == TIGRIS_DTYPE_BOOL));
+    return out.dtype == d && numeric_class(t, d);
+}
+
+bool check_add_n(const OpView &v) {
+    if (v.num_out() != 1 || v.has_weight() || v.has_bias() || !all_same_dtype(v)) return false;
+    const tigris_tensor_t &out = v.out(0);
+    if (!is_numeric(out.dtype) || v.num_in() > 16) return false;
+    Operand ops[16];
+    for (uint8_t i = 0; i < v.num_in(); ++i) tensor_operand(v, v.in(i), ops[i]);
+    return broadcast_result_ok(ops, v.num_in(), v.shape(out), out.ndim);
+}
+
+bool f32_attr_ok(const OpView &v, uint8_t kind, uint8_t count, bool required) {
+    uint8_t len = 0;
+    const uint8_t *p = v.attr(kind, &len);
+    if (p == nullptr) return !required;
+    if (len != 4u * count) return false;
+    for (uint8_t i = 0; i < count; ++i) {
+        float f = rd_f32(p + 4 * i);
+        if (isnan(f) || (kind == TIGRIS_ATTR_ALPHA && !isfinite(f))) return false;
+    }
+    return true;
+}
+
+// Dtype class of a unary op's data (0 = not a unary op).
+enum UnaryClass { kNotUnary, kFloat, kFloatQ8, kNumericQ8, kBool, kAnyPair };
+
+UnaryClass unary_class(uint8_t t) {
+    switch (t) {
+    case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6: case TIGRIS_OP_CLIP: case TIGRIS_OP_LEAKY_RELU:
+    case TIGRIS_OP_ELU: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_TANH: case TIGRIS_OP_HARDSWISH:
+    case TIGRIS_OP_RSQRT: case TIGRIS_OP_LOG:
+        return kFloatQ8;
+    case TIGRIS_OP_ERF: case TIGRIS_OP_EXP: case TIGRIS_OP_SQRT: case TIGRIS_OP_SQUARE:
+    case TIGRIS_OP_FLOOR: case TIGRIS_OP_CEIL: case TIGRIS_OP_ROUND: case TIGRIS_OP_SIN: case TIGRIS_OP_COS:
+        return kFloat;
+    case TIGRIS_OP_ABS: case TIGRIS_OP_NEG:
+        return kNumericQ8;
+    case TIGRIS_OP_LOGICAL_NOT:
+        return kBool;
+    case TIGRIS_OP_CAST:
+        return kAnyPair;
+    default:
+        return kNotUnary;
+    }
+}
+
+bool check_unary(const OpView &v, UnaryClass cls) {
+    if (v.num_in() != 1 || v.num_out() != 1 || v.has_weight() || v.has_bias()) return false;
+    const tigris_tensor_t &in = v.in(0), &out = v.out(0);
+    if (!same_shape(v, in, out)) return false;
+    uint8_t d = in.dtype;
+    switch (cls) {
+    case kFloat: if (d != TIGRIS_DTYPE_FLOAT32) return false; break;
+    case kFloatQ8: if (d != TIGRIS_DTYPE_FLOAT32 && d != TIGRIS_DTYPE_INT8) return false; break;
+    case kNumericQ8: if (!is_numeric(d)) return false; break;
+    case kBool: if (d != TIGRIS_DTYPE_BOOL) return false; break;
+    case kAnyPair: return tigris_dtype_size(d) != 0 && tigris_dtype_size(out.dtype) != 0;
+    case kNotUnary: return false;
+    }
+    if (out.dtype != d) return false;
+    switch (v.op->op_type) {
+    case TIGRIS_OP_CLIP: return f32_attr_ok(v, TIGRIS_ATTR_CLIP_BOUNDS, 2, true);
+    case TIGRIS_OP_LEAKY_RELU: case TIGRIS_OP_ELU: return f32_attr_ok(v, TIGRIS_ATTR_ALPHA, 1, false);
+    default: return true;
+    }
+}
+
+}  // namespace
+
+bool resolve_operands(const OpView &v, uint8_t n, Operand *ops) {
+    uint8_t len = 0;
+    const uint8_t *p = v.attr(TIGRIS_ATTR_CONSTANT_OPERAND, &len);
+    if (v.num_in() == n) {
+        if (v.has_weight() || p != nullptr) return false;
+        for (uint8_t i = 0; i < n; ++i) tensor_operand(v, v.in(i), ops[i]);
+        return true;
+    }
+    if (v.num_in() + 1 != n || !v.has_weight()) return false;
+    uint8_t cidx = 1, rank = 0;
+    uint16_t quant = TIGRIS_NONE;
+    if (p != nullptr) {
+        if (len < 4) return false;
+        cidx = p[0];
+        rank = p[1];
+        quant = rd_u16(p + 2);
+        if (cidx >= n || rank > kMaxRank || len != 4u + 4u * rank) return false;
+        if (quant != TIGRIS_NONE && quant >= v.plan->num_quant_params) return false;
+    } else if (n != 2) {
+        return false;
+    }
+    for (uint8_t i = 0, t = 0; i < n; ++i)
+        if (i != cidx) tensor_operand(v, v.in(t++), ops[i]);
+    Operand &c = ops[cidx];
+    c.constant = true;
+    c.quant = quant;
+    bool select = v.op->op_type == TIGRIS_OP_SELECT_V2;
+    c.dtype = select ? (cidx == 0 ? (uint8_t)TIGRIS_DTYPE_BOOL : ops[3 - cidx].dtype) : ops[1 - cidx].dtype;
+    if (p == nullptr && c.dtype != TIGRIS_DTYPE_FLOAT32) return false;
+    uint32_t es = tigris_dtype_size(c.dtype);
+    uint32_t bytes = v.weight_bytes();
+    if (es == 0 || bytes % es != 0) return false;
+    if (rank == 0) return implicit_constant_shape(v, bytes / es, c);
+    uint64_t count = 1;
+    for (uint8_t i = 0; i < rank; ++i) {
+        c.dims[i] = rd_i32(p + 4 + 4 * i);
+        if (c.dims[i] <= 0) return false;
+        count *= (uint64_t)c.dims[i];
+    }
+    c.rank = rank;
+    c.shape = c.dims;
+    return count * es == bytes;
+}
+
+bool broadcast_result_ok(const Operand *ops, uint8_t n, const int32_t *out, uint8_t out_rank) {
+    for (uint8_t k = 0; k < n; ++k)
+        if (!broadcastable(ops[k].shape, ops[k].rank, out, out_rank)) return false;
+    for (uint8_t i = 0; i < out_rank; ++i) {
+        int32_t od = out[out_rank - 1 - i];
+        if (od == 1) continue;
+        bool from_operand = false;
+        for (uint8_t k = 0; k < n; ++k)
+            if (i < ops[k].rank && ops[k].shape[ops[k].rank - 1 - i] == od) from_operand = true;
+        if (!from_operand) return false;
+    }
+    return true;
+}
+
+Verdict check_elementwise(const OpView &v) {
+    uint8_t t = v.op->op_type;
+    switch (t) {
+    case TIGRIS_OP_ADD: case TIGRIS_OP_SUB: case TIGRIS_OP_MUL: case TIGRIS_OP_DIV:
+    case TIGRIS_OP_SQUARED_DIFFERENCE: case TIGRIS_OP_MAXIMUM: case TIGRIS_OP_MINIMUM:
+    case TIGRIS_OP_FLOOR_DIV: case TIGRIS_OP_FLOOR_MOD: case TIGRIS_OP_PRELU:
+    case TIGRIS_OP_EQUAL: case TIGRIS_OP_LESS: case TIGRIS_OP_LESS_EQUAL: case TIGRIS_OP_GREATER:
+    case TIGRIS_OP_GREATER_EQUAL: case TIGRIS_OP_LOGICAL_AND: case TIGRIS_OP_LOGICAL_OR:
+    case TIGRIS_OP_SELECT_V2:
+        return verdict(check_binary(v));
+    case TIGRIS_OP_ADD_N:
+        return verdict(check_add_n(v));
+    default:
+        break;
+    }
+    UnaryClass cls = unary_class(t);
+    if (cls == kNotUnary) return kNotMine;
+    return verdict(check_unary(v, cls));
+}
+
+}  // namespace rules
+}  // namespace tigris_rt

@@ -1,0 +1,40 @@
+// int8 additions to the operator rules, for ops whose kernel dtype is quantized int8
+// (docs/operators.md §1). Owned with the int8 kernels: extend here, not in the float rules.
+#include "plan/op_rules_util.h"
+
+namespace tigris_rt {
+namespace rules {
+
+namespace {
+
+bool has_quant(const OpView &v, const tigris_tensor_t &t) {
+    return t.dtype != TIGRIS_DTYPE_INT8 || tigris_tensor_quant(v.plan, &t) != nullptr;
+}
+
+// Conv-like ops requantize per output channel or per tensor.
+bool output_channels_ok(const OpView &v) {
+    const tigris_tensor_t &out = v.out(0);
+    const tigris_quant_param_t *q = tigris_tensor_quant(v.plan, &out);
+    if (q == nullptr || out.ndim == 0) return false;
+    int32_t oc = v.shape(out)[out.ndim - 1];
+    return q->num_channels == 1 || q->num_channels == (uint32_t)oc;
+}
+
+}  // namespace
+
+bool check_quant(const OpView &v) {
+    for (uint8_t i = 0; i < v.num_in(); ++i)
+        if (!has_quant(v, v.in(i))) return false;
+    for (uint8_t i = 0; i < v.num_out(); ++i)
+        if (!has_quant(v, v.out(i))) return false;
+    switch (v.op->op_type) {
+    case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_CONV1D: case TIGRIS_OP_CONV_TRANSPOSE:
+    case TIGRIS_OP_FULLY_CONN:
+        return output_channels_ok(v);
+    default:
+        return true;
+    }
+}
+
+}  // namespace rules
+}  // namespace tigris_rt

@@ -1,0 +1,115 @@
+// Helpers shared by the operator rule files (op_rules_*.cpp): a read-only view of one op
+// with bounds-free accessors (the loader has already checked every index and range).
+#pragma once
+
+#include <stdint.h>
+#include <string.h>
+
+#include "tigris.h"
+
+namespace tigris_rt {
+namespace rules {
+
+constexpr uint8_t kMaxRank = 8;  // ranks above this are refused by every rule
+
+struct OpView {
+    const tigris_plan_t *plan;
+    const tigris_op_t *op;
+    uint16_t index;
+
+    uint8_t num_in() const { return op->num_inputs; }
+    uint8_t num_out() const { return op->num_outputs; }
+    const tigris_tensor_t &in(uint8_t i) const { return plan->tensors[tigris_op_inputs(plan, op)[i]]; }
+    const tigris_tensor_t &out(uint8_t i) const { return plan->tensors[tigris_op_outputs(plan, op)[i]]; }
+    const int32_t *shape(const tigris_tensor_t &t) const { return tigris_tensor_shape(plan, &t); }
+    // Attribute payload or NULL; `len` receives its length.
+    const uint8_t *attr(uint8_t kind, uint8_t *len) const {
+        return tigris_op_attribute_data(plan, index, kind, len);
+    }
+    bool has_weight() const { return op->weight_idx != TIGRIS_NONE; }
+    bool has_bias() const { return op->bias_idx != TIGRIS_NONE; }
+    uint32_t weight_bytes() const { return plan->weight_entries[op->weight_idx].size_bytes; }
+    uint32_t bias_bytes() const { return plan->weight_entries[op->bias_idx].size_bytes; }
+    uint32_t weight_bytes_at(uint16_t w) const { return plan->weight_entries[w].size_bytes; }
+};
+
+inline uint64_t elements(const OpView &v, const tigris_tensor_t &t) {
+    uint64_t n = 1;
+    const int32_t *s = v.shape(t);
+    for (uint8_t i = 0; i < t.ndim; ++i) n *= (uint64_t)s[i];
+    return n;
+}
+
+inline bool same_shape(const OpView &v, const tigris_tensor_t &a, const tigris_tensor_t &b) {
+    if (a.ndim != b.ndim) return false;
+    const int32_t *sa = v.shape(a), *sb = v.shape(b);
+    for (uint8_t i = 0; i < a.ndim; ++i)
+        if (sa[i] != sb[i]) return false;
+    return true;
+}
+
+inline int32_t rd_i32(const uint8_t *p) {
+    return (int32_t)((uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24));
+}
+inline uint16_t rd_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+inline float rd_f32(const uint8_t *p) {
+    uint32_t u = (uint32_t)rd_i32(p);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+inline bool is_index_dtype(uint8_t d) { return d == TIGRIS_DTYPE_INT32 || d == TIGRIS_DTYPE_INT64; }
+inline bool is_numeric(uint8_t d) {
+    return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT32 || d == TIGRIS_DTYPE_INT64 ||
+           d == TIGRIS_DTYPE_UINT8 || d == TIGRIS_DTYPE_INT8;
+}
+
+// Bit of an attribute kind in an allowed-kinds mask.
+constexpr uint32_t A(uint8_t kind) { return 1u << kind; }
+
+// Per-op-family checks against the op's row of docs/operators.md.
+enum Verdict { kNotMine, kBad, kOk };
+Verdict check_spatial(const OpView &v);      // op_rules_spatial.cpp: conv, matrices, pools, resize
+Verdict check_elementwise(const OpView &v);  // op_rules_elementwise.cpp: unary, binary, select, cast
+Verdict check_shape_ops(const OpView &v);    // op_rules_shape.cpp: movement, reductions, norms
+// int8 additions (op_rules_quant.cpp), called for ops whose kernel dtype is quantized int8.
+bool check_quant(const OpView &v);
+
+inline Verdict verdict(bool ok) { return ok ? kOk : kBad; }
+
+// One operand of an elementwise op or MatMul: a tensor input, or the constant named by
+// weight_idx (shape from CONSTANT_OPERAND). Filled in place; never copy it (shape may point
+// into dims).
+struct Operand {
+    const int32_t *shape;
+    uint8_t rank;
+    uint8_t dtype;
+    bool constant;
+    uint16_t quant;  // constant's quant-param index (TIGRIS_NONE for float/bool)
+    int32_t dims[kMaxRank];
+};
+// Resolves n (2 or 3) operands (docs/operators.md §1 "Constant operands"); false when the op's
+// inputs, weight and CONSTANT_OPERAND do not describe n operands of consistent sizes.
+// Constant operand dtypes: Select's operand 0 is bool; otherwise the dtype of operand 0/1 that
+// is a tensor. (op_rules_elementwise.cpp)
+bool resolve_operands(const OpView &v, uint8_t n, Operand *ops);
+// The output shape is exactly the numpy broadcast of the n operands.
+bool broadcast_result_ok(const Operand *ops, uint8_t n, const int32_t *out, uint8_t out_rank);
+
+// Common helpers (op_rules.cpp).
+// AXES attribute: strictly increasing axes < rank; fills `axes`, returns count (0 when absent,
+// -1 when malformed).
+int read_axes(const OpView &v, uint8_t rank, uint8_t *axes);
+// One optional axis (AXES with one entry), default `def`; -1 when malformed.
+int read_single_axis(const OpView &v, uint8_t rank, int def);
+// MOVEMENT attribute as an i32 count (payload length / 4), or -1 when absent or malformed.
+int movement_count(const OpView &v);
+int32_t movement_at(const OpView &v, int i);
+// All data inputs and outputs share input 0's dtype.
+bool all_same_dtype(const OpView &v);
+// Shape checks for an operand broadcast to `out` (numpy rules, right-aligned).
+bool broadcastable(const int32_t *s, uint8_t rank, const int32_t *out, uint8_t out_rank);
+
+}  // namespace rules
+}  // namespace tigris_rt

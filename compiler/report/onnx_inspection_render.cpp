@@ -46,7 +46,7 @@ std::string operators_table(const OnnxInspection& p)
            op.macs && p.total_macs ? format_percent(*op.macs, mac_whole) : "?"});
   }
   t.add({"  total", std::to_string(p.num_ops), format_bytes(p.total_weight_bytes),
-         p.total_weight_bytes ? "100.0%" : "-", macs_cell(p.total_macs), p.total_macs ? "100.0%" : "?"});
+         p.total_weight_bytes ? "100.0%" : "-", macs_cell(p.total_macs), !p.total_macs ? "?" : *p.total_macs ? "100.0%" : "-"});
   return t.render();
 }
 

@@ -49,8 +49,14 @@ LoadedPlan::LoadedPlan(const std::string& path, const std::vector<uint8_t>& byte
   if (err == TIGRIS_ERR_PLAN_LIMITS) {
     throw Failure(path + ": " + tigris_error_str(err) + "; build the runtime with " + limit_flags(required_));
   }
+  if (err == TIGRIS_ERR_BAD_VERSION && bytes.size() >= 8) {
+    const uint32_t version = bytes[4] | (bytes[5] << 8) | (bytes[6] << 16) | (static_cast<uint32_t>(bytes[7]) << 24);
+    throw Failure(path + ": plan schema " + std::to_string(version) + "; this runtime reads schemas " +
+                  std::to_string(TIGRIS_SCHEMA_VERSION_MIN) + " to " + std::to_string(TIGRIS_SCHEMA_VERSION) +
+                  " (compile the model again)");
+  }
   if (err != TIGRIS_OK) {
-    throw Failure(path + ": " + tigris_error_str(err) + " (" + std::to_string(static_cast<int>(err)) + ")");
+    throw Failure(path + ": " + tigris_error_str(err) + " (loader error " + std::to_string(static_cast<int>(err)) + ")");
   }
 }
 

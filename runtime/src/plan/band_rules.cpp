@@ -39,12 +39,13 @@ bool is_constant(const tigris_plan_t *plan, uint16_t t)
     return (plan->tensors[t].flags & TIGRIS_TENSOR_CONSTANT) != 0;
 }
 
-// Every non-constant stage input and output has rank `rank`.
+// Every stage output has rank `rank`, every non-constant stage input at most that rank
+// (a lower rank is a broadcast operand; the band access rules say where it may be read).
 bool stage_io_rank(const tigris_plan_t *plan, const tigris_stage_t *s, uint8_t rank)
 {
     for (uint32_t k = 0; k < s->inputs_count; k++) {
         uint16_t t = rd16(plan->index_pool + s->inputs_off + k);
-        if (!is_constant(plan, t) && plan->tensors[t].ndim != rank) return false;
+        if (!is_constant(plan, t) && plan->tensors[t].ndim > rank) return false;
     }
     for (uint32_t k = 0; k < s->outputs_count; k++) {
         uint16_t t = rd16(plan->index_pool + s->outputs_off + k);

@@ -86,7 +86,8 @@ struct Operand {
     uint8_t rank;
     uint8_t dtype;
     bool constant;
-    uint16_t quant;  // constant's quant-param index (TIGRIS_NONE for float/bool)
+    uint16_t quant;  // quant-param index (TIGRIS_NONE for float/bool)
+    uint8_t input;   // index among the op's inputs, 0xFF for the constant
     int32_t dims[kMaxRank];
 };
 // Resolves n (2 or 3) operands (docs/operators.md §1 "Constant operands"); false when the op's

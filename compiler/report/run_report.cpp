@@ -14,14 +14,16 @@ std::string render_text(const RunReport& r)
              (r.fast_capacity == r.fast_required ? " (exactly what the plan requires)" : "") +
              "; measured, workspace excluded"});
   t.add({"slow arena peak", format_bytes(r.slow_peak), "of " + format_bytes(r.slow_capacity)});
-  const tigris_exec_stats_t& s = r.stats;
-  t.add({"stages", std::to_string(s.stages_normal) + " normal, " + std::to_string(s.stages_tiled) + " tiled, " +
-                       std::to_string(s.stages_chain) + " chain; " + std::to_string(s.total_tiles) + " tiles"});
-  t.add({"moved", "loads " + format_bytes(s.loads_bytes) + ", spills " + format_bytes(s.spills_bytes) + ", weights " +
-                      format_bytes(s.weight_bytes) + ", copies " + format_bytes(s.copy_bytes)});
-  t.add({"compactions", std::to_string(s.compactions) + "; slow overflow " + std::to_string(s.slow_overflow_count) +
-                            " allocations, " + format_bytes(s.slow_overflow_bytes)});
   out += t.render();
+  const tigris_exec_stats_t& s = r.stats;
+  TextTable stats;
+  stats.add({"stages", std::to_string(s.stages_normal) + " normal, " + std::to_string(s.stages_tiled) + " tiled, " +
+                       std::to_string(s.stages_chain) + " chain; " + std::to_string(s.total_tiles) + " tiles"});
+  stats.add({"moved", "loads " + format_bytes(s.loads_bytes) + ", spills " + format_bytes(s.spills_bytes) + ", weights " +
+                      format_bytes(s.weight_bytes) + ", copies " + format_bytes(s.copy_bytes)});
+  stats.add({"compactions", std::to_string(s.compactions) + "; slow overflow " + std::to_string(s.slow_overflow_count) +
+                            " allocations, " + format_bytes(s.slow_overflow_bytes)});
+  out += stats.render();
   std::string tensors;
   for (size_t i = 0; i < r.outputs.size(); ++i) {
     const RunTensor& o = r.outputs[i];

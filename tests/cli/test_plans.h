@@ -86,3 +86,42 @@ inline PlanDesc relu_plan(uint8_t flags_extra = 0)
 }
 
 }  // namespace tigris::clitest
+
+namespace tigris::clitest {
+
+// x [1,2,3,4] float32 (NHWC; declared 1x4x2x3) -> flatten -> y [1,24]: the output lists
+// the input in stored order, so it shows where each declared element went.
+inline PlanDesc flatten_plan()
+{
+  PlanDesc p;
+  p.model_name = "flatten";
+  p.budget = 256;
+  p.peak = 192;
+  p.scheduled_peak = 192;
+  p.tensors = {tensor("x", {1, 2, 3, 4}, TIGRIS_TENSOR_MODEL_INPUT),
+               tensor("y", {1, 24}, TIGRIS_TENSOR_MODEL_OUTPUT)};
+  p.ops = {op(TIGRIS_OP_FLATTEN, "flatten", {0}, {1})};
+  p.stages = {stage({0}, {0}, {1}, 192)};
+  p.model_inputs = {0};
+  p.model_outputs = {1};
+  return p;
+}
+
+// a, b [1,2] -> add -> s [1,2] -> relu -> r [1,2]; s and r are both model outputs.
+inline PlanDesc add_relu_plan()
+{
+  PlanDesc p;
+  p.model_name = "add_relu";
+  p.budget = 256;
+  p.peak = 128;
+  p.scheduled_peak = 128;
+  p.tensors = {tensor("a", {1, 2}, TIGRIS_TENSOR_MODEL_INPUT), tensor("b", {1, 2}, TIGRIS_TENSOR_MODEL_INPUT),
+               tensor("s", {1, 2}, TIGRIS_TENSOR_MODEL_OUTPUT), tensor("r", {1, 2}, TIGRIS_TENSOR_MODEL_OUTPUT)};
+  p.ops = {op(TIGRIS_OP_ADD, "add", {0, 1}, {2}), op(TIGRIS_OP_RELU, "relu", {2}, {3})};
+  p.stages = {stage({0, 1}, {0, 1}, {2, 3}, 128)};
+  p.model_inputs = {0, 1};
+  p.model_outputs = {2, 3};
+  return p;
+}
+
+}  // namespace tigris::clitest

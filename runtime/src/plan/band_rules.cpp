@@ -384,6 +384,8 @@ bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, 
     if (!band_channel_op(t) && t != TIGRIS_OP_BATCH_NORM && t != TIGRIS_OP_CONCAT && t != TIGRIS_OP_SPLIT &&
         t != TIGRIS_OP_RESIZE)
         return true;
+    // Band rules also run before the operator contracts (step 25): no operand, no band.
+    if (op.num_inputs == 0 || op.num_outputs == 0) return false;
     const uint16_t ref = t == TIGRIS_OP_CONCAT ? op_out(plan, op, 0) : op_in(plan, op, 0);
     const uint32_t rank = plan->tensors[ref].ndim;
     uint8_t len = 0;
@@ -391,6 +393,7 @@ bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, 
         return tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_RESIZE_SCALES, &len) == nullptr;
     const uint8_t *axes = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_AXES, &len);
     if (axes == nullptr) return rank >= 1 && (rank - 1u < lo || rank - 1u > hi);  // default: the last axis
+    if (len == 0) return false;
     uint32_t first = axes[0];
     for (uint32_t i = 0; i < len; i++) {
         if (axes[i] >= lo && axes[i] <= hi) return false;
@@ -532,28 +535,43 @@ bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tig
     return true;
 }
 
-tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *stage, StageBand *out)
+namespace {
+
+bool bandable_stage(const tigris_plan_t *plan, const tigris_stage_t *stage)
+{
+    return stage->chain_len == 0 && tigris_stage_tiles(plan, stage).tileable && stage->ops_count != 0 &&
+           !stage_holds_control_flow(plan, stage);
+}
+
+}  // namespace
+
+tigris_band_kind_t derive_band_kind(const tigris_plan_t *plan, const tigris_stage_t *stage, StageBand *out)
 {
     static const tigris_band_kind_t order[] = {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_BAND_KIND_BY_INPUT,
                                                TIGRIS_BAND_KIND_HW,        TIGRIS_BAND_KIND_ROWS,
                                                TIGRIS_BAND_KIND_RESHAPE,   TIGRIS_BAND_KIND_LEADING,
                                                TIGRIS_BAND_KIND_STRIPE};
-    memset(out, 0, sizeof(*out));
-    out->spatial = -1;
-    const tigris_tile_plan_v10_t ch = tigris_stage_tiles(plan, stage);
-    if (stage->chain_len != 0 || !ch.tileable || stage->ops_count == 0 || stage_holds_control_flow(plan, stage))
-        return TIGRIS_BAND_KIND_NONE;
-    if (plan->tile_plans_v11) {
-        const uint8_t band = plan->tile_plans_v11[stage->tile_plan_idx].facts.band;
-        const tigris_band_kind_t kind = (tigris_band_kind_t)TIGRIS_TILE_BAND_KIND(band);
-        return band_kind_holds(plan, stage, kind, TIGRIS_TILE_BAND_MODE(band), out) ? kind : TIGRIS_BAND_KIND_NONE;
-    }
-    for (tigris_band_kind_t kind : order) {
-        if (band_kind_holds(plan, stage, kind, 0xFF, out)) return kind;
+    if (bandable_stage(plan, stage)) {
+        for (tigris_band_kind_t kind : order) {
+            if (band_kind_holds(plan, stage, kind, 0xFF, out)) return kind;
+        }
     }
     memset(out, 0, sizeof(*out));
     out->spatial = -1;
     return TIGRIS_BAND_KIND_NONE;
+}
+
+tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *stage, StageBand *out)
+{
+    if (!plan->tile_plans_v11) return derive_band_kind(plan, stage, out);
+    memset(out, 0, sizeof(*out));
+    out->spatial = -1;
+    if (!bandable_stage(plan, stage)) return TIGRIS_BAND_KIND_NONE;
+    const uint8_t band = plan->tile_plans_v11[stage->tile_plan_idx].facts.band;
+    const uint8_t stated = TIGRIS_TILE_BAND_KIND(band);
+    if (stated == TIGRIS_BAND_KIND_NONE || stated > TIGRIS_BAND_KIND_STRIPE) return TIGRIS_BAND_KIND_NONE;
+    const tigris_band_kind_t kind = (tigris_band_kind_t)stated;
+    return band_kind_holds(plan, stage, kind, TIGRIS_TILE_BAND_MODE(band), out) ? kind : TIGRIS_BAND_KIND_NONE;
 }
 
 bool band_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, const StageBand *b, tigris_tile_facts_t *out)

@@ -76,21 +76,28 @@ tigris_error_t check_required_sections(LoadCtx &c)
     return TIGRIS_OK;
 }
 
+// Alignment of a section's start address (not only its offset: the caller's buffer
+// may itself be misaligned).
+static bool aligned_at(const LoadCtx &c, int id, uintptr_t align)
+{
+    return ((uintptr_t)(c.buf + c.sec_off[id]) % align) == 0;
+}
+
 tigris_error_t check_pool_alignment(LoadCtx &c)
 {
     const tigris_file_header_t &h = c.hdr;
     const bool index_used = h.num_ops || h.num_stages || h.num_model_inputs || h.num_model_outputs ||
                             c.present[TIGRIS_SEC_SUBGRAPHS];
-    if (index_used && (c.sec_off[TIGRIS_SEC_INDEX_POOL] % 2u) != 0) return TIGRIS_ERR_BAD_SECTION;
-    if (h.num_tensors && (c.sec_off[TIGRIS_SEC_SHAPE_POOL] % 4u) != 0) return TIGRIS_ERR_BAD_SECTION;
-    if (c.present[TIGRIS_SEC_QUANT_PARAMS] && (c.sec_off[TIGRIS_SEC_QUANT_PARAMS] % 4u) != 0)
+    if (index_used && !aligned_at(c, TIGRIS_SEC_INDEX_POOL, 2)) return TIGRIS_ERR_BAD_SECTION;
+    if (h.num_tensors && !aligned_at(c, TIGRIS_SEC_SHAPE_POOL, 4)) return TIGRIS_ERR_BAD_SECTION;
+    if (c.present[TIGRIS_SEC_QUANT_PARAMS] && !aligned_at(c, TIGRIS_SEC_QUANT_PARAMS, 4))
         return TIGRIS_ERR_BAD_SECTION;
     // Pools are exposed as typed pointers only when aligned; an unused misaligned pool stays NULL.
-    if ((c.sec_off[TIGRIS_SEC_INDEX_POOL] % 2u) == 0) {
+    if (aligned_at(c, TIGRIS_SEC_INDEX_POOL, 2)) {
         c.plan.index_pool = (const uint16_t *)(const void *)(c.buf + c.sec_off[TIGRIS_SEC_INDEX_POOL]);
         c.index_count = section_len(c, TIGRIS_SEC_INDEX_POOL) / 2u;
     }
-    if ((c.sec_off[TIGRIS_SEC_SHAPE_POOL] % 4u) == 0) {
+    if (aligned_at(c, TIGRIS_SEC_SHAPE_POOL, 4)) {
         c.plan.shape_pool = (const int32_t *)(const void *)(c.buf + c.sec_off[TIGRIS_SEC_SHAPE_POOL]);
         c.shape_count = section_len(c, TIGRIS_SEC_SHAPE_POOL) / 4u;
     }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tigris_kernels_s8.h"
+
 namespace s8test {
 
 uint16_t PlanFixture::quant_channels(float scale, int32_t zero_point, std::vector<int32_t> mult,
@@ -155,10 +157,7 @@ int PlanFixture::run(uint16_t i, const tigris_tile_ctx_t &tile)
     mem.tensor_ptrs = ptrs_.data();
     mem.num_tensors = (uint16_t)ptrs_.size();
     mem.tile = tile;
-    const tigris_op_t *o = &plan_.ops[i];
-    tigris_s8::KernelFn k = tigris_s8::kernel_for(o->op_type);
-    if (k == nullptr) return -100;
-    return k(&plan_, o, i, &mem);
+    return tigris_dispatch_kernel_s8(&plan_, &plan_.ops[i], i, &mem, nullptr);
 }
 
 Bytes random_bytes(size_t n, uint32_t seed, int lo, int hi)

@@ -47,7 +47,7 @@ public:
 
     // Bind a tensor's buffer for the next run.
     void bind(uint16_t tensor, void *data) { ptrs_.at(tensor) = data; }
-    // Run op `i` through the int8 kernel table with `tile` as the tile context.
+    // Run op `i` through tigris_dispatch_kernel_s8 with `tile` as the tile context.
     int run(uint16_t i, const tigris_tile_ctx_t &tile = tigris_tile_ctx_t{});
 
 private:

@@ -287,3 +287,21 @@ TEST(LoaderRefusals, StringsAndModelIo) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(LoaderRefusals, PoolsAreCheckedAtTheirAddresses) {
+  // The same bytes one byte off a 16-aligned address: the index and shape pools would be
+  // misaligned typed pointers, so the plan is refused.
+  Bytes b = write_plan(conv_relu());
+  std::vector<uint8_t> store(b.size() + 32);
+  uint8_t* base = store.data() + (16 - reinterpret_cast<uintptr_t>(store.data()) % 16) % 16;
+  std::memcpy(base + 1, b.data(), b.size());
+  tigris_plan_t p;
+  EXPECT_EQ(tigris_plan_load(base + 1, static_cast<uint32_t>(b.size()), &p), TIGRIS_ERR_BAD_SECTION);
+  EXPECT_TRUE(all_zero(p));
+  std::memcpy(base + 4, b.data(), b.size());  // 4-aligned is enough for the pools
+  EXPECT_EQ(tigris_plan_load(base + 4, static_cast<uint32_t>(b.size()), &p), TIGRIS_OK);
+}
+
+}  // namespace

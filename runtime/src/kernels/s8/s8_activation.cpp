@@ -4,7 +4,7 @@
 //   RELU:       y = clamp(MBQM(x - zx, m, s) + zy, max(-128, zy), 127), m,s of sx/sy
 //   RELU6:      equal quantization: clamp(x, zx, q6) with q6 = round(6/sx) + zx (TFLM);
 //               otherwise RELU's formula clamped at round(6/sy) + zy. CLIP likewise.
-//   LEAKY_RELU: x >= zx: MBQM(x - zx, identity); else MBQM(x - zx, alpha) (ALPHA attribute)
+//   LEAKY_RELU: x >= zx: MBQM(x - zx, identity); else MBQM(x - zx, alpha) (ALPHA, default 0.01)
 //   HARD_SWISH: TFLite's 16-bit fixed-point hard swish
 //   LOGISTIC / TANH: output 1/256, -128 (logistic) or 1/128, 0 (tanh) as TFLM requires:
 //               gemmlowp fixed point on a Q4.27 input; any other output quantization:
@@ -20,27 +20,18 @@
 namespace tigris_s8 {
 namespace {
 
-struct Unary {
-    Operand in, out;
-    View vi, vo;
-};
+using Unary = PointwiseIO;
 
-int unary_operands(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_mem_t *mem, Unary *u)
+int unary_operands(const Call &c, Unary *u)
 {
-    if (input_operand(plan, op, mem, 0, &u->in) || output_operand(plan, op, mem, 0, &u->out)) return kError;
-    if (u->in.dtype != TIGRIS_DTYPE_INT8 || u->out.dtype != TIGRIS_DTYPE_INT8) return kError;
-    if (u->in.elements != u->out.elements || u->in.rank != u->out.rank) return kError;
-    if (band_view(u->in, mem->tile, false, &u->vi) || band_view(u->out, mem->tile, true, &u->vo)) return kError;
-    return 0;
+    if (pointwise_io(c, u)) return kError;
+    return u->in.dtype == TIGRIS_DTYPE_INT8 && u->out.dtype == TIGRIS_DTYPE_INT8 ? 0 : kError;
 }
 
 // Map the op's input through lut (indexed by the input byte as uint8).
-void apply_lut(const Unary &u, const int8_t lut[256])
+int apply_lut(const Unary &u, const int8_t lut[256])
 {
-    const int8_t *x = (const int8_t *)u.vi.base;
-    int8_t *y = (int8_t *)u.vo.base;
-    for_each_element(u.vo, &u.vi, nullptr,
-                     [&](int32_t oo, int32_t io, int32_t) { y[oo] = lut[(uint8_t)x[io]]; });
+    return map_int8(u, [&](int8_t *y, const int8_t *x) { *y = lut[(uint8_t)*x]; });
 }
 
 // y = clamp(MBQM(x - zx, m, s) + zy, lo, hi) for every int8 x.
@@ -110,10 +101,10 @@ int8_t sigmoid_tanh_value(int32_t x, int32_t zx, const SigmoidTanhParams &p, boo
     return clamp_s8(rounding_divide_by_pot(q0, 31 - 8) - 128);
 }
 
-int sigmoid_tanh(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, bool is_tanh)
+int sigmoid_tanh(const Call &c, bool is_tanh)
 {
     Unary u;
-    if (unary_operands(plan, op, mem, &u)) return kError;
+    if (unary_operands(c, &u)) return kError;
     int8_t lut[256];
     const float canonical_scale = is_tanh ? 1.0f / 128.0f : 1.0f / 256.0f;
     const int32_t canonical_zp = is_tanh ? 0 : -128;
@@ -124,21 +115,20 @@ int sigmoid_tanh(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t 
     } else {
         float_lut(u.in.scale, u.in.zero_point, u.out.scale, u.out.zero_point, is_tanh ? tanh_f : logistic_f, lut);
     }
-    apply_lut(u, lut);
-    return 0;
+    return apply_lut(u, lut);
 }
 
 // Clamp to [lo, hi] (real values): equal quantization clamps the bytes at the quantized
 // bounds; otherwise requantize (RELU's formula) and clamp at the output's bounds.
-int clamp_real(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, float lo, float hi)
+int clamp_real(const Call &c, float lo, float hi)
 {
     Unary u;
-    if (unary_operands(plan, op, mem, &u)) return kError;
+    if (unary_operands(c, &u)) return kError;
     int8_t lut[256];
     const Operand &q = same_quant(u.in, u.out) ? u.in : u.out;
-    const int32_t qlo = lo <= -3.0e38f ? -128 : quantize_value(lo, q.scale, q.zero_point);
-    int32_t qhi = hi >= 3.0e38f ? 127 : quantize_value(hi, q.scale, q.zero_point);
-    if (qhi < qlo) qhi = qlo > 127 ? 127 : qlo;  // ONNX: lo > hi gives hi; keep a non-empty range
+    int32_t qlo = lo <= -3.0e38f ? -128 : quantize_value(lo, q.scale, q.zero_point);
+    const int32_t qhi = hi >= 3.0e38f ? 127 : quantize_value(hi, q.scale, q.zero_point);
+    if (qhi < qlo) qlo = qhi;  // ONNX: lo > hi gives hi everywhere
     if (same_quant(u.in, u.out)) {
         for (int v = -128; v <= 127; v++) lut[(uint8_t)v] = (int8_t)(v > qhi ? qhi : (v < qlo ? qlo : v));
     } else {
@@ -147,50 +137,47 @@ int clamp_real(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *m
         relu_multiplier(u.in.scale, u.out.scale, &m, &s);
         requant_lut(u.in.zero_point, m, s, u.out.zero_point, qlo, qhi, lut);
     }
-    apply_lut(u, lut);
-    return 0;
+    return apply_lut(u, lut);
 }
 
 }  // namespace
 
-int relu(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t, tigris_mem_t *mem)
+int relu(const Call &c)
 {
     Unary u;
-    if (unary_operands(plan, op, mem, &u)) return kError;
+    if (unary_operands(c, &u)) return kError;
     int32_t m = 0;
     int s = 0;
     relu_multiplier(u.in.scale, u.out.scale, &m, &s);
     int8_t lut[256];
     const int32_t lo = u.out.zero_point > -128 ? u.out.zero_point : -128;
     requant_lut(u.in.zero_point, m, s, u.out.zero_point, lo, 127, lut);
-    apply_lut(u, lut);
-    return 0;
+    return apply_lut(u, lut);
 }
 
 // RELU6 (TFLM): equal quantization clamps at the input's zero and quantized 6.
-int relu6(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t, tigris_mem_t *mem)
+int relu6(const Call &c)
 {
-    return clamp_real(plan, op, mem, 0.0f, 6.0f);
+    return clamp_real(c, 0.0f, 6.0f);
 }
 
 // CLIP with CLIP_BOUNDS (f32 lo, f32 hi).
-int clip(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem)
+int clip(const Call &c)
 {
     uint8_t len = 0;
-    const uint8_t *b = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_CLIP_BOUNDS, &len);
+    const uint8_t *b = c.attr(TIGRIS_ATTR_CLIP_BOUNDS, &len);
     if (b == nullptr || len < 8) return kError;
-    return clamp_real(plan, op, mem, read_f32(b), read_f32(b + 4));
+    return clamp_real(c, read_f32(b), read_f32(b + 4));
 }
 
-int leaky_relu(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem)
+int leaky_relu(const Call &c)
 {
     Unary u;
-    if (unary_operands(plan, op, mem, &u)) return kError;
+    if (unary_operands(c, &u)) return kError;
     uint8_t len = 0;
-    const uint8_t *alpha = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_ALPHA, &len);
-    if (alpha == nullptr || len < 4) return kError;
+    const uint8_t *alpha = c.attr(TIGRIS_ATTR_ALPHA, &len);
     LeakyReluParams p;
-    leaky_relu_params(u.in.scale, read_f32(alpha), u.out.scale, &p);
+    leaky_relu_params(u.in.scale, alpha != nullptr && len >= 4 ? read_f32(alpha) : 0.01f, u.out.scale, &p);
     // A negative alpha multiplies by |m| and negates (TFLite keeps MBQM's m >= 0).
     const bool negative_alpha = p.alpha_multiplier < 0;
     const int32_t alpha_m = negative_alpha ? wrap_neg(p.alpha_multiplier) : p.alpha_multiplier;
@@ -206,14 +193,13 @@ int leaky_relu(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_ind
         }
         lut[(uint8_t)v] = clamp_s8(y);
     }
-    apply_lut(u, lut);
-    return 0;
+    return apply_lut(u, lut);
 }
 
-int hard_swish(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t, tigris_mem_t *mem)
+int hard_swish(const Call &c)
 {
     Unary u;
-    if (unary_operands(plan, op, mem, &u)) return kError;
+    if (unary_operands(c, &u)) return kError;
     HardSwishParams p;
     hard_swish_params(u.in.scale, u.out.scale, &p);
     if (p.output_exponent > 0) return kError;  // TFLM refuses this quantization
@@ -221,18 +207,17 @@ int hard_swish(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t, tigri
     for (int v = -128; v <= 127; v++) {
         lut[(uint8_t)v] = hard_swish_value(v, u.in.zero_point, u.out.zero_point, p);
     }
-    apply_lut(u, lut);
-    return 0;
+    return apply_lut(u, lut);
 }
 
-int sigmoid(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t, tigris_mem_t *mem)
+int sigmoid(const Call &c)
 {
-    return sigmoid_tanh(plan, op, mem, false);
+    return sigmoid_tanh(c, false);
 }
 
-int tanh_act(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t, tigris_mem_t *mem)
+int tanh_act(const Call &c)
 {
-    return sigmoid_tanh(plan, op, mem, true);
+    return sigmoid_tanh(c, true);
 }
 
 }  // namespace tigris_s8

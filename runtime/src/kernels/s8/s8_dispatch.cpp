@@ -43,7 +43,8 @@ extern "C" int tigris_dispatch_kernel_s8(const tigris_plan_t *plan, const tigris
     if (int8_op(plan, op)) {
         const tigris_s8::KernelFn kernel = tigris_s8::kernel_for(op->op_type);
         if (kernel != nullptr) {
-            const int rc = kernel(plan, op, op_index, mem);
+            const tigris_s8::Call call{plan, op, op_index, mem};
+            const int rc = kernel(call);
             if (rc != tigris_s8::kDelegate) return rc;
         }
     }

@@ -3,57 +3,58 @@
 // movement the float kernels run; none writes outside its output view.
 #pragma once
 
+#include "kernels/common/geometry.h"
 #include "tigris_executor.h"
 
 namespace tigris_s8 {
 
-using KernelFn = int (*)(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
-                         tigris_mem_t *mem);
+using Call = tigris_rt::kern::Call;
+using KernelFn = int (*)(const Call &call);
 
 // s8_conv.cpp
-int conv(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int depthwise(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int fully_connected(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int conv(const Call &);
+int depthwise(const Call &);
+int fully_connected(const Call &);
 
 // s8_pool.cpp
-int avg_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int max_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int global_avg(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int global_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int avg_pool(const Call &);
+int max_pool(const Call &);
+int global_avg(const Call &);
+int global_max(const Call &);
+int reduce_mean(const Call &);
 
 // s8_binary.cpp
-int add(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int sub(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int mul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int maximum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int minimum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int add(const Call &);
+int sub(const Call &);
+int mul(const Call &);
+int maximum(const Call &);
+int minimum(const Call &);
 
 // s8_activation.cpp
-int relu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int relu6(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int clip(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int leaky_relu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int hard_swish(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int sigmoid(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tanh_act(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int relu(const Call &);
+int relu6(const Call &);
+int clip(const Call &);
+int leaky_relu(const Call &);
+int hard_swish(const Call &);
+int sigmoid(const Call &);
+int tanh_act(const Call &);
 
 // s8_softmax.cpp
-int softmax(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int softmax(const Call &);
 
 // s8_movement.cpp
-int copy(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int concat(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int pad(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int transpose(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int strided_slice(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int copy(const Call &);
+int concat(const Call &);
+int pad(const Call &);
+int transpose(const Call &);
+int strided_slice(const Call &);
 
 // s8_resize.cpp
-int resize_nearest(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int resize_bilinear(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int resize_nearest(const Call &);
+int resize_bilinear(const Call &);
 
 // s8_quantize.cpp: CAST with a quantized int8 side (quantize / dequantize / requantize).
-int quantize_cast(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int quantize_cast(const Call &);
 
 // The int8 kernel of an opcode, or nullptr (kernels/kernel_set_s8.cpp).
 KernelFn kernel_for(uint8_t op_type);

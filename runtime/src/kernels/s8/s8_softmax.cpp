@@ -54,44 +54,40 @@ void softmax_row(const int8_t *x, int8_t *y, int32_t depth, const SoftmaxParams 
 
 }  // namespace
 
-int softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem)
+int softmax(const Call &c)
 {
-    Operand in, out;
-    if (input_operand(plan, op, mem, 0, &in) || output_operand(plan, op, mem, 0, &out)) return kError;
-    if (in.dtype != TIGRIS_DTYPE_INT8 || out.dtype != TIGRIS_DTYPE_INT8 || in.rank == 0) return kError;
-    if (in.rank != out.rank || in.dims[in.rank - 1] != out.dims[out.rank - 1]) return kError;
+    PointwiseIO io;
+    if (pointwise_io(c, &io)) return kError;
+    if (io.in.dtype != TIGRIS_DTYPE_INT8 || io.out.dtype != TIGRIS_DTYPE_INT8 || io.in.rank == 0) return kError;
     // TFLite's int8 softmax writes probabilities in 1/256 steps offset by -128.
-    if (out.scale != 1.0f / 256.0f || out.zero_point != -128) return kError;
-    View vi, vo;
-    if (band_view(in, mem->tile, false, &vi) || band_view(out, mem->tile, true, &vo)) return kError;
+    if (io.out.scale != 1.0f / 256.0f || io.out.zero_point != -128) return kError;
     uint8_t len = 0;
-    const uint8_t *beta_attr = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_ALPHA, &len);
+    const uint8_t *beta_attr = c.attr(TIGRIS_ATTR_ALPHA, &len);
     const double beta = beta_attr != nullptr && len >= 4 ? (double)read_f32(beta_attr) : 1.0;
     SoftmaxParams p;
-    softmax_params(beta, in.scale, &p);
-    if (p.input_left_shift < 0) return kError;  // TFLM: multiplier must exceed one
-
-    int first_axis = vo.rank - 1;
-    const uint8_t *axes = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_AXES, &len);
+    softmax_params(beta, io.in.scale, &p);
+    if (p.input_left_shift < 0) return kError;  // TFLM: the multiplier must exceed one
+    const int rank = io.in.rank;
+    int first_axis = rank - 1;
+    const uint8_t *axes = c.attr(TIGRIS_ATTR_AXES, &len);
     if (axes != nullptr && len >= 1) {
         first_axis = axes[0];
         for (uint8_t i = 0; i < len; i++) {
             if (axes[i] != first_axis + i) return kError;
         }
-        if (first_axis + len != vo.rank) return kError;  // only trailing blocks are contiguous
+        if (first_axis + len != rank) return kError;  // only trailing blocks are contiguous
     }
-    if (mem->tile.active && (first_axis <= (vo.rank >= 3 ? 1 : 0) ||
-                             (mem->tile.width_tiled && vo.rank == 4 && first_axis <= 2)))
-        return kError;
-    int32_t depth = 1;
-    for (int d = first_axis; d < vo.rank; d++) depth *= vo.dims[d];
-    View ri = vi, ro = vo;  // the rows: the axes before the block
-    ri.rank = ro.rank = first_axis;
-    const int8_t *x = (const int8_t *)vi.base;
-    int8_t *y = (int8_t *)vo.base;
-    for_each_element(ro, &ri, nullptr,
-                     [&](int32_t oo, int32_t io, int32_t) { softmax_row(x + io, y + oo, depth, p); });
-    return 0;
+    const kern::Band band = kern::pointwise_band(c.mem);
+    for (int a = first_axis; a < rank; a++) {
+        if (kern::band_cuts_axis(band, a)) return kError;
+    }
+    bool contiguous = true;
+    const int rc = kern::for_each_lane(io.vo, io.vi, first_axis, rank - 1,
+                                       [&](uint8_t *o, uint8_t *i, int64_t depth, int64_t ostep, int64_t istep) {
+                                           if (ostep != 1 || istep != 1) contiguous = false;
+                                           else softmax_row((const int8_t *)i, (int8_t *)o, (int32_t)depth, p);
+                                       });
+    return rc == 0 && contiguous ? 0 : kError;
 }
 
 }  // namespace tigris_s8

@@ -79,6 +79,18 @@ void drop_fast_pointers(RunContext &ctx, bool keep_outputs)
     }
 }
 
+// What a previous run left (outputs, intermediates of a failed run) is dropped so that it
+// does not occupy slow memory during this one: every pointer but the model inputs' is
+// nulled and the slow pool compacted.
+void drop_previous_results(RunContext &ctx)
+{
+    tigris_mem_t *mem = ctx.mem;
+    const tigris_plan_t *plan = ctx.plan;
+    for (uint16_t t = 0; t < plan->header->num_tensors; ++t)
+        if ((plan->tensors[t].flags & TIGRIS_TENSOR_MODEL_INPUT) == 0) mem->tensor_ptrs[t] = nullptr;
+    mem_compact(mem, plan, Pool::Slow);
+}
+
 tigris_exec_error_t execute(const Request &r)
 {
     tigris_exec_stats_t local_stats;
@@ -105,10 +117,12 @@ tigris_exec_error_t execute(const Request &r)
     const uint32_t entry_used = mem->fast_used;
     const uint32_t entry_reserved = mem->fast_reserved;
     tigris_exec_stats_t *entry_stats = mem->stats;
-    mem->stats = stats;
-    stats->slow_peak = mem->slow_used;
     mem->fast_reserved = ctx.floor;  // resets never reach below the floor
     memset(&mem->tile, 0, sizeof(mem->tile));
+    mem->stats = nullptr;  // the clean-up is not counted as this run's work
+    drop_previous_results(ctx);
+    mem->stats = stats;
+    stats->slow_peak = mem->slow_used;
 
     if (plan_has_state(r.plan)) rc = bind_state(ctx, (const uint8_t *)r.state);
     if (rc == TIGRIS_EXEC_OK) rc = run_stages(ctx);

@@ -9,7 +9,9 @@ namespace rules {
 
 namespace {
 
-void tensor_operand(const OpView &v, const tigris_tensor_t &t, Operand &o) {
+void tensor_operand(const OpView &v, uint8_t input, Operand &o) {
+    const tigris_tensor_t &t = v.in(input);
+    o.input = input;
     o.shape = v.shape(t);
     o.rank = t.ndim;
     o.dtype = t.dtype;
@@ -72,7 +74,7 @@ bool check_add_n(const OpView &v) {
     const tigris_tensor_t &out = v.out(0);
     if (!is_numeric(out.dtype) || v.num_in() > 16) return false;
     Operand ops[16];
-    for (uint8_t i = 0; i < v.num_in(); ++i) tensor_operand(v, v.in(i), ops[i]);
+    for (uint8_t i = 0; i < v.num_in(); ++i) tensor_operand(v, i, ops[i]);
     return broadcast_result_ok(ops, v.num_in(), v.shape(out), out.ndim);
 }
 
@@ -139,7 +141,7 @@ bool resolve_operands(const OpView &v, uint8_t n, Operand *ops) {
     const uint8_t *p = v.attr(TIGRIS_ATTR_CONSTANT_OPERAND, &len);
     if (v.num_in() == n) {
         if (v.has_weight() || p != nullptr) return false;
-        for (uint8_t i = 0; i < n; ++i) tensor_operand(v, v.in(i), ops[i]);
+        for (uint8_t i = 0; i < n; ++i) tensor_operand(v, i, ops[i]);
         return true;
     }
     if (v.num_in() + 1 != n || !v.has_weight()) return false;
@@ -156,10 +158,11 @@ bool resolve_operands(const OpView &v, uint8_t n, Operand *ops) {
         return false;
     }
     for (uint8_t i = 0, t = 0; i < n; ++i)
-        if (i != cidx) tensor_operand(v, v.in(t++), ops[i]);
+        if (i != cidx) tensor_operand(v, t++, ops[i]);
     Operand &c = ops[cidx];
     c.constant = true;
     c.quant = quant;
+    c.input = 0xFF;
     bool select = v.op->op_type == TIGRIS_OP_SELECT_V2;
     c.dtype = select ? (cidx == 0 ? (uint8_t)TIGRIS_DTYPE_BOOL : ops[3 - cidx].dtype) : ops[1 - cidx].dtype;
     if (p == nullptr && c.dtype != TIGRIS_DTYPE_FLOAT32) return false;

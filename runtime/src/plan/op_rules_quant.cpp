@@ -20,6 +20,18 @@ bool output_channels_ok(const OpView &v) {
     return q->num_channels == 1 || q->num_channels == (uint32_t)oc;
 }
 
+// TFLite's int8 softmax writes probabilities in steps of 1/256 offset by -128, over the
+// last axes (a trailing AXES block).
+bool softmax_ok(const OpView &v) {
+    const tigris_tensor_t &out = v.out(0);
+    const tigris_quant_param_t *q = tigris_tensor_quant(v.plan, &out);
+    if (out.dtype != TIGRIS_DTYPE_INT8 || q == nullptr || q->scale != 1.0f / 256.0f || q->zero_point != -128)
+        return false;
+    uint8_t len = 0;
+    const uint8_t *axes = v.attr(TIGRIS_ATTR_AXES, &len);
+    return axes == nullptr || len == 0 || axes[len - 1] == out.ndim - 1;
+}
+
 }  // namespace
 
 bool check_quant(const OpView &v) {
@@ -31,6 +43,8 @@ bool check_quant(const OpView &v) {
     case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_CONV1D: case TIGRIS_OP_CONV_TRANSPOSE:
     case TIGRIS_OP_FULLY_CONN:
         return output_channels_ok(v);
+    case TIGRIS_OP_SOFTMAX:
+        return softmax_ok(v);
     default:
         return true;
     }

@@ -73,6 +73,7 @@ enum Verdict { kNotMine, kBad, kOk };
 Verdict check_spatial(const OpView &v);      // op_rules_spatial.cpp: conv, matrices, pools, resize
 Verdict check_elementwise(const OpView &v);  // op_rules_elementwise.cpp: unary, binary, select, cast
 Verdict check_shape_ops(const OpView &v);    // op_rules_shape.cpp: movement, reductions, norms
+Verdict check_sequence(const OpView &v);     // op_rules_sequence.cpp: SVDF, LSTM
 // int8 additions (op_rules_quant.cpp), called for ops whose kernel dtype is quantized int8.
 bool check_quant(const OpView &v);
 
@@ -86,7 +87,8 @@ struct Operand {
     uint8_t rank;
     uint8_t dtype;
     bool constant;
-    uint16_t quant;  // constant's quant-param index (TIGRIS_NONE for float/bool)
+    uint16_t quant;  // quant-param index (TIGRIS_NONE for float/bool)
+    uint8_t input;   // index among the op's inputs, 0xFF for the constant
     int32_t dims[kMaxRank];
 };
 // Resolves n (2 or 3) operands (docs/operators.md §1 "Constant operands"); false when the op's

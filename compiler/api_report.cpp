@@ -1,0 +1,145 @@
+// Model summary and schedule report: the data `analyze` prints.
+#include <algorithm>
+
+#include "compiler/api_internal.h"
+#include "compiler/plan/lower.h"
+#include "compiler/schedule/lifetimes.h"
+
+namespace tigris::compiler::detail {
+
+namespace {
+
+// Shape in the caller's (model's declared) axis order.
+std::vector<int64_t> caller_shape(const ir::Tensor& t) {
+  if (t.layout != ir::Layout::ChannelsLast) return t.shape;
+  return ir::permute_shape(t.shape, ir::to_channels_first_perm(t.rank()));
+}
+
+TensorSummary tensor_summary(const ir::Tensor& t) {
+  return TensorSummary{t.name, caller_shape(t), ir::dtype_name(t.dtype), t.bytes()};
+}
+
+std::string model_dtype(const ir::Graph& g) {
+  bool any_float = false, any_int8 = false;
+  for (const ir::Tensor& t : g.tensors) {
+    if (t.constant) continue;
+    any_float = any_float || t.dtype == ir::DType::Float32;
+    any_int8 = any_int8 || ((t.dtype == ir::DType::Int8 || t.dtype == ir::DType::UInt8) && t.quant);
+  }
+  if (any_int8) return any_float ? "mixed" : "int8";
+  return "float32";
+}
+
+void find_unsupported(const ir::Graph& g, ModelSummary& s) {
+  plan::WeightTable scratch;
+  for (const ir::Node& n : g.nodes) {
+    try {
+      plan::lower_node(g, n, scratch);
+    } catch (const ir::CompileError& e) {
+      std::string what = e.what();
+      std::string prefix = n.op + " '" + n.name + "': ";
+      std::string reason = what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+      s.unsupported_operators.push_back({n.op, n.name, reason});
+    }
+  }
+  for (const ir::Tensor& t : g.tensors)
+    if (!t.constant && !ir::dtype_storable(t.dtype))
+      s.dtype_errors.push_back("tensor '" + t.name + "' is " + ir::dtype_name(t.dtype) +
+                               "; plans hold float32, int8, uint8, int32, int64 and bool");
+}
+
+}  // namespace
+
+std::string bytes_str(uint64_t bytes) { return std::to_string(bytes) + " bytes"; }
+
+ModelSummary summarize(const ir::Graph& g, const std::string& path) {
+  ModelSummary s;
+  s.path = path;
+  s.name = g.name;
+  s.format = g.format;
+  s.dtype = model_dtype(g);
+  s.opset = g.opset;
+  s.operators = static_cast<uint32_t>(g.nodes.size());
+  s.tensors = static_cast<uint32_t>(g.tensors.size());
+  for (const ir::Tensor& t : g.tensors) {
+    if (t.constant) {
+      s.weight_bytes += t.data.size();
+      continue;
+    }
+    ++s.activations;
+    if (t.bytes() > s.largest_tensor.bytes || s.largest_tensor.name.empty()) s.largest_tensor = tensor_summary(t);
+  }
+  s.unscheduled_peak_bytes = schedule::memory_timeline(g, schedule::compute_lifetimes(g)).peak_bytes;
+  for (ir::TensorId id : g.inputs) s.inputs.push_back(tensor_summary(g.tensor(id)));
+  for (ir::TensorId id : g.outputs) s.outputs.push_back(tensor_summary(g.tensor(id)));
+  for (const ir::Node& n : g.nodes) s.ops.push_back({n.name, n.op});
+  find_unsupported(g, s);
+  return s;
+}
+
+namespace {
+
+StageSummary stage_summary(const ir::Graph& g, const schedule::Stage& st, uint32_t index) {
+  StageSummary s;
+  s.index = index;
+  s.first_op = static_cast<uint32_t>(st.first);
+  s.last_op = static_cast<uint32_t>(st.end - 1);
+  s.operators = static_cast<uint32_t>(st.end - st.first);
+  s.peak_bytes = st.peak_bytes;
+  for (ir::TensorId id : st.inputs) s.inputs.push_back(g.tensor(id).name);
+  for (ir::TensorId id : st.outputs) s.outputs.push_back(g.tensor(id).name);
+  s.reload_bytes = st.reload_bytes;
+  s.spill_bytes = st.spill_bytes;
+  s.slow_bytes = st.slow_bytes_after;
+  s.fits = st.fits;
+  s.needs_tiling = !st.fits;
+  if (!st.fits) {
+    const ir::Node& n = g.nodes[static_cast<size_t>(st.first)];
+    s.reason = "operator " + n.name + " (" + n.op + ") alone needs " + bytes_str(st.peak_bytes) +
+               "; spatial tiling is not available yet";
+  }
+  return s;
+}
+
+uint64_t minimum_for_partition(const ir::Graph& g) {
+  uint64_t m = 0;
+  int n = static_cast<int>(g.nodes.size());
+  for (int i = 0; i < n; ++i) m = std::max(m, schedule::stage_cost(g, i, i + 1, n == 1));
+  return m;
+}
+
+}  // namespace
+
+std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g, const Budgets& budgets) {
+  schedule::Schedule sch = schedule::partition(g, budgets.fast);
+  ScheduleResult r;
+  FastReport& f = r.fast;
+  f.budget_bytes = budgets.fast;
+  f.fits = sch.fits;
+  f.scheduled_peak_bytes = sch.scheduled_peak;
+  f.stages = static_cast<uint32_t>(sch.stages.size());
+  f.minimum_for_partition_bytes = minimum_for_partition(g);
+  for (size_t i = 0; i < sch.stages.size(); ++i) {
+    StageSummary s = stage_summary(g, sch.stages[i], static_cast<uint32_t>(i));
+    f.spill_bytes += s.spill_bytes;
+    f.reload_bytes += s.reload_bytes;
+    if (!s.fits) {
+      ++f.stages_needing_tiling;
+      ++f.stages_untileable;
+      for (uint32_t k = s.first_op; k <= s.last_op; ++k) f.untileable_operators.push_back(g.nodes[k].name);
+      f.blocking_stages.push_back({s.index, s.peak_bytes, s.reason});
+    }
+    r.stages.push_back(std::move(s));
+  }
+  std::stable_sort(f.blocking_stages.begin(), f.blocking_stages.end(),
+                   [](const BlockingStage& a, const BlockingStage& b) { return a.required_bytes > b.required_bytes; });
+  SlowReport& sl = r.slow;
+  sl.budget_bytes = budgets.slow;
+  sl.peak_bytes = sch.slow_peak;
+  for (const StageSummary& s : r.stages)
+    if (budgets.slow && s.slow_bytes > *budgets.slow) sl.overflow_stages.push_back(s.index);
+  sl.fits = sl.overflow_stages.empty();
+  return {std::move(r), std::move(sch)};
+}
+
+}  // namespace tigris::compiler::detail

@@ -1,0 +1,76 @@
+#include "compiler/frontend/onnx/onnx_loader.h"
+
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include "compiler/ir/error.h"
+
+namespace tigris::frontend::onnx {
+
+namespace {
+
+using ir::CompileError;
+using ir::ErrorKind;
+
+std::string first_line(const std::string& s) {
+  std::string line = s.substr(0, s.find('\n'));
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+void refuse_external_data(const ::onnx::ModelProto& model, const std::string& path) {
+  for (const auto& init : model.graph().initializer())
+    if (init.data_location() == ::onnx::TensorProto::EXTERNAL)
+      throw CompileError(ErrorKind::Unsupported,
+                         path + ": initializer '" + init.name() +
+                             "' keeps its data in an external file; external data is not supported "
+                             "(save the model with its weights inside)",
+                         {}, {init.name()});
+}
+
+void check(const ::onnx::ModelProto& model, const std::string& path) {
+  try {
+    ::onnx::checker::check_model(model);
+  } catch (const std::exception& e) {
+    throw CompileError(ErrorKind::Invalid, path + ": invalid ONNX model: " + first_line(e.what()));
+  }
+}
+
+void infer_shapes(::onnx::ModelProto& model, const std::string& path) {
+  ::onnx::ModelProto backup = model;
+  try {
+    ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(),
+                                         ::onnx::ShapeInferenceOptions(true, 1, true));
+    return;
+  } catch (const std::exception&) {
+    model = std::move(backup);  // data propagation (or strict mode) failed: retry without
+  }
+  try {
+    ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(),
+                                         ::onnx::ShapeInferenceOptions(false, 0, false));
+  } catch (const std::exception& e) {
+    throw CompileError(ErrorKind::Invalid, path + ": shape inference failed: " + first_line(e.what()));
+  }
+}
+
+}  // namespace
+
+ir::Graph load_onnx(const std::vector<uint8_t>& bytes, const std::string& path,
+                    const std::vector<InputShape>& input_shapes, std::vector<std::string>& warnings) {
+  ::onnx::ModelProto model;
+  if (bytes.empty() || !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    throw CompileError(ErrorKind::Parse, path + ": not a valid ONNX model (truncated or corrupt protobuf)");
+  if (!model.has_graph())
+    throw CompileError(ErrorKind::Parse, path + ": not a valid ONNX model (no graph)");
+  refuse_external_data(model, path);
+  check(model, path);
+  bind_input_shapes(model, input_shapes, warnings);
+  infer_shapes(model, path);
+  ir::Graph graph = import_graph(model);
+  if (graph.name.empty()) graph.name = "model";
+  return graph;
+}
+
+}  // namespace tigris::frontend::onnx

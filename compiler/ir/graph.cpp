@@ -1,0 +1,96 @@
+#include "compiler/ir/graph.h"
+
+#include <algorithm>
+
+namespace tigris::ir {
+
+TensorId Graph::add_tensor(Tensor t) {
+  tensors.push_back(std::move(t));
+  return static_cast<TensorId>(tensors.size() - 1);
+}
+
+std::string Graph::unique_tensor_name(const std::string& base) const {
+  if (find_tensor(base) == kNoTensor) return base;
+  for (int i = 1;; ++i) {
+    std::string candidate = base + "_" + std::to_string(i);
+    if (find_tensor(candidate) == kNoTensor) return candidate;
+  }
+}
+
+std::string Graph::unique_node_name(const std::string& base) const {
+  auto taken = [&](const std::string& n) {
+    return std::any_of(nodes.begin(), nodes.end(), [&](const Node& node) { return node.name == n; });
+  };
+  if (!taken(base)) return base;
+  for (int i = 1;; ++i) {
+    std::string candidate = base + "_" + std::to_string(i);
+    if (!taken(candidate)) return candidate;
+  }
+}
+
+TensorId Graph::find_tensor(const std::string& name) const {
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i].name == name) return static_cast<TensorId>(i);
+  return kNoTensor;
+}
+
+bool Graph::is_input(TensorId id) const { return std::find(inputs.begin(), inputs.end(), id) != inputs.end(); }
+
+bool Graph::is_output(TensorId id) const {
+  return std::find(outputs.begin(), outputs.end(), id) != outputs.end();
+}
+
+int Graph::producer(TensorId id) const {
+  for (size_t n = 0; n < nodes.size(); ++n)
+    for (TensorId out : nodes[n].outputs)
+      if (out == id) return static_cast<int>(n);
+  return -1;
+}
+
+std::vector<int> Graph::consumers(TensorId id) const {
+  std::vector<int> result;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const auto& in = nodes[n].inputs;
+    if (std::find(in.begin(), in.end(), id) != in.end()) result.push_back(static_cast<int>(n));
+  }
+  return result;
+}
+
+void Graph::replace_uses(TensorId from, TensorId to) {
+  for (Node& node : nodes)
+    for (TensorId& in : node.inputs)
+      if (in == from) in = to;
+}
+
+void Graph::compact() {
+  std::vector<char> used(tensors.size(), 0);
+  auto mark = [&](TensorId id) {
+    if (id >= 0) used[static_cast<size_t>(id)] = 1;
+  };
+  for (const Node& node : nodes) {
+    for (TensorId id : node.inputs) mark(id);
+    for (TensorId id : node.outputs) mark(id);
+  }
+  for (TensorId id : inputs) mark(id);
+  for (TensorId id : outputs) mark(id);
+
+  std::vector<TensorId> remap(tensors.size(), kNoTensor);
+  std::vector<Tensor> kept;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (!used[i]) continue;
+    remap[i] = static_cast<TensorId>(kept.size());
+    kept.push_back(std::move(tensors[i]));
+  }
+  tensors = std::move(kept);
+  auto apply = [&](TensorId& id) {
+    if (id >= 0) id = remap[static_cast<size_t>(id)];
+  };
+  for (Node& node : nodes) {
+    for (TensorId& id : node.inputs) apply(id);
+    for (TensorId& id : node.outputs) apply(id);
+  }
+  for (TensorId& id : inputs) apply(id);
+  for (TensorId& id : outputs) apply(id);
+}
+
+}  // namespace tigris::ir

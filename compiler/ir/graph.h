@@ -1,0 +1,85 @@
+// The compiler's graph IR: tensors, nodes in execution order, model inputs and outputs.
+//
+// Identifiers are indices (TensorId into Graph::tensors); nodes refer to tensors by id,
+// so the IR has no pointers and no hash containers: copying a graph is a value copy and
+// every walk over it is deterministic. Passes edit `nodes` and `tensors` in place; a pass
+// that removes tensors calls Graph::compact() to renumber them in their original order.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/attribute.h"
+#include "compiler/ir/dtype.h"
+#include "compiler/ir/layout.h"
+#include "compiler/ir/quant.h"
+#include "compiler/ir/shape.h"
+
+namespace tigris::ir {
+
+using TensorId = int32_t;
+inline constexpr TensorId kNoTensor = -1;  // an absent optional operand
+
+struct Tensor {
+  std::string name;
+  DType dtype = DType::Float32;
+  Shape shape;                       // extents in the current (after the layout pass: stored) order
+  bool shape_known = true;           // false when shape inference could not tell (shape unusable)
+  Layout layout = Layout::Model;
+  std::optional<QuantParam> quant;
+  bool constant = false;             // a weight/initializer: `data` holds its value
+  std::vector<uint8_t> data;         // constant value, little-endian, row-major in `shape`
+  // The caller's arrays for this boundary tensor are channels-last (TFLite models); ONNX: false.
+  bool caller_channels_last = false;
+
+  int64_t elements() const { return num_elements(shape); }
+  uint64_t bytes() const { return static_cast<uint64_t>(elements()) * dtype_size(dtype); }
+  int rank() const { return static_cast<int>(shape.size()); }
+};
+
+struct Node {
+  std::string name;
+  std::string op;                    // ONNX op type, or an internal one (see passes/ops.h)
+  std::string domain;                // "" = the default ONNX domain
+  std::vector<TensorId> inputs;      // kNoTensor for an omitted optional input
+  std::vector<TensorId> outputs;
+  Attributes attrs;
+};
+
+struct Graph {
+  std::string name;
+  std::string format = "onnx";       // source format: "onnx" or "tflite"
+  int64_t opset = 0;                 // default-domain opset the model imports
+  std::vector<Tensor> tensors;
+  std::vector<Node> nodes;           // a topological order; the schedule runs them in this order
+  std::vector<TensorId> inputs;      // model inputs (never constants)
+  std::vector<TensorId> outputs;
+
+  TensorId add_tensor(Tensor t);
+  // A tensor name not used yet, derived from `base` ("base", "base_1", ...).
+  std::string unique_tensor_name(const std::string& base) const;
+  std::string unique_node_name(const std::string& base) const;
+  // The tensor with this name, or kNoTensor.
+  TensorId find_tensor(const std::string& name) const;
+
+  Tensor& tensor(TensorId id) { return tensors.at(static_cast<size_t>(id)); }
+  const Tensor& tensor(TensorId id) const { return tensors.at(static_cast<size_t>(id)); }
+
+  bool is_input(TensorId id) const;
+  bool is_output(TensorId id) const;
+
+  // Index of the node producing `id`, or -1 (model inputs, constants).
+  int producer(TensorId id) const;
+  // Indices of the nodes reading `id`, in node order (a node reading it twice appears once).
+  std::vector<int> consumers(TensorId id) const;
+  // Replace every node input reading `from` by `to` (model outputs are left alone:
+  // their names are the model's interface).
+  void replace_uses(TensorId from, TensorId to);
+
+  // Drop tensors no node, input or output refers to; renumber the rest in order.
+  void compact();
+};
+
+}  // namespace tigris::ir

@@ -1,0 +1,76 @@
+// Identity-like nodes and dead code.
+#include <algorithm>
+
+#include "compiler/passes/pipeline.h"
+#include "compiler/passes/util.h"
+
+namespace tigris::passes {
+
+namespace {
+
+// Make readers of `out` read `in` instead, when `out` is not part of the model interface.
+// Returns false when the node must stay (it copies a model input or constant to an output).
+bool forward(ir::Graph& g, ir::TensorId in, ir::TensorId out) {
+  if (!g.is_output(out)) {
+    g.replace_uses(out, in);
+    return true;
+  }
+  int producer = g.producer(in);
+  if (producer < 0 || g.is_output(in)) return false;
+  // `out` is a model output: let the producer of `in` write `out` directly.
+  for (ir::TensorId& o : g.nodes[static_cast<size_t>(producer)].outputs)
+    if (o == in) o = out;
+  g.replace_uses(in, out);
+  return true;
+}
+
+bool is_identity_like(const ir::Node& n) {
+  return n.domain.empty() && (n.op == "Identity" || n.op == "Dropout");
+}
+
+}  // namespace
+
+void remove_identities(ir::Graph& g) {
+  std::vector<char> remove(g.nodes.size(), 0);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    ir::Node& n = g.nodes[i];
+    if (!is_identity_like(n) || n.inputs.empty() || n.outputs.empty()) continue;
+    if (n.op == "Dropout" && n.outputs.size() > 1 && n.outputs[1] != ir::kNoTensor &&
+        (!g.consumers(n.outputs[1]).empty() || g.is_output(n.outputs[1])))
+      continue;  // the mask is read: left for the support check to name
+    if (forward(g, n.inputs[0], n.outputs[0])) {
+      remove[i] = 1;
+    } else {
+      // A copy of a model input (or constant) to a model output: a same-shape Reshape.
+      n.op = "Reshape";
+      n.inputs.resize(1);
+      n.outputs.resize(1);
+      n.attrs = {};
+      n.attrs.set("shape", g.tensor(n.outputs[0]).shape);
+    }
+  }
+  erase_nodes(g, remove);
+  g.compact();
+}
+
+void remove_unused(ir::Graph& g) {
+  // Walk backwards: a node is live when any output is a model output or read by a live node.
+  std::vector<char> live_tensor(g.tensors.size(), 0);
+  for (ir::TensorId id : g.outputs) live_tensor[static_cast<size_t>(id)] = 1;
+  std::vector<char> remove(g.nodes.size(), 0);
+  for (size_t i = g.nodes.size(); i-- > 0;) {
+    const ir::Node& n = g.nodes[i];
+    bool live = std::any_of(n.outputs.begin(), n.outputs.end(),
+                            [&](ir::TensorId o) { return o >= 0 && live_tensor[static_cast<size_t>(o)]; });
+    if (!live) {
+      remove[i] = 1;
+      continue;
+    }
+    for (ir::TensorId in : n.inputs)
+      if (in >= 0) live_tensor[static_cast<size_t>(in)] = 1;
+  }
+  erase_nodes(g, remove);
+  g.compact();
+}
+
+}  // namespace tigris::passes

@@ -1,0 +1,35 @@
+#include "compiler/passes/pipeline.h"
+
+namespace tigris::passes {
+
+const std::vector<Pass>& normalization_pipeline() {
+  static const std::vector<Pass> passes = {
+      {"remove_identities", remove_identities},
+      {"fold_constants", fold_constants},
+      {"fold_shape_chains", fold_shape_chains},
+      {"canonicalize_operands", canonicalize_operands},
+      {"decompose_operators", decompose_operators},
+      {"fold_gemm_scalars", fold_gemm_scalars},
+      {"matmul_to_gemm", matmul_to_gemm},
+      {"lower_batched_matmul", lower_batched_matmul},
+      {"fold_batchnorm", fold_batchnorm},
+      {"fold_constant_arithmetic", fold_constant_arithmetic},
+      {"fold_bias", fold_bias},
+      {"expand_silu", expand_silu},
+      {"relabel_convolutions", relabel_convolutions},
+      {"clip_to_relu", clip_to_relu},
+      {"relabel_global_pools", relabel_global_pools},
+      {"squeeze_to_reshape", squeeze_to_reshape},
+      {"extract_resize_scales", extract_resize_scales},
+      {"fuse_activations", fuse_activations},
+      {"assign_layouts", assign_layouts},
+      {"remove_unused", remove_unused},
+  };
+  return passes;
+}
+
+void normalize(ir::Graph& g) {
+  for (const Pass& p : normalization_pipeline()) p.run(g);
+}
+
+}  // namespace tigris::passes

@@ -1,0 +1,48 @@
+// The normalization pipeline: named passes over the IR, run in one fixed order.
+//
+// Each pass is a function of the graph. Passes do not print; they rewrite the graph or
+// throw ir::CompileError naming the operator/tensor at fault. The order is listed once,
+// in pipeline.cpp.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+
+namespace tigris::passes {
+
+struct Pass {
+  std::string_view name;
+  void (*run)(ir::Graph&);
+};
+
+// The passes in the order they run.
+const std::vector<Pass>& normalization_pipeline();
+
+// Run them all.
+void normalize(ir::Graph& g);
+
+// ---- the passes (one line each: what it rewrites) ----
+void remove_identities(ir::Graph& g);        // Dropout, Identity (initializer Identity included)
+void fold_constants(ir::Graph& g);           // Constant nodes -> weights; constant subgraphs evaluated
+void fold_shape_chains(ir::Graph& g);        // Shape of a static tensor -> constant, then fold again
+void canonicalize_operands(ir::Graph& g);    // constant operand inputs (axes, pads, shape...) -> attributes
+void decompose_operators(ir::Graph& g);      // Reciprocal, Pow(const), Reduce L1/L2/..., HardSigmoid... -> kernels' ops
+void fold_gemm_scalars(ir::Graph& g);        // Gemm alpha/beta/transA/transB -> plain Gemm(A, W[N,K], b[N])
+void matmul_to_gemm(ir::Graph& g);           // MatMul(A[M,K], const W[K,N]) -> Gemm
+void fold_batchnorm(ir::Graph& g);           // BatchNormalization into the preceding Conv, else Mul+Add
+void fold_constant_arithmetic(ir::Graph& g); // Neg -> Mul(-1); Sub const -> Add(-c); Div const -> Mul(1/c)
+void fold_bias(ir::Graph& g);                // Add of a per-channel constant after Conv/Gemm -> bias
+void expand_silu(ir::Graph& g);              // SiLU/Swish -> Sigmoid + Mul
+void relabel_convolutions(ir::Graph& g);     // Conv: group == C_in -> DepthwiseConv, rank 3 -> Conv1D
+void clip_to_relu(ir::Graph& g);             // Clip(0, 6) -> Relu6, Clip(0, inf) -> Relu
+void relabel_global_pools(ir::Graph& g);     // ReduceMean over H,W / whole-map pools -> Global*Pool
+void squeeze_to_reshape(ir::Graph& g);       // Squeeze/Unsqueeze/Flatten -> Reshape
+void extract_resize_scales(ir::Graph& g);    // Resize/Upsample scales, per-opset defaults
+void fuse_activations(ir::Graph& g);         // Relu/Relu6 after Conv/DW/Conv1D/Gemm/Add -> fused
+void assign_layouts(ir::Graph& g);           // rank-3/4 spatial tensors -> channels-last, axes remapped
+void lower_batched_matmul(ir::Graph& g);     // MatMul(A[..,M,K], const W) -> Reshape, Gemm, Reshape
+void remove_unused(ir::Graph& g);            // dead nodes, unused weights and tensors
+
+}  // namespace tigris::passes

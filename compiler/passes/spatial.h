@@ -1,0 +1,13 @@
+// Spatial attributes (kernel, strides, dilations, pads) in one explicit form.
+#pragma once
+
+#include "compiler/ir/graph.h"
+
+namespace tigris::passes {
+
+// Rewrite a Conv / ConvTranspose / pool node's attributes to explicit `kernel_shape`,
+// `strides`, `dilations` and `pads` ([begins..., ends...]), resolving auto_pad and (pools)
+// ceil_mode into pads. Spatial rank from the input tensor (rank - 2).
+void make_spatial_explicit(const ir::Graph& g, ir::Node& n);
+
+}  // namespace tigris::passes

@@ -1,0 +1,125 @@
+#include "compiler/plan/emit.h"
+
+#include "compiler/ir/error.h"
+#include "compiler/plan/lower.h"
+
+namespace tigris::plan {
+
+namespace {
+
+using ir::CompileError;
+using ir::ErrorKind;
+
+uint16_t to_u16(size_t v, const char* what) {
+  if (v >= 0xFFFF) throw CompileError(ErrorKind::Unsupported, std::string("too many ") + what + " for a plan");
+  return static_cast<uint16_t>(v);
+}
+
+struct TensorMap {
+  std::vector<int> plan_index;  // IR id -> plan tensor index, -1 for constants
+  uint16_t at(ir::TensorId id) const {
+    int v = plan_index.at(static_cast<size_t>(id));
+    if (v < 0) throw CompileError(ErrorKind::Internal, "constant tensor used as a plan tensor");
+    return static_cast<uint16_t>(v);
+  }
+};
+
+TensorMap add_tensors(const ir::Graph& g, PlanDesc& p) {
+  TensorMap m;
+  m.plan_index.assign(g.tensors.size(), -1);
+  for (size_t i = 0; i < g.tensors.size(); ++i) {
+    const ir::Tensor& t = g.tensors[i];
+    if (t.constant) continue;
+    TensorDesc d;
+    d.name = t.name;
+    for (int64_t dim : t.shape) {
+      if (dim <= 0 || dim > 0x7FFFFFFF)
+        throw CompileError(ErrorKind::Unsupported, "tensor '" + t.name + "' has extent " + std::to_string(dim),
+                           {}, {t.name});
+      d.shape.push_back(static_cast<int32_t>(dim));
+    }
+    d.dtype = static_cast<uint8_t>(t.dtype);
+    d.flags = tensor_flags(g, static_cast<ir::TensorId>(i));
+    m.plan_index[i] = to_u16(p.tensors.size(), "tensors");
+    p.tensors.push_back(std::move(d));
+  }
+  return m;
+}
+
+std::vector<uint16_t> mapped(const TensorMap& m, const std::vector<ir::TensorId>& ids) {
+  std::vector<uint16_t> out;
+  for (ir::TensorId id : ids) out.push_back(m.at(id));
+  return out;
+}
+
+void add_ops(const ir::Graph& g, const TensorMap& m, WeightTable& weights, PlanDesc& p) {
+  for (const ir::Node& n : g.nodes) {
+    LoweredOp lo = lower_node(g, n, weights);
+    OpDesc op;
+    op.name = n.name;
+    op.type = lo.type;
+    op.inputs = mapped(m, lo.inputs);
+    op.outputs = mapped(m, lo.outputs);
+    op.spatial = lo.spatial;
+    op.weight = lo.weight;
+    op.bias = lo.bias;
+    op.fused_act = lo.fused_act;
+    uint16_t index = to_u16(p.ops.size(), "operators");
+    for (auto& [kind, data] : lo.attrs) {
+      if (data.size() > 255)
+        throw CompileError(ErrorKind::Unsupported, n.op + " '" + n.name + "': attribute longer than 255 bytes",
+                           {n.name});
+      p.attributes.push_back(AttrDesc{index, kind, std::move(data)});
+    }
+    p.ops.push_back(std::move(op));
+  }
+}
+
+void add_stages(const schedule::Schedule& s, const TensorMap& m, PlanDesc& p) {
+  for (const schedule::Stage& st : s.stages) {
+    StageDesc d;
+    for (int i = st.first; i < st.end; ++i) d.ops.push_back(static_cast<uint16_t>(i));
+    d.inputs = mapped(m, st.inputs);
+    d.outputs = mapped(m, st.outputs);
+    d.peak_bytes = static_cast<uint32_t>(std::min<uint64_t>(st.peak_bytes, 0xFFFFFFFFu));
+    p.stages.push_back(std::move(d));
+  }
+}
+
+}  // namespace
+
+uint8_t tensor_flags(const ir::Graph& g, ir::TensorId id) {
+  const ir::Tensor& t = g.tensor(id);
+  uint8_t flags = 0;
+  if (t.constant) flags |= TIGRIS_TENSOR_CONSTANT;
+  if (g.is_input(id)) flags |= TIGRIS_TENSOR_MODEL_INPUT;
+  if (g.is_output(id)) flags |= TIGRIS_TENSOR_MODEL_OUTPUT;
+  if ((t.rank() == 3 || t.rank() == 4) && t.layout == ir::Layout::Model) flags |= TIGRIS_TENSOR_LINEAR;
+  return flags;
+}
+
+uint64_t weight_blob_bytes(const std::vector<WeightDesc>& weights) {
+  uint64_t total = 0;
+  for (const WeightDesc& w : weights) total += (w.data.size() + 15) / 16 * 16;
+  return total;
+}
+
+PlanDesc describe_plan(const ir::Graph& g, const schedule::Schedule& s, const EmitOptions& o) {
+  PlanDesc p;
+  p.model_name = o.model_name;
+  p.budget = o.budget;
+  p.peak = o.unscheduled_peak;
+  p.flags = o.xip ? TIGRIS_FLAG_XIP : 0;
+  TensorMap m = add_tensors(g, p);
+  WeightTable weights;
+  add_ops(g, m, weights, p);
+  p.weights = weights.take();
+  add_stages(s, m, p);
+  p.model_inputs = mapped(m, g.inputs);
+  p.model_outputs = mapped(m, g.outputs);
+  p.scheduled_peak = static_cast<uint32_t>(std::min<uint64_t>(s.scheduled_peak, 0xFFFFFFFFu));
+  p.slow_peak = static_cast<uint32_t>(std::min<uint64_t>(s.slow_peak, 0xFFFFFFFFu));
+  return p;
+}
+
+}  // namespace tigris::plan

@@ -1,0 +1,68 @@
+// Helpers shared by the lowering files (lower*.cpp).
+#pragma once
+
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <string>
+
+#include "compiler/ir/error.h"
+#include "compiler/plan/lower.h"
+
+namespace tigris::plan::detail {
+
+using LowerFn = std::function<void(const ir::Graph&, const ir::Node&, WeightTable&, LoweredOp&)>;
+
+// Registration tables, one per lowering file.
+void register_spatial(std::map<std::string, LowerFn>& table);
+void register_elementwise(std::map<std::string, LowerFn>& table);
+void register_other(std::map<std::string, LowerFn>& table);
+
+[[noreturn]] void unsupported(const ir::Node& n, const std::string& reason);
+// An operand the plan needs as a constant (weight, bias, parameter) is computed at run time.
+[[noreturn]] void runtime_operand(const ir::Graph& g, const ir::Node& n, ir::TensorId id);
+
+struct Payload {
+  std::vector<uint8_t> bytes;
+  Payload& u8(uint64_t v) {
+    bytes.push_back(static_cast<uint8_t>(v));
+    return *this;
+  }
+  Payload& u16(uint64_t v) { return raw(static_cast<uint16_t>(v)); }
+  Payload& i32(int64_t v) { return raw(static_cast<int32_t>(v)); }
+  Payload& f32(float v) { return raw(v); }
+  template <typename T>
+  Payload& raw(T v) {
+    uint8_t b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    bytes.insert(bytes.end(), b, b + sizeof(T));
+    return *this;
+  }
+};
+
+inline void add_attr(LoweredOp& op, uint8_t kind, const Payload& p) { op.attrs.emplace_back(kind, p.bytes); }
+
+// Check dtype of tensor `id` is one of `allowed`.
+void require_dtype(const ir::Graph& g, const ir::Node& n, ir::TensorId id, std::initializer_list<ir::DType> allowed);
+inline constexpr std::initializer_list<ir::DType> kFloat = {ir::DType::Float32};
+inline constexpr std::initializer_list<ir::DType> kNumeric = {ir::DType::Float32, ir::DType::Int32, ir::DType::Int64,
+                                                              ir::DType::UInt8};
+
+// Activation inputs in order (constants skipped).
+std::vector<ir::TensorId> activation_inputs(const ir::Graph& g, const ir::Node& n);
+
+// A non-negative axis in [0, rank).
+int64_t axis_in(const ir::Node& n, int64_t axis, int64_t rank);
+
+// AXES payload of sorted stored axes (n >= 1, each < 256).
+Payload axes_payload(const ir::Node& n, std::vector<int64_t> axes, int64_t rank);
+
+// u8/u16 range checks for the spatial block.
+uint8_t fit_u8(const ir::Node& n, int64_t v, const char* what);
+uint16_t fit_u16(const ir::Node& n, int64_t v, const char* what);
+
+// The fused activation attribute as TIGRIS_ACT_*.
+uint8_t fused_activation(const ir::Node& n);
+
+}  // namespace tigris::plan::detail

@@ -1,0 +1,124 @@
+// Geometry resolution shared by the float and int8 kernels: tensor shapes plus the tile
+// context (tigris_mem.h) -> the extents, paddings, buffer strides and global offsets a
+// kernel iterates over. Every kernel takes its geometry from here, so the banding contract
+// of docs/operators.md §2 lives in one place.
+#pragma once
+
+#include <stdint.h>
+
+#include "tigris.h"
+#include "tigris_mem.h"
+
+namespace tigris_rt {
+namespace kern {
+
+constexpr int kMaxRank = 8;
+
+// One kernel invocation.
+struct Call {
+    const tigris_plan_t *plan;
+    const tigris_op_t *op;
+    uint16_t op_index;
+    tigris_mem_t *mem;
+
+    uint16_t in_index(uint8_t i) const { return tigris_op_inputs(plan, op)[i]; }
+    uint16_t out_index(uint8_t i) const { return tigris_op_outputs(plan, op)[i]; }
+    const tigris_tensor_t &in(uint8_t i) const { return plan->tensors[in_index(i)]; }
+    const tigris_tensor_t &out(uint8_t i) const { return plan->tensors[out_index(i)]; }
+    const int32_t *shape(const tigris_tensor_t &t) const { return tigris_tensor_shape(plan, &t); }
+    const uint8_t *in_ptr(uint8_t i) const { return static_cast<const uint8_t *>(mem->tensor_ptrs[in_index(i)]); }
+    uint8_t *out_ptr(uint8_t i) const { return static_cast<uint8_t *>(mem->tensor_ptrs[out_index(i)]); }
+    const tigris_tile_ctx_t &tile() const { return mem->tile; }
+    bool tiled() const { return mem->tile.active != 0; }
+    const uint8_t *attr(uint8_t kind, uint8_t *len) const {
+        return tigris_op_attribute_data(plan, op_index, kind, len);
+    }
+    const void *weight() const { return tigris_op_weight(plan, op); }
+    const void *bias() const { return tigris_op_bias(plan, op); }
+    uint32_t weight_bytes() const { return plan->weight_entries[op->weight_idx].size_bytes; }
+};
+
+// ---- Sliding-window ops (Conv, Depthwise, Conv1D, pools) ---------------------------------
+// Output row r (0 <= r < out_h) of batch n lives at out + n*out_batch + (out_row_start + r)*out_row;
+// it reads window rows iy = r*s_h - pad_top + kh*d_h, valid when 0 <= iy < in_h, at buffer row
+// in_row_start + iy. Columns likewise with pad_left and in_w (rank 3 tensors have one column).
+struct SpatialGeom {
+    int32_t n, c_in, c_out;
+    int32_t in_h, in_w, out_h, out_w;
+    int32_t k_h, k_w, s_h, s_w, d_h, d_w;
+    int32_t pad_top, pad_bottom, pad_left, pad_right;
+    int32_t in_row_start, out_row_start;
+    int64_t in_batch, in_row, out_batch, out_row;  // strides in elements (pixel stride = c)
+};
+// 0, or -1 when the tensors are not rank 3/4 or the tile context is inconsistent.
+int spatial_geometry(const Call &call, SpatialGeom *g);
+
+// ---- Output-to-input maps through global indices (ConvTranspose, Resize) ------------------
+// Computes output rows [out_row0, out_row0 + out_h) (global) of a full output of full_out_h rows
+// into buffer rows out_row_start..; the input buffer holds global rows [in_row0, in_row0 + in_h)
+// from buffer row in_row_start. Columns likewise (in_col0/out_col0; buffers of in_w/out_w columns).
+struct MapGeom {
+    int32_t n, c_in, c_out;
+    int32_t full_in_h, full_in_w, full_out_h, full_out_w;
+    int32_t out_row0, out_h, out_col0, out_w;
+    int32_t in_row0, in_h, in_col0, in_w;
+    int32_t in_row_start, out_row_start;
+    int64_t in_batch, in_row, out_batch, out_row;
+};
+int map_geometry(const Call &call, MapGeom *g);
+
+// ---- Strided views of whole or banded tensors (pointwise ops) -----------------------------
+// Element (local coordinates l) of a view is at data + Σ l_i*stride_i elements; its global
+// coordinate is origin_i + l_i.
+struct View {
+    uint8_t *data;
+    uint8_t rank;
+    uint8_t elem;  // bytes per element
+    int32_t shape[kMaxRank];
+    int64_t stride[kMaxRank];
+    int32_t origin[kMaxRank];
+};
+
+// The band of a pointwise call: which axis is cut into rows (1 for stripes, 0 for row_tiled
+// matrices, -1 untiled) and, with width_tiled, axis 2 into columns.
+struct Band {
+    int8_t row_axis;
+    int32_t rows, row0, in_row_start, out_row_start;
+    int8_t col_axis;
+    int32_t cols, col0, in_cols, out_cols;
+};
+Band pointwise_band(const tigris_mem_t *mem);
+
+// Whole tensor (or constant) of `shape`, dense, origin 0.
+View whole_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t elem);
+// Output `t` of the op under `band` (a band-shaped view, origin at the band's global row/col).
+View output_view(const Band &band, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem);
+// Input tensor under `band`, aligned right against an output of rank `out_rank` and full shape
+// `out_shape`: banded when its aligned row extent equals the output's, else whole.
+View input_view(const Band &band, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem,
+                const int32_t *out_shape, uint8_t out_rank);
+// Input rows [row_start, row_start + rows) of axis `axis` in a buffer holding row_start + rows
+// rows (by-input reduction bands).
+View rows_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t elem, int axis, int32_t rows,
+               int32_t row_start);
+// True when a band cuts axis `axis` of a tensor of rank `rank` (ops that work along that axis
+// cannot run banded).
+bool band_cuts_axis(const Band &band, int axis);
+
+// Row-tiled matrices: first row and count of the banded operand (0 and all when untiled).
+struct RowBand {
+    int32_t rows, in_row_start, out_row_start;
+    bool active;
+};
+RowBand row_band(const tigris_mem_t *mem, int32_t full_rows);
+
+// By-input reduction band: input rows [in_row_start, in_row_start + in_h) of axis 1.
+struct ReduceBand {
+    bool active, first, last;
+    int32_t in_h, in_row_start;
+    void *acc;  // float (float kernels) or int32 (int8 kernels), one per output element
+};
+ReduceBand reduce_band(const tigris_mem_t *mem);
+
+}  // namespace kern
+}  // namespace tigris_rt

@@ -17,27 +17,6 @@ using namespace s8test;
 
 namespace {
 
-struct AxisGeom {
-    int32_t stride = 1, pad_a = 0, pad_b = 0;
-};
-
-// Stride and TFLite padding of one axis: SAME (out = ceil(in / s)) or VALID.
-bool infer_axis(int32_t in, int32_t k, int32_t out, AxisGeom *g)
-{
-    for (int32_t s = 1; s <= 4; s++) {
-        if (out == (in + s - 1) / s) {
-            const int32_t total = std::max((out - 1) * s + k - in, 0);
-            *g = {s, total / 2, total - total / 2};
-            return true;
-        }
-        if (in >= k && out == (in - k + s) / s) {
-            *g = {s, 0, 0};
-            return true;
-        }
-    }
-    return false;
-}
-
 Bytes as_bytes(const std::vector<uint8_t> &v) { return Bytes(v.begin(), v.end()); }
 
 // Fused activation from the TFLite tensor name (these models name ReLU/ReLU6 outputs).

@@ -146,7 +146,8 @@ void fill_slow(const ir::Graph& g, const Usage& u, Schedule& sch) {
       if (!spilled || arrives > static_cast<int>(k)) continue;
       const auto& r = u.reads[t];
       int last_stage = r.empty() ? -1 : stage_of[static_cast<size_t>(r.back())];
-      if (u.is_output[t] || last_stage >= static_cast<int>(k)) bytes += u.aligned[t];
+      bool never_freed = u.is_output[t] || (p < 0 && r.empty());  // outputs; model inputs nobody reads
+      if (never_freed || last_stage >= static_cast<int>(k)) bytes += u.aligned[t];
     }
     sch.stages[k].slow_bytes_after = bytes;
     sch.slow_peak = std::max(sch.slow_peak, bytes);

@@ -49,8 +49,17 @@ void keep_inputs(ir::Node& n, size_t count) {
 }
 
 void reshape_like(ir::Graph& g, ir::Node& n) {
-  // The target shape is the (inferred) output shape: a run-time shape operand is not needed.
-  const ir::Tensor& out = g.tensor(n.outputs.at(0));
+  // A constant target gives the output shape (also where shape inference could not);
+  // otherwise the inferred output shape is the target and the run-time operand is unused.
+  ir::Tensor& out = g.tensor(n.outputs.at(0));
+  ir::TensorId spec = input_or_none(n, 1);
+  if (spec >= 0 && g.tensor(spec).constant && g.tensor(n.inputs[0]).shape_known) {
+    const ir::Shape& in = g.tensor(n.inputs[0]).shape;
+    std::vector<int64_t> target = const_ints(g.tensor(spec));
+    out.shape = n.op == "Reshape" ? reshape_target(n, in, target, n.attrs.get_int("allowzero", 0) != 0)
+                                  : ir::broadcast_shapes(in, target);
+    out.shape_known = true;
+  }
   if (!out.shape_known) {
     take_ints(g, n, 1, "__shape_operand");
     return;

@@ -7,6 +7,9 @@
 
 #include <lz4hc.h>
 
+#include "runtime/src/plan/band_rules.h"
+#include "runtime/src/plan/loader_facts.h"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -529,6 +532,53 @@ std::vector<uint8_t> write_plan(const PlanDesc& p) {
   const auto file_size = static_cast<uint32_t>(out.size());
   std::memcpy(out.data() + offsetof(tigris_file_header_t, file_size), &file_size, sizeof(file_size));
   return out;
+}
+
+namespace {
+
+// The facts the band rules give one stage of a plan loaded without step 29.
+tigris_tile_facts_t stage_facts(const tigris_plan_t& plan, size_t s, const tigris_tile_plan_v11_t& rec) {
+  tigris_tile_facts_t f{};
+  if (!rec.choices.tileable) return f;
+  const tigris_stage_t* stage = &plan.stages[s];
+  tigris_rt::StageBand band{};
+  const std::string what = "stage " + std::to_string(s);
+  const uint8_t stated = TIGRIS_TILE_BAND_KIND(rec.facts.band);
+  if (stated == TIGRIS_BAND_KIND_NONE) {
+    if (tigris_rt::derive_band_kind(&plan, stage, &band) == TIGRIS_BAND_KIND_NONE)
+      fail(what + ": no band kind holds for its tile record");
+  } else if (stated > TIGRIS_BAND_KIND_STRIPE ||
+             !tigris_rt::band_kind_holds(&plan, stage, static_cast<tigris_band_kind_t>(stated),
+                                         TIGRIS_TILE_BAND_MODE(rec.facts.band), &band)) {
+    fail(what + ": its tile record's band kind " + std::to_string(stated) + " does not hold");
+  }
+  if (!tigris_rt::band_facts(&plan, stage, &band, &f)) fail(what + ": tile facts do not fit their fields");
+  return f;
+}
+
+}  // namespace
+
+void fill_tile_facts(PlanDesc& desc) {
+  if (desc.version < 11 || desc.tile_plans.empty()) return;
+  const std::vector<uint8_t> bytes = write_plan(desc);
+  tigris_plan_t plan;
+  const tigris_error_t err =
+      tigris_rt::load_plan_unverified_facts(bytes.data(), static_cast<uint32_t>(bytes.size()), &plan);
+  if (err != TIGRIS_OK) fail(std::string("cannot derive tile facts: the plan is refused (") + tigris_error_str(err) + ")");
+  std::vector<bool> done(desc.tile_plans.size(), false);
+  std::vector<tigris_tile_facts_t> facts(desc.tile_plans.size());
+  for (size_t s = 0; s < desc.stages.size(); ++s) {
+    const uint16_t idx = desc.stages[s].tile_plan;
+    if (idx == TIGRIS_NONE || idx >= desc.tile_plans.size()) continue;
+    const tigris_tile_facts_t f = stage_facts(plan, s, desc.tile_plans[idx]);
+    if (done[idx] && std::memcmp(&f, &facts[idx], sizeof(f)) != 0)
+      fail("tile record " + std::to_string(idx) + " serves stages with different facts");
+    facts[idx] = f;
+    done[idx] = true;
+  }
+  for (size_t i = 0; i < desc.tile_plans.size(); ++i) {
+    if (done[i]) desc.tile_plans[i].facts = facts[i];
+  }
 }
 
 }  // namespace tigris::plan

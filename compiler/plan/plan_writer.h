@@ -130,4 +130,13 @@ struct PlanDesc {
 // (a count or offset beyond its field, a weight block over non-contiguous weights...).
 std::vector<uint8_t> write_plan(const PlanDesc& plan);
 
+// Fill the facts block of every schema 11 tile record from the plan itself, by the band
+// rules the loader verifies (docs/plan-format.md §7): a tileable record keeps the kind it
+// states in facts.band (kind | mode << 4), or, when it states none (0), gets the first kind
+// that holds in the executor's order. Untileable records get all-zero facts. Throws
+// PlanWriteError naming the stage when the plan does not load (other than its facts), a
+// stated kind does not hold, or one record serves stages with different facts. No-op below
+// schema 11.
+void fill_tile_facts(PlanDesc& plan);
+
 }  // namespace tigris::plan

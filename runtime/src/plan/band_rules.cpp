@@ -535,30 +535,43 @@ bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tig
     return true;
 }
 
-tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *stage, StageBand *out)
+namespace {
+
+bool bandable_stage(const tigris_plan_t *plan, const tigris_stage_t *stage)
+{
+    return stage->chain_len == 0 && tigris_stage_tiles(plan, stage).tileable && stage->ops_count != 0 &&
+           !stage_holds_control_flow(plan, stage);
+}
+
+}  // namespace
+
+tigris_band_kind_t derive_band_kind(const tigris_plan_t *plan, const tigris_stage_t *stage, StageBand *out)
 {
     static const tigris_band_kind_t order[] = {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_BAND_KIND_BY_INPUT,
                                                TIGRIS_BAND_KIND_HW,        TIGRIS_BAND_KIND_ROWS,
                                                TIGRIS_BAND_KIND_RESHAPE,   TIGRIS_BAND_KIND_LEADING,
                                                TIGRIS_BAND_KIND_STRIPE};
-    memset(out, 0, sizeof(*out));
-    out->spatial = -1;
-    const tigris_tile_plan_v10_t ch = tigris_stage_tiles(plan, stage);
-    if (stage->chain_len != 0 || !ch.tileable || stage->ops_count == 0 || stage_holds_control_flow(plan, stage))
-        return TIGRIS_BAND_KIND_NONE;
-    if (plan->tile_plans_v11) {
-        const uint8_t band = plan->tile_plans_v11[stage->tile_plan_idx].facts.band;
-        const uint8_t stated = TIGRIS_TILE_BAND_KIND(band);
-        if (stated == TIGRIS_BAND_KIND_NONE || stated > TIGRIS_BAND_KIND_STRIPE) return TIGRIS_BAND_KIND_NONE;
-        const tigris_band_kind_t kind = (tigris_band_kind_t)stated;
-        return band_kind_holds(plan, stage, kind, TIGRIS_TILE_BAND_MODE(band), out) ? kind : TIGRIS_BAND_KIND_NONE;
-    }
-    for (tigris_band_kind_t kind : order) {
-        if (band_kind_holds(plan, stage, kind, 0xFF, out)) return kind;
+    if (bandable_stage(plan, stage)) {
+        for (tigris_band_kind_t kind : order) {
+            if (band_kind_holds(plan, stage, kind, 0xFF, out)) return kind;
+        }
     }
     memset(out, 0, sizeof(*out));
     out->spatial = -1;
     return TIGRIS_BAND_KIND_NONE;
+}
+
+tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *stage, StageBand *out)
+{
+    if (!plan->tile_plans_v11) return derive_band_kind(plan, stage, out);
+    memset(out, 0, sizeof(*out));
+    out->spatial = -1;
+    if (!bandable_stage(plan, stage)) return TIGRIS_BAND_KIND_NONE;
+    const uint8_t band = plan->tile_plans_v11[stage->tile_plan_idx].facts.band;
+    const uint8_t stated = TIGRIS_TILE_BAND_KIND(band);
+    if (stated == TIGRIS_BAND_KIND_NONE || stated > TIGRIS_BAND_KIND_STRIPE) return TIGRIS_BAND_KIND_NONE;
+    const tigris_band_kind_t kind = (tigris_band_kind_t)stated;
+    return band_kind_holds(plan, stage, kind, TIGRIS_TILE_BAND_MODE(band), out) ? kind : TIGRIS_BAND_KIND_NONE;
 }
 
 bool band_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, const StageBand *b, tigris_tile_facts_t *out)

@@ -97,6 +97,10 @@ bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tig
 // members, control-flow stages, stages without a tileable record, or no kind that holds.
 tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *stage, StageBand *out);
 
+// The first kind whose conditions hold, in the executor's decision order, whatever the
+// schema (what stage_band returns before schema 11). NONE as stage_band.
+tigris_band_kind_t derive_band_kind(const tigris_plan_t *plan, const tigris_stage_t *stage, StageBand *out);
+
 // Tile facts of a banded stage: tile_extent = the record's band clamped to [1, extent],
 // num_tiles = ceil(extent / tile_extent) (times the column tiles of HW), halo, band_axis,
 // band = kind | mode << 4. False when a value does not fit its field.

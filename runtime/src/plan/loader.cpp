@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "plan/loader_ctx.h"
+#include "plan/loader_facts.h"
 
 namespace tigris_rt {
 namespace {
@@ -49,6 +50,22 @@ tigris_error_t run_steps(LoadCtx &c)
 }
 
 }  // namespace
+
+tigris_error_t load_plan_unverified_facts(const uint8_t *buf, uint32_t buf_len, tigris_plan_t *out_plan)
+{
+    if (out_plan == nullptr) return TIGRIS_ERR_NULL;
+    memset(out_plan, 0, sizeof(*out_plan));
+    if (buf == nullptr) return TIGRIS_ERR_NULL;
+    LoadCtx c;
+    memset(&c, 0, sizeof(c));
+    c.buf = buf;
+    c.len = buf_len;
+    c.skip_tile_facts = true;
+    const tigris_error_t err = run_steps(c);
+    if (err == TIGRIS_OK) *out_plan = c.plan;
+    return err;
+}
+
 }  // namespace tigris_rt
 
 extern "C" tigris_error_t tigris_plan_load_ex(const uint8_t *buf, uint32_t buf_len, tigris_plan_t *out_plan,

@@ -25,6 +25,7 @@ struct LoadCtx {
     uint32_t weight_blob_len;
     uint32_t attr_data_len;
     uint32_t state_len;     // bytes of the STATE section (initial values live inside)
+    bool skip_tile_facts;   // load_plan_unverified_facts: step 29 not run
     tigris_plan_t plan;     // candidate plan being filled
     tigris_plan_limits_t required;
 };

@@ -298,3 +298,34 @@ TEST(BandGeometry, InputRowsHaloAndComposition) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(FillTileFacts, WriterStatesTheFactsTheLoaderVerifies) {
+  // conv 3x3 s2 over 10 rows -> 5 output rows, band 2: 3 tiles, halo 1 (hand-derived).
+  PlanDesc p = conv_s2();
+  tigris_tile_facts_t stated{};
+  stated.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_STRIPE, 0);
+  tile(p, tile_record(TIGRIS_TILE_AXIS_HEIGHT, 2, stated));
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_TILE_FACTS);
+  fill_tile_facts(p);
+  expect_facts(p.tile_plans[0].facts, 2, 3, 5, 1, 1, TIGRIS_BAND_KIND_STRIPE);
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_OK);
+  // No stated kind: the executor's order picks HW for an HW record.
+  tile(p, tile_record(TIGRIS_TILE_AXIS_HW, 2, tigris_tile_facts_t{}, 3));
+  fill_tile_facts(p);
+  expect_facts(p.tile_plans[0].facts, 2, 6, 5, 1, 1, TIGRIS_BAND_KIND_HW);
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_OK);
+  // A stated kind that does not hold is refused by name.
+  stated.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_BY_INPUT, 0);
+  tile(p, tile_record(TIGRIS_TILE_AXIS_HEIGHT, 2, stated));
+  EXPECT_THROW(fill_tile_facts(p), PlanWriteError);
+  // Untileable records get zero facts.
+  tigris_tile_plan_v11_t none{};
+  none.facts.halo = 9;
+  tile(p, none);
+  fill_tile_facts(p);
+  expect_facts(p.tile_plans[0].facts, 0, 0, 0, 0, 0, 0);
+}
+
+}  // namespace

@@ -100,7 +100,8 @@ LayerResult run_layer(const Dump &d, const DumpOp &op)
         o = f.op(TIGRIS_OP_RESHAPE, {in}, {out});
     } else if (op.op == "FULLY_CONNECTED") {
         const DumpTensor &w = d.tensor(op.inputs.at(1));
-        out = f.tensor(yo.shape, TIGRIS_DTYPE_INT8, f.conv_quant(xi.scales[0], w.scales, yo.scales[0], yo.zero_points[0]));
+        out = f.tensor(yo.shape, TIGRIS_DTYPE_INT8,
+                       f.conv_quant(xi.scales[0], w.scales, yo.scales[0], yo.zero_points[0], true));
         o = f.op(TIGRIS_OP_FULLY_CONN, {in}, {out});
         f.op_record(o).weight_idx = f.weight_i8(as_bytes(d.data(w.index)));
         if (op.inputs.size() > 2 && op.inputs[2] >= 0) f.op_record(o).bias_idx = f.weight(d.data(op.inputs[2]).data(), d.data(op.inputs[2]).size());

@@ -43,13 +43,13 @@ uint16_t weight(PlanDesc &p, const std::vector<uint8_t> &bytes)
 }
 
 // Output quant of a conv-like layer: TFLite's per-channel factors.
-uint16_t layer_quant(PlanDesc &p, const DumpTensor &in, const DumpTensor &w, const DumpTensor &out)
+uint16_t layer_quant(PlanDesc &p, const DumpTensor &in, const DumpTensor &w, const DumpTensor &out, bool fc)
 {
     std::vector<int32_t> m, s;
     for (float ws : w.scales) {
         int32_t mm = 0;
         int ss = 0;
-        tigris_s8::quantize_multiplier((double)in.scales[0] * (double)ws / (double)out.scales[0], &mm, &ss);
+        tigris_s8::layer_multiplier(in.scales[0], ws, out.scales[0], fc && w.scales.size() == 1, &mm, &ss);
         m.push_back(mm);
         s.push_back(ss);
     }
@@ -93,7 +93,7 @@ bool build_plan(const Dump &d, PlanDesc *p, uint16_t *model_in, uint16_t *model_
             td.name = yo.name;
             td.shape = yo.shape;
             td.dtype = TIGRIS_DTYPE_INT8;
-            td.quant = layer_quant(*p, xi, w, yo);
+            td.quant = layer_quant(*p, xi, w, yo, false);
             p->tensors.push_back(td);
             tensor_of[op.outputs[0]] = (int)p->tensors.size() - 1;
             const bool dw = op.op == "DEPTHWISE_CONV_2D";
@@ -126,7 +126,7 @@ bool build_plan(const Dump &d, PlanDesc *p, uint16_t *model_in, uint16_t *model_
             td.name = yo.name;
             td.shape = yo.shape;
             td.dtype = TIGRIS_DTYPE_INT8;
-            td.quant = layer_quant(*p, xi, w, yo);
+            td.quant = layer_quant(*p, xi, w, yo, true);
             p->tensors.push_back(td);
             tensor_of[op.outputs[0]] = (int)p->tensors.size() - 1;
             o.type = TIGRIS_OP_FULLY_CONN;

@@ -78,6 +78,11 @@ constexpr uint32_t kCompare = 0, kLogic = 0, kSelect = 0;
 #else
 constexpr uint32_t kCompare = kNum | kB, kLogic = kB, kSelect = kAny;
 #endif
+#ifdef TIGRIS_NO_KERNEL_SEQUENCE
+constexpr uint32_t kSequence = 0;
+#else
+constexpr uint32_t kSequence = kF;
+#endif
 #ifdef TIGRIS_NO_KERNEL_CAST
 constexpr uint32_t kCast = 0;
 #else
@@ -123,6 +128,7 @@ uint32_t dtypes_for(uint8_t op_type) {
     case TIGRIS_OP_LOGICAL_AND: case TIGRIS_OP_LOGICAL_OR: case TIGRIS_OP_LOGICAL_NOT: return kLogic;
     case TIGRIS_OP_SELECT_V2: return kSelect;
     case TIGRIS_OP_CAST: return kCast;
+    case TIGRIS_OP_SVDF: case TIGRIS_OP_LSTM: return kSequence;
     case TIGRIS_OP_IF: case TIGRIS_OP_WHILE: return kAny;  // run by the executor, no kernel
     default: return 0;
     }

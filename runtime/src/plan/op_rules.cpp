@@ -72,6 +72,10 @@ uint32_t allowed_attributes(uint8_t op_type) {
         return A(TIGRIS_ATTR_RESIZE_SCALES);
     case TIGRIS_OP_IF: case TIGRIS_OP_WHILE:
         return A(TIGRIS_ATTR_SUBGRAPHS);
+    case TIGRIS_OP_SVDF:
+        return A(TIGRIS_ATTR_CONSTANTS) | A(TIGRIS_ATTR_SVDF);
+    case TIGRIS_OP_LSTM:
+        return A(TIGRIS_ATTR_CONSTANTS) | A(TIGRIS_ATTR_LSTM);
     default:
         return kNoRule;
     }
@@ -79,7 +83,7 @@ uint32_t allowed_attributes(uint8_t op_type) {
 
 bool fused_act_allowed(uint8_t op_type) {
     return op_type == TIGRIS_OP_CONV || op_type == TIGRIS_OP_DEPTHWISE || op_type == TIGRIS_OP_FULLY_CONN ||
-           op_type == TIGRIS_OP_CONV1D || op_type == TIGRIS_OP_ADD;
+           op_type == TIGRIS_OP_CONV1D || op_type == TIGRIS_OP_ADD || op_type == TIGRIS_OP_SVDF;
 }
 
 // Every attribute attached to the op has a kind in `allowed`.
@@ -121,6 +125,7 @@ bool check_family(const OpView &v) {
     Verdict r = check_spatial(v);
     if (r == kNotMine) r = check_elementwise(v);
     if (r == kNotMine) r = check_shape_ops(v);
+    if (r == kNotMine) r = check_sequence(v);
     return r == kOk;
 }
 

@@ -22,8 +22,9 @@ bool scalar_f32_ok(const OpView &v, uint8_t kind) {
     uint8_t len = 0;
     const uint8_t *p = v.attr(kind, &len);
     if (p == nullptr) return true;
+    if (len != 4) return false;
     float f = rd_f32(p);
-    return len == 4 && isfinite(f) && (kind != TIGRIS_ATTR_EPSILON || f >= 0.0f);
+    return isfinite(f) && (kind != TIGRIS_ATTR_EPSILON || f >= 0.0f);
 }
 
 // AXES absent, or contiguous axes (trailing ones when `trailing`).

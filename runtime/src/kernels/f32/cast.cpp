@@ -28,7 +28,7 @@ Scalar read(const uint8_t *p, uint8_t dtype, const tigris_quant_param_t *q) {
     }
     if (q != nullptr) {
         s.is_float = true;
-        s.f = (float)(s.i - q->zero_point) * q->scale;
+        s.f = (float)((double)q->scale * (double)(s.i - q->zero_point));  // as the int8 DEQUANTIZE (§5)
     }
     return s;
 }

@@ -50,6 +50,8 @@ int dispatch(const Call &c) {
     case TIGRIS_OP_GATHER: case TIGRIS_OP_GATHER_ND: case TIGRIS_OP_EMBEDDING_LOOKUP: return k::gather(c);
     case TIGRIS_OP_STRIDED_SLICE: case TIGRIS_OP_REVERSE_V2: case TIGRIS_OP_DYNAMIC_UPDATE_SLICE:
         return k::slice(c);
+    case TIGRIS_OP_SVDF: return k::svdf(c);
+    case TIGRIS_OP_LSTM: return k::lstm(c);
     default: return -1;
     }
 }

@@ -32,6 +32,8 @@ int transpose(const Call &c);       // movement.cpp
 int reshape(const Call &c);         // Reshape, Flatten, Squeeze, Unsqueeze (movement.cpp)
 int gather(const Call &c);          // Gather, GatherND, EmbeddingLookup (gather.cpp)
 int slice(const Call &c);           // StridedSlice, ReverseV2, DynamicUpdateSlice (slice.cpp)
+int svdf(const Call &c);            // sequence.cpp
+int lstm(const Call &c);            // sequence.cpp
 
 // Views of input 0 and output 0 (same shape) under the call's band; -1 when the band cuts an
 // axis of [a0, a1] or a buffer is missing (softmax.cpp).

@@ -62,7 +62,9 @@ int dynamic_update_slice(const Call &c, const uint8_t *mv) {
     int32_t ushape[kern::kMaxRank];
     for (int a = 0; a < rank; ++a) ushape[a] = movement_at(mv, rank + a);
     kern::View ov = kern::whole_view(c.out_ptr(0), c.shape(out), out.ndim, e);
-    const uint8_t *sp = c.op->num_inputs > starts_input ? c.in_ptr(starts_input) : nullptr;
+    bool dynamic = c.op->num_inputs > starts_input;
+    const uint8_t *sp = dynamic ? c.in_ptr(starts_input) : nullptr;
+    if (dynamic && sp == nullptr) return -1;
     bool wide = sp != nullptr && c.in(starts_input).dtype == TIGRIS_DTYPE_INT64;
     for (int a = 0; a < rank; ++a) {
         int64_t s = movement_at(mv, a);

@@ -1,0 +1,91 @@
+// Rules of the sequence operators with state (docs/operators.md §3.8): SVDF and LSTM, float32,
+// constants through the CONSTANTS attribute.
+#include <math.h>
+
+#include "plan/op_rules_util.h"
+
+namespace tigris_rt {
+namespace rules {
+
+namespace {
+
+constexpr uint16_t kAbsent = TIGRIS_NONE;
+
+// CONSTANTS with exactly `n` entries, each a weight index or (when `optional` allows it) absent.
+bool constants(const OpView &v, uint8_t n, uint32_t optional_mask, uint16_t *w) {
+    uint8_t len = 0;
+    const uint8_t *p = v.attr(TIGRIS_ATTR_CONSTANTS, &len);
+    if (p == nullptr || len != 2u * n || v.has_weight() || v.has_bias()) return false;
+    for (uint8_t i = 0; i < n; ++i) {
+        w[i] = rd_u16(p + 2 * i);
+        if (w[i] == kAbsent ? ((optional_mask >> i) & 1u) == 0 : w[i] >= v.plan->header->num_weights) return false;
+    }
+    return true;
+}
+
+bool bytes_ok(const OpView &v, uint16_t w, uint64_t elements) {
+    return w == kAbsent || v.weight_bytes_at(w) == elements * 4u;
+}
+
+bool all_float(const OpView &v) {
+    for (uint8_t i = 0; i < v.num_in(); ++i)
+        if (v.in(i).dtype != TIGRIS_DTYPE_FLOAT32) return false;
+    for (uint8_t i = 0; i < v.num_out(); ++i)
+        if (v.out(i).dtype != TIGRIS_DTYPE_FLOAT32) return false;
+    return true;
+}
+
+bool check_svdf(const OpView &v) {
+    if (v.num_in() != 2 || v.num_out() != 2 || !all_float(v)) return false;
+    const tigris_tensor_t &x = v.in(0), &state = v.in(1), &y = v.out(0), &state_out = v.out(1);
+    if (x.ndim != 2 || state.ndim != 2 || y.ndim != 2 || !same_shape(v, state, state_out)) return false;
+    const int32_t *xs = v.shape(x), *ss = v.shape(state), *ys = v.shape(y);
+    if (ss[0] != xs[0] || ys[0] != xs[0]) return false;
+    uint8_t len = 0;
+    const uint8_t *a = v.attr(TIGRIS_ATTR_SVDF, &len);
+    if (a == nullptr || len != 4) return false;
+    int64_t rank = rd_i32(a), units = ys[1], filters = units * rank;
+    if (rank < 1 || filters < 1 || ss[1] % filters != 0) return false;
+    int64_t memory = ss[1] / filters;
+    uint16_t w[3];
+    if (!constants(v, 3, 0x4u, w)) return false;
+    return bytes_ok(v, w[0], (uint64_t)(filters * xs[1])) && bytes_ok(v, w[1], (uint64_t)(filters * memory)) &&
+           bytes_ok(v, w[2], (uint64_t)units);
+}
+
+bool check_lstm(const OpView &v) {
+    if (v.num_in() != 3 || v.num_out() != 3 || !all_float(v) || v.op->fused_act != 0) return false;
+    uint8_t len = 0;
+    const uint8_t *a = v.attr(TIGRIS_ATTR_LSTM, &len);
+    if (a == nullptr || len != 8) return false;
+    int32_t time_major = rd_i32(a);
+    float clip = rd_f32(a + 4);
+    if ((time_major != 0 && time_major != 1) || !isfinite(clip) || clip < 0.0f) return false;
+    const tigris_tensor_t &x = v.in(0), &h0 = v.in(1), &c0 = v.in(2), &y = v.out(0);
+    if (x.ndim != 3 || h0.ndim != 2 || y.ndim != 3) return false;
+    const int32_t *xs = v.shape(x), *hs = v.shape(h0), *ys = v.shape(y);
+    int64_t batch = xs[time_major ? 1 : 0], in = xs[2], hidden = hs[1];
+    if (hs[0] != batch || !same_shape(v, h0, c0) || !same_shape(v, h0, v.out(1)) || !same_shape(v, h0, v.out(2)))
+        return false;
+    if (ys[0] != xs[0] || ys[1] != xs[1] || ys[2] != hidden) return false;
+    uint16_t w[12];
+    if (!constants(v, 12, 0xF00u, w)) return false;
+    for (int g = 0; g < 4; ++g)
+        if (!bytes_ok(v, w[g], (uint64_t)(hidden * in)) || !bytes_ok(v, w[4 + g], (uint64_t)(hidden * hidden)) ||
+            !bytes_ok(v, w[8 + g], (uint64_t)hidden))
+            return false;
+    return true;
+}
+
+}  // namespace
+
+Verdict check_sequence(const OpView &v) {
+    switch (v.op->op_type) {
+    case TIGRIS_OP_SVDF: return verdict(check_svdf(v));
+    case TIGRIS_OP_LSTM: return verdict(check_lstm(v));
+    default: return kNotMine;
+    }
+}
+
+}  // namespace rules
+}  // namespace tigris_rt

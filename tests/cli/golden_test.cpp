@@ -1,12 +1,14 @@
 // Golden tests: the text of analyze and compile (and the demo's inspect and run lines that
 // carry no timing) pinned on the bundled demo model and on the small shared ONNX models.
 // Each golden file holds the command, stdout, stderr and exit status. Set
-// TIGRIS_UPDATE_GOLDEN=1 to rewrite them after an intended change, and review the diff.
+// TIGRIS_UPDATE_GOLDEN=1 to rewrite them after an intended change (a compiler change
+// moves these figures too), and review the diff before committing it.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <ostream>
 
 #include "cli/cli_harness.h"
 
@@ -19,6 +21,9 @@ struct GoldenCase {
   std::string model;               // "demo", or a file in the shared models' onnx/ folder
   std::vector<std::string> args;   // after `tigris`; the model is referred to by file name
 };
+
+// Names the case in test output instead of dumping its bytes.
+void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.name; }
 
 std::string golden_path(const std::string& name)
 {

@@ -64,6 +64,8 @@ int main(int argc, char** argv)
   app.require_subcommand(1, 1);
 
   Registry commands;
+  register_analyze(app, commands);
+  register_compile(app, commands);
   register_inspect(app, commands);
   register_run(app, commands);
 

@@ -6,7 +6,7 @@ packages=(
   cmake make g++ pkg-config
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libflatbuffers-dev flatbuffers-compiler
-  liblz4-dev libcli11-dev libfmt-dev nlohmann-json3-dev
+  liblz4-dev libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm

@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 
+#include "compiler/passes/decompose_internal.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/rewrite.h"
 #include "compiler/passes/util.h"
@@ -12,7 +13,7 @@ namespace tigris::passes {
 
 namespace {
 
-using Fn = std::function<bool(ir::Graph&, size_t, Rewrite&)>;
+using Fn = DecomposeFn;
 
 ir::Attributes with(const std::string& name, ir::Attribute v) {
   ir::Attributes a;
@@ -215,6 +216,7 @@ std::map<std::string, Fn> table() {
   t["Sum"] = [](ir::Graph&, size_t, Rewrite&) { return false; };
   t["Tile"] = tile;
   t["LayerNormalization"] = layer_norm;
+  add_more_decompositions(t);
   return t;
 }
 

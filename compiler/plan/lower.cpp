@@ -91,6 +91,10 @@ void check_common(const ir::Graph& g, const ir::Node& n) {
     if (id < 0 || !g.tensor(id).shape_known) unsupported(n, "an output shape is not static");
   for (ir::TensorId id : n.inputs)
     if (id >= 0 && !g.tensor(id).shape_known) unsupported(n, "an input shape is not static");
+  for (const auto* list : {&n.inputs, &n.outputs})
+    for (ir::TensorId id : *list)
+      if (id >= 0 && !g.tensor(id).constant && !ir::dtype_storable(g.tensor(id).dtype))
+        unsupported(n, "no kernel for " + ir::dtype_name(g.tensor(id).dtype) + " data");
 }
 
 }  // namespace

@@ -7,6 +7,8 @@ namespace tigris::plan::detail {
 
 namespace {
 
+ir::TensorId input_at(const ir::Node& n, size_t i) { return i < n.inputs.size() ? n.inputs[i] : ir::kNoTensor; }
+
 ir::TensorId data_input(const ir::Graph& g, const ir::Node& n, int rank) {
   if (n.inputs.empty() || n.inputs[0] < 0 || g.tensor(n.inputs[0]).constant) unsupported(n, "constant data input");
   const ir::Tensor& x = g.tensor(n.inputs[0]);
@@ -55,6 +57,7 @@ void bias(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) 
 }
 
 void conv(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
+  if (n.inputs.size() < 2 || n.inputs[1] < 0 || !g.tensor(n.inputs[1]).constant) runtime_operand(g, n, input_at(n, 1));
   bool one_d = n.op == "Conv1D";
   op.inputs = {data_input(g, n, one_d ? 3 : 4)};
   int64_t group = n.attrs.get_int("group", 1);
@@ -72,13 +75,13 @@ void conv(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) 
 }
 
 void conv_transpose(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
+  ir::TensorId wid = n.inputs.size() > 1 ? n.inputs[1] : ir::kNoTensor;
+  if (wid < 0 || !g.tensor(wid).constant) runtime_operand(g, n, wid);
   op.inputs = {data_input(g, n, 4)};
   op.type = TIGRIS_OP_CONV_TRANSPOSE;
   int64_t group = n.attrs.get_int("group", 1);
   fill_spatial(n, 2, op.spatial);
   op.spatial.group = fit_u16(n, group, "group");
-  ir::TensorId wid = n.inputs.size() > 1 ? n.inputs[1] : ir::kNoTensor;
-  if (wid < 0 || !g.tensor(wid).constant) runtime_operand(g, n, wid);
   if (g.tensor(wid).dtype != ir::DType::Float32 || g.tensor(wid).rank() != 4) unsupported(n, "weight layout");
   op.weight = w.get(g, wid, "ohwi_t" + std::to_string(group),
                     [group](const ir::Tensor& t) { return conv_transpose_weight(t, group); });

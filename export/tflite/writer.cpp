@@ -173,7 +173,7 @@ std::vector<uint8_t> write_model(const Model& m) {
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
 
-void write_model_file(const Model& m, const std::string& path) {
+size_t write_model_file(const Model& m, const std::string& path) {
   std::vector<uint8_t> bytes = write_model(m);
   std::string tmp = path + ".tmp-tigris";
   {
@@ -192,6 +192,7 @@ void write_model_file(const Model& m, const std::string& path) {
     std::remove(tmp.c_str());
     throw ModelError(path, "cannot write: " + ec.message());
   }
+  return bytes.size();
 }
 
 }  // namespace tigris::tflite

@@ -17,7 +17,7 @@ namespace tigris::tflite {
 std::vector<uint8_t> write_model(const Model& m);
 
 // Writes to `path` atomically: a temporary file beside it, then a rename. On any error
-// (ModelError) nothing is left at `path` or beside it.
-void write_model_file(const Model& m, const std::string& path);
+// (ModelError) nothing is left at `path` or beside it. Returns the bytes written.
+size_t write_model_file(const Model& m, const std::string& path);
 
 }  // namespace tigris::tflite

@@ -87,9 +87,10 @@ extern "C" size_t tigris_state_required(const tigris_plan_t *plan)
 extern "C" tigris_exec_error_t tigris_state_init(const tigris_plan_t *plan, void *state, size_t state_size)
 {
     if (plan == nullptr || plan->header == nullptr) return TIGRIS_EXEC_ERR_NULL;
+    if (state == nullptr) return TIGRIS_EXEC_ERR_STATE;  // even for a plan without state
     const size_t required = tigris_state_required(plan);
     if (required == 0) return TIGRIS_EXEC_OK;
-    if (state == nullptr || state_size < required || plan->state_section == nullptr) return TIGRIS_EXEC_ERR_STATE;
+    if (state_size < required || plan->state_section == nullptr) return TIGRIS_EXEC_ERR_STATE;
     for (uint16_t i = 0; i < plan->num_state; ++i) {
         const tigris_state_entry_t *e = &plan->state_entries[i];
         if (e->offset > plan->state_bytes || e->bytes > plan->state_bytes - e->offset) return TIGRIS_EXEC_ERR_STATE;

@@ -26,6 +26,9 @@ KernelFn kernel_for(uint8_t op_type)
 #endif
 #ifndef TIGRIS_NO_KERNEL_REDUCE
     case TIGRIS_OP_REDUCE_MEAN: return reduce_mean;
+    case TIGRIS_OP_REDUCE_MAX: return reduce_max;
+    case TIGRIS_OP_REDUCE_MIN: return reduce_min;
+    case TIGRIS_OP_REDUCE_SUM: return reduce_sum;
 #endif
 #ifndef TIGRIS_NO_KERNEL_BINARY
     case TIGRIS_OP_ADD: return add;

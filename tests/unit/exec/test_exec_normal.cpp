@@ -437,6 +437,12 @@ TEST(ExecMisc, PlanDataDtype)
     ASSERT_EQ(load(d, &f), TIGRIS_OK);
     EXPECT_EQ(tigris_plan_data_dtype(&f.plan), TIGRIS_DTYPE_FLOAT32);
     EXPECT_EQ(tigris_plan_data_dtype(nullptr), TIGRIS_DTYPE_FLOAT32);
+    // A plan without state: nothing to write, but a NULL buffer is still refused.
+    EXPECT_EQ(tigris_state_required(&f.plan), 0u);
+    uint8_t byte = 0x11;
+    EXPECT_EQ(tigris_state_init(&f.plan, &byte, 0), TIGRIS_EXEC_OK);
+    EXPECT_EQ(byte, 0x11);
+    EXPECT_EQ(tigris_state_init(&f.plan, nullptr, 0), TIGRIS_EXEC_ERR_STATE);
 }
 
 }  // namespace

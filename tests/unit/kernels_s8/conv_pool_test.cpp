@@ -259,3 +259,31 @@ TEST(S8Pool, GlobalMaxRequantizes)
     ASSERT_EQ(f.run(op), 0);
     EXPECT_EQ(y, (Bytes{4, -1}));  // 3.5 -> 4, -1.5 -> SRDHM half up -> -1
 }
+
+// REDUCE_SUM (TFLite SUM): (x - 1) summed = 0+1+2+3 = 6, * (1 / 2) -> (2^30, 0) -> 3.
+// REDUCE_MAX / REDUCE_MIN: raw extremes of each row.
+TEST(S8Pool, ReduceSumMaxMin)
+{
+    struct Case {
+        uint8_t type;
+        float sy;
+        int32_t zx;
+        Bytes x, expect;
+    };
+    const Case cases[] = {{TIGRIS_OP_REDUCE_SUM, 2.0f, 1, {1, 2, 3, 4, 1, 1, 1, 1}, {3, 0}},
+                          {TIGRIS_OP_REDUCE_MAX, 1.0f, 0, {-3, 5, 2, 0, -7, -2, -9, -4}, {5, -2}},
+                          {TIGRIS_OP_REDUCE_MIN, 1.0f, 0, {-3, 5, 2, 0, -7, -2, -9, -4}, {-3, -9}}};
+    for (const Case &k : cases) {
+        PlanFixture f;
+        const uint16_t in = f.tensor({2, 4}, TIGRIS_DTYPE_INT8, f.quant(1.0f, k.zx));
+        const uint16_t out = f.tensor({2}, TIGRIS_DTYPE_INT8, f.quant(k.sy, 0));
+        const uint16_t op = f.op(k.type, {in}, {out});
+        f.attr(op, TIGRIS_ATTR_AXES, {1});
+        f.finalize();
+        Bytes x = k.x, y(2);
+        f.bind(in, x.data());
+        f.bind(out, y.data());
+        ASSERT_EQ(f.run(op), 0);
+        EXPECT_EQ(y, k.expect) << "op " << (int)k.type;
+    }
+}

@@ -177,3 +177,19 @@ TEST(S8FixedPoint, RoundHalfAwayMatchesStdRound)
     EXPECT_EQ(round_half_away_d(2.5), 3.0);
     EXPECT_EQ(round_half_away_d(-2.5), -3.0);
 }
+
+// Per-tensor FULLY_CONNECTED forms in_scale * w_scale in float32 (TFLM's
+// GetQuantizedConvolutionMultipler); convolutions in double. vww_96_int8's dense layer
+// (0.0156569127, 0.00472028926 -> 0.0146362185), emulated in Python with IEEE float32:
+// float product -> 1387987883, double product -> 1387987940, both shift -7.
+TEST(S8FixedPoint, LayerMultiplierPrecision)
+{
+    int32_t m = 0;
+    int s = 0;
+    layer_multiplier(0.0156569127f, 0.00472028926f, 0.0146362185f, true, &m, &s);
+    EXPECT_EQ(m, 1387987883);
+    EXPECT_EQ(s, -7);
+    layer_multiplier(0.0156569127f, 0.00472028926f, 0.0146362185f, false, &m, &s);
+    EXPECT_EQ(m, 1387987940);
+    EXPECT_EQ(s, -7);
+}

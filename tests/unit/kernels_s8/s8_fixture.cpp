@@ -23,13 +23,13 @@ uint16_t PlanFixture::quant_channels(float scale, int32_t zero_point, std::vecto
 }
 
 uint16_t PlanFixture::conv_quant(float in_scale, const std::vector<float> &w_scales, float out_scale,
-                                 int32_t zero_point)
+                                 int32_t zero_point, bool fully_connected)
 {
     std::vector<int32_t> m, s;
     for (float ws : w_scales) {
         int32_t mm = 0;
         int ss = 0;
-        tigris_s8::quantize_multiplier((double)in_scale * (double)ws / (double)out_scale, &mm, &ss);
+        tigris_s8::layer_multiplier(in_scale, ws, out_scale, fully_connected && w_scales.size() == 1, &mm, &ss);
         m.push_back(mm);
         s.push_back(ss);
     }

@@ -26,8 +26,10 @@ public:
     // Quant param with per-channel requantization factors.
     uint16_t quant_channels(float scale, int32_t zero_point, std::vector<int32_t> mult,
                             std::vector<int32_t> shift);
-    // Conv-style output quant: factors of in_scale * w_scale[c] / out_scale as TFLite computes them.
-    uint16_t conv_quant(float in_scale, const std::vector<float> &w_scales, float out_scale, int32_t zero_point);
+    // Conv-style output quant: factors of in_scale * w_scale[c] / out_scale as TFLite computes
+    // them (a per-tensor FULLY_CONNECTED forms the product in float32).
+    uint16_t conv_quant(float in_scale, const std::vector<float> &w_scales, float out_scale, int32_t zero_point,
+                        bool fully_connected = false);
 
     uint16_t tensor(std::vector<int32_t> shape, uint8_t dtype = TIGRIS_DTYPE_INT8, uint16_t q = TIGRIS_NONE);
     uint16_t weight(const void *data, size_t bytes);

@@ -40,6 +40,22 @@ bool read_npy(const std::string &path, std::string *descr, std::vector<int64_t> 
     return true;
 }
 
+bool infer_axis(int32_t in, int32_t k, int32_t out, AxisGeom *g)
+{
+    for (int32_t s = 1; s <= 4; s++) {
+        if (out == (in + s - 1) / s) {
+            const int32_t total = (out - 1) * s + k - in > 0 ? (out - 1) * s + k - in : 0;
+            *g = {s, total / 2, total - total / 2};
+            return true;
+        }
+        if (in >= k && out == (in - k + s) / s) {
+            *g = {s, 0, 0};
+            return true;
+        }
+    }
+    return false;
+}
+
 std::vector<uint8_t> Dump::data(int i) const
 {
     std::string descr;

@@ -35,6 +35,13 @@ struct Dump {
 // Loads <models_dir>/refs/<model>.tflm/tensors_seed0; false (with `error`) when absent.
 bool load_dump(const std::string &models_dir, const std::string &model, Dump *out, std::string *error);
 
+// Stride and padding of one spatial axis of a TFLite window op, recovered from the input
+// extent, kernel and output extent: SAME (out = ceil(in / s)) when it fits, else VALID.
+struct AxisGeom {
+    int32_t stride = 1, pad_a = 0, pad_b = 0;
+};
+bool infer_axis(int32_t in, int32_t k, int32_t out, AxisGeom *g);
+
 // The payload of a NumPy format 1.x file; false on anything unexpected.
 bool read_npy(const std::string &path, std::string *descr, std::vector<int64_t> *shape,
               std::vector<uint8_t> *payload);

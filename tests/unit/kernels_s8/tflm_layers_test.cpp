@@ -17,27 +17,6 @@ using namespace s8test;
 
 namespace {
 
-struct AxisGeom {
-    int32_t stride = 1, pad_a = 0, pad_b = 0;
-};
-
-// Stride and TFLite padding of one axis: SAME (out = ceil(in / s)) or VALID.
-bool infer_axis(int32_t in, int32_t k, int32_t out, AxisGeom *g)
-{
-    for (int32_t s = 1; s <= 4; s++) {
-        if (out == (in + s - 1) / s) {
-            const int32_t total = std::max((out - 1) * s + k - in, 0);
-            *g = {s, total / 2, total - total / 2};
-            return true;
-        }
-        if (in >= k && out == (in - k + s) / s) {
-            *g = {s, 0, 0};
-            return true;
-        }
-    }
-    return false;
-}
-
 Bytes as_bytes(const std::vector<uint8_t> &v) { return Bytes(v.begin(), v.end()); }
 
 // Fused activation from the TFLite tensor name (these models name ReLU/ReLU6 outputs).
@@ -121,7 +100,8 @@ LayerResult run_layer(const Dump &d, const DumpOp &op)
         o = f.op(TIGRIS_OP_RESHAPE, {in}, {out});
     } else if (op.op == "FULLY_CONNECTED") {
         const DumpTensor &w = d.tensor(op.inputs.at(1));
-        out = f.tensor(yo.shape, TIGRIS_DTYPE_INT8, f.conv_quant(xi.scales[0], w.scales, yo.scales[0], yo.zero_points[0]));
+        out = f.tensor(yo.shape, TIGRIS_DTYPE_INT8,
+                       f.conv_quant(xi.scales[0], w.scales, yo.scales[0], yo.zero_points[0], true));
         o = f.op(TIGRIS_OP_FULLY_CONN, {in}, {out});
         f.op_record(o).weight_idx = f.weight_i8(as_bytes(d.data(w.index)));
         if (op.inputs.size() > 2 && op.inputs[2] >= 0) f.op_record(o).bias_idx = f.weight(d.data(op.inputs[2]).data(), d.data(op.inputs[2]).size());

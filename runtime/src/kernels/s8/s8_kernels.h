@@ -22,6 +22,9 @@ int max_pool(const Call &);
 int global_avg(const Call &);
 int global_max(const Call &);
 int reduce_mean(const Call &);
+int reduce_max(const Call &);
+int reduce_min(const Call &);
+int reduce_sum(const Call &);
 
 // s8_binary.cpp
 int add(const Call &);

@@ -29,6 +29,13 @@ void quantize_multiplier(double real, int32_t *multiplier, int *shift)
     *shift = e;
 }
 
+void layer_multiplier(float input_scale, float weight_scale, float output_scale, bool per_tensor_fc,
+                      int32_t *multiplier, int *shift)
+{
+    const double product = per_tensor_fc ? (double)(input_scale * weight_scale) : (double)input_scale * (double)weight_scale;
+    quantize_multiplier(product / (double)output_scale, multiplier, shift);
+}
+
 int32_t calculate_input_radius(int input_integer_bits, int input_left_shift, int total_signed_bits)
 {
     // (2^ib - 1) * 2^(total - ib) / 2^left_shift: scaling by powers of two is exact.

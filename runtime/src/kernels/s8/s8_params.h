@@ -13,6 +13,13 @@ namespace tigris_s8 {
 // e < -31 flushes to (0, 0); real == 0 gives (0, 0). Negative reals give a negative m.
 void quantize_multiplier(double real, int32_t *multiplier, int *shift);
 
+// Requantization factors of a CONV / DEPTHWISE / FULLY_CONNECTED output channel, as TFLM's
+// Prepare computes them: (double)in * (double)w[c] / (double)out for convolutions and
+// per-channel FULLY_CONNECTED; a per-tensor FULLY_CONNECTED forms in * w in float32 first
+// (GetQuantizedConvolutionMultipler). The compiler stores these on the output quant param.
+void layer_multiplier(float input_scale, float weight_scale, float output_scale, bool per_tensor_fc,
+                      int32_t *multiplier, int *shift);
+
 // TFLite CalculateInputRadius: floor((2^ib - 1) * 2^(total_bits - ib) / 2^left_shift).
 int32_t calculate_input_radius(int input_integer_bits, int input_left_shift, int total_signed_bits);
 

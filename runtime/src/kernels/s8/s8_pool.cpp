@@ -4,6 +4,7 @@
 //                 we average x - in_zp the same way and requantize in_scale/out_scale).
 //                 POOL_ROUNDING bit1 (count_include_pad) divides by the padded taps.
 //   MAX_POOL:     max of the valid taps (requantized when the quantizations differ).
+//   REDUCE_MAX/MIN: raw extremes; REDUCE_SUM: MBQM(sum - in_zp * n, m, s) + out_zp.
 //   MEAN / GLOBAL_AVG: TFLite integer mean: (m, s) of in_scale/out_scale with 1/count
 //                 folded in, y = MBQM(sum - in_zp * count, m, s) + out_zp; POOL_ROUNDING
 //                 bit0 selects the AVERAGE_POOL rounding instead.
@@ -122,12 +123,12 @@ struct MeanOut {
     int64_t count = 1;
 };
 
-MeanOut mean_out(const Operand &in, const Operand &out, int64_t count)
+MeanOut mean_out(const Operand &in, const Operand &out, int64_t count, bool fold = true)
 {
     MeanOut r;
     const Operand &q = out.quantized && out.scale > 0.0f ? out : in;  // no output quant: reuse input's
     rescale_multiplier(in.scale, q.scale, &r.m, &r.shift);
-    fold_mean_count(count, &r.m, &r.shift);
+    if (fold) fold_mean_count(count, &r.m, &r.shift);
     r.in_zp = in.zero_point;
     r.out_zp = q.zero_point;
     r.count = count;
@@ -140,11 +141,24 @@ int8_t mean_value(const MeanOut &r, int32_t sum)
     return clamp_s8(wrap_add(multiply_by_quantized_multiplier(shifted, r.m, r.shift), r.out_zp));
 }
 
-enum class ReduceKind { kMean, kAvgPoolRounding, kMax };
+enum class ReduceKind { kMean, kAvgPoolRounding, kMax, kMin, kSum };
 
+bool is_extreme(ReduceKind k) { return k == ReduceKind::kMax || k == ReduceKind::kMin; }
+
+int32_t reduce_init(ReduceKind k) { return k == ReduceKind::kMax ? -128 : (k == ReduceKind::kMin ? 127 : 0); }
+
+int32_t reduce_step(ReduceKind k, int32_t a, int32_t v)
+{
+    if (k == ReduceKind::kMax) return v > a ? v : a;
+    if (k == ReduceKind::kMin) return v < a ? v : a;
+    return a + v;
+}
+
+// The output byte of a reduced value (a raw max/min, or a raw sum over `count`).
+// SUM is TFLite's QuantizedMeanOrSum without the 1/count fold.
 int8_t reduced_value(ReduceKind kind, const PoolOut &p, const MeanOut &r, int32_t acc, int64_t count)
 {
-    if (kind == ReduceKind::kMax) return max_value(p, acc);
+    if (is_extreme(kind)) return max_value(p, acc);
     if (kind == ReduceKind::kAvgPoolRounding) return average_value(p, acc, (int32_t)count);
     return mean_value(r, acc);
 }
@@ -164,7 +178,7 @@ int spatial_reduce(const Call &c, ReduceKind kind)
     const int64_t count = (int64_t)rows * cols;
     if (out.elements != (uint32_t)(batches * channels) || count > 0x7FFFFF) return kError;
     const PoolOut p = pool_out(c, in, out);
-    const MeanOut r = mean_out(in, out, count);
+    const MeanOut r = mean_out(in, out, count, kind != ReduceKind::kSum);
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     const kern::ReduceBand band = kern::reduce_band(c.mem);
@@ -177,11 +191,11 @@ int spatial_reduce(const Call &c, ReduceKind kind)
         for (int32_t ch = 0; ch < channels; ch++) {
             const int64_t i = (int64_t)n * channels + ch;
             const bool fresh = !band.active || band.first;
-            int32_t a = fresh ? (kind == ReduceKind::kMax ? -128 : 0) : acc[i];
+            int32_t a = fresh ? reduce_init(kind) : acc[i];
             const int8_t *src = x + ((int64_t)n * buf_rows + row0) * cols * channels + ch;
             for (int64_t e = 0; e < (int64_t)rows * cols; e++) {
                 const int32_t v = src[e * channels];
-                a = kind == ReduceKind::kMax ? (v > a ? v : a) : a + v;
+                a = reduce_step(kind, a, v);
             }
             if (band.active) acc[i] = a;
             if (!band.active || band.last) y[i] = reduced_value(kind, p, r, a, count);
@@ -203,10 +217,11 @@ int global_avg(const Call &c)
 
 int global_max(const Call &c) { return spatial_reduce(c, ReduceKind::kMax); }
 
-// MEAN over AXES (absent = every axis; keep_dims read from the output rank); POOL_ROUNDING
-// bit0 selects AVERAGE_POOL rounding. Banded calls keep axis 1, or reduce every axis but
-// batch and channels (by input).
-int reduce_mean(const Call &c)
+namespace {
+
+// MEAN / MAX / MIN / SUM over AXES (absent = every axis; keep_dims read from the output
+// rank). Banded calls keep axis 1, or reduce every axis but batch and channels (by input).
+int reduce_axes(const Call &c, ReduceKind kind)
 {
     Operand in, out;
     if (input_operand(c, 0, &in) || output_operand(c, 0, &out)) return kError;
@@ -219,7 +234,6 @@ int reduce_mean(const Call &c)
         if (axes[i] >= in.rank) return kError;
         reduced[axes[i]] = true;
     }
-    const ReduceKind kind = (pool_flags(c) & kRoundingAvgPool) ? ReduceKind::kAvgPoolRounding : ReduceKind::kMean;
     int64_t count = 1;
     int n_reduced = 0;
     int32_t keep_shape[kMaxRank];
@@ -237,13 +251,27 @@ int reduce_mean(const Call &c)
     if (band.row_axis >= 0 && band.row_axis < in.rank && reduced[band.row_axis]) return kError;
     const kern::View vo = kern::output_view(band, out.data, keep_shape, in.rank, 1);
     const kern::View vi = kern::input_view(band, in.data, in.shape, in.rank, 1, keep_shape, in.rank);
-    const MeanOut r = mean_out(in, out, count);
+    const MeanOut r = mean_out(in, out, count, kind != ReduceKind::kSum);
     const PoolOut p = pool_out(c, in, out);
     return kern::for_each_group(vo, vi, reduced, [&](uint8_t *o, uint8_t *base, const kern::ReducedAxes &ax) {
-        int32_t sum = 0;
-        kern::for_each_reduced(base, ax, [&](uint8_t *e) { sum += (int8_t)*e; });
-        *(int8_t *)o = reduced_value(kind, p, r, sum, count);
+        int32_t a = reduce_init(kind);
+        kern::for_each_reduced(base, ax, [&](uint8_t *e) { a = reduce_step(kind, a, (int8_t)*e); });
+        *(int8_t *)o = reduced_value(kind, p, r, a, count);
     });
 }
+
+}  // namespace
+
+// MEAN; POOL_ROUNDING bit0 selects AVERAGE_POOL rounding.
+int reduce_mean(const Call &c)
+{
+    return reduce_axes(c, (pool_flags(c) & kRoundingAvgPool) ? ReduceKind::kAvgPoolRounding : ReduceKind::kMean);
+}
+
+// REDUCE_MAX / REDUCE_MIN: the raw extreme (TFLite requires equal quantization; requantized
+// otherwise). SUM: MBQM(sum - zx * n, sx/sy) + zy (TFLite's QuantizedMeanOrSum).
+int reduce_max(const Call &c) { return reduce_axes(c, ReduceKind::kMax); }
+int reduce_min(const Call &c) { return reduce_axes(c, ReduceKind::kMin); }
+int reduce_sum(const Call &c) { return reduce_axes(c, ReduceKind::kSum); }
 
 }  // namespace tigris_s8

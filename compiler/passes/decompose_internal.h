@@ -1,0 +1,18 @@
+// Decomposition rules shared by decompose.cpp and decompose_more.cpp.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "compiler/ir/graph.h"
+#include "compiler/passes/rewrite.h"
+
+namespace tigris::passes {
+
+// Rewrites node `index` through `r` and returns true, or returns false (node kept).
+using DecomposeFn = std::function<bool(ir::Graph&, size_t, Rewrite&)>;
+
+void add_more_decompositions(std::map<std::string, DecomposeFn>& table);
+
+}  // namespace tigris::passes

@@ -1,0 +1,229 @@
+// `tigris run PLAN --input FILE | --input NAME=FILE ... --output FILE [--json]
+//   [--fast SIZE] [--slow SIZE] [--stored-order]`
+// Runs a plan once on the host runtime. By default the fast arena is exactly
+// tigris_fast_arena_required(plan) bytes, so a successful run shows the plan fits
+// the budget it states. Arrays are exchanged in the model's declared axis order and
+// dtype (--stored-order: the plan's stored order).
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "compiler/report/run_report.h"
+#include "tools/tigris/cli_errors.h"
+#include "tools/tigris/commands.h"
+#include "tools/tigris/files.h"
+#include "tools/tigris/host_run.h"
+#include "tools/tigris/iface_arrays.h"
+#include "tools/tigris/model_file.h"
+#include "tools/tigris/sizes.h"
+
+namespace tigris::cli {
+namespace {
+
+struct RunOptions {
+  std::string plan;
+  std::vector<std::string> inputs;
+  std::string output;
+  bool json = false;
+  std::string fast, slow;
+  bool stored_order = false;
+};
+
+struct InputFile {
+  std::string name;  // "" for a bare path
+  std::string path;
+};
+
+bool starts_with(const std::vector<uint8_t>& b, const char* magic, size_t n)
+{
+  return b.size() >= n && std::memcmp(b.data(), magic, n) == 0;
+}
+
+// NAME=FILE when the text before the first '=' names a model input; otherwise a bare path.
+std::vector<InputFile> split_inputs(const std::vector<std::string>& args, const std::vector<IfaceSpec>& specs)
+{
+  std::vector<InputFile> out;
+  for (const std::string& arg : args) {
+    const size_t eq = arg.find('=');
+    bool named = false;
+    if (eq != std::string::npos) {
+      for (const IfaceSpec& s : specs) named = named || s.name == arg.substr(0, eq);
+    }
+    out.push_back(named ? InputFile{arg.substr(0, eq), arg.substr(eq + 1)} : InputFile{"", arg});
+  }
+  return out;
+}
+
+const IfaceSpec* find_spec(const std::vector<IfaceSpec>& specs, const std::string& name)
+{
+  for (const IfaceSpec& s : specs) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+std::string input_names(const std::vector<IfaceSpec>& specs)
+{
+  std::string names;
+  for (const IfaceSpec& s : specs) names += (names.empty() ? "" : ", ") + s.name;
+  return names;
+}
+
+// Adds what one --input file provides to `given` (input name -> bytes for the plan).
+void read_input(const InputFile& in, const std::vector<IfaceSpec>& specs, std::map<std::string, std::vector<uint8_t>>& given)
+{
+  const std::vector<uint8_t> bytes = read_file(in.path);
+  const auto provide = [&](const IfaceSpec& spec, std::vector<uint8_t> data) {
+    if (!given.emplace(spec.name, std::move(data)).second) throw Failure("input '" + spec.name + "' is given twice");
+  };
+  if (starts_with(bytes, "PK\x03\x04", 4) || starts_with(bytes, "PK\x05\x06", 4)) {
+    const std::vector<NamedArray> members = read_npz(bytes, in.path);
+    if (members.empty()) throw Failure(in.path + ": empty archive");
+    // NAME=FILE.npz and a single-input model take the archive's only member whatever its name.
+    const IfaceSpec* only = !in.name.empty() ? find_spec(specs, in.name) : specs.size() == 1 ? &specs[0] : nullptr;
+    if (only && members.size() == 1) {
+      provide(*only, array_to_plan(members[0].array, *only, in.path + ":" + members[0].name));
+      return;
+    }
+    for (const NamedArray& m : members) {
+      const IfaceSpec* spec = find_spec(specs, m.name);
+      if (!spec || (!in.name.empty() && m.name != in.name)) {
+        throw Failure(in.path + ": member '" + m.name + "' names no input of the model; its inputs are " +
+                      input_names(specs));
+      }
+      provide(*spec, array_to_plan(m.array, *spec, in.path + ":" + m.name));
+    }
+    return;
+  }
+  if (in.name.empty() && specs.size() != 1) {
+    throw Failure(specs.empty() ? "the model takes no inputs"
+                                : "multiple-input models require NAME=FILE for each input; its inputs are " +
+                                      input_names(specs));
+  }
+  const IfaceSpec* spec = in.name.empty() ? &specs[0] : find_spec(specs, in.name);
+  if (starts_with(bytes, "\x93NUMPY", 6)) {
+    provide(*spec, array_to_plan(read_npy(bytes, in.path), *spec, in.path));
+  } else {
+    provide(*spec, raw_to_plan(bytes, *spec, in.path));
+  }
+}
+
+std::vector<std::vector<uint8_t>> gather_inputs(const RunOptions& opt, const std::vector<IfaceSpec>& specs)
+{
+  const std::vector<InputFile> files = split_inputs(opt.inputs, specs);
+  std::map<std::string, std::vector<uint8_t>> given;
+  for (const InputFile& f : files) read_input(f, specs, given);
+  std::vector<std::vector<uint8_t>> ordered;
+  for (const IfaceSpec& s : specs) {
+    auto it = given.find(s.name);
+    if (it == given.end()) throw Failure("input '" + s.name + "' is missing (--input " + s.name + "=FILE)");
+    ordered.push_back(std::move(it->second));
+  }
+  return ordered;
+}
+
+std::vector<uint8_t> encode_outputs(const std::string& path, const std::vector<IfaceSpec>& specs,
+                                    const std::vector<std::vector<uint8_t>>& outputs)
+{
+  const std::string ext = file_extension(path);
+  if (ext == ".npz") {
+    std::vector<NamedArray> arrays;
+    for (size_t i = 0; i < specs.size(); ++i) arrays.push_back({specs[i].name, plan_to_array(outputs[i], specs[i])});
+    return write_npz(arrays);
+  }
+  const Array a = plan_to_array(outputs.at(0), specs.at(0));
+  return ext == ".npy" ? write_npy(a) : a.data;
+}
+
+uint32_t arena_size(const std::string& text, const char* option, uint32_t fallback)
+{
+  if (text.empty()) return fallback;
+  const int64_t bytes = parse_size(text, option);
+  if (bytes < 0 || bytes > UINT32_MAX) {
+    throw UsageError(std::string(option) + " must be between 0 and 4294967295 bytes, not '" + text + "'");
+  }
+  return static_cast<uint32_t>(bytes);
+}
+
+std::string runtime_version()
+{
+  return std::to_string(TIGRIS_RUNTIME_VERSION_MAJOR) + "." + std::to_string(TIGRIS_RUNTIME_VERSION_MINOR) + "." +
+         std::to_string(TIGRIS_RUNTIME_VERSION_PATCH);
+}
+
+void run_run(const RunOptions& opt)
+{
+  const std::string ext = file_extension(opt.output);
+  if (ext != ".npy" && ext != ".npz" && ext != ".bin") {
+    throw UsageError("--output must end in .npy, .npz or .bin, not '" + opt.output + "'");
+  }
+  require_absent(opt.output);
+  const std::vector<uint8_t> bytes = read_file(opt.plan);
+  if (sniff_kind(bytes) != FileKind::kPlan) {
+    throw Failure(opt.plan + ": not a TiGrIS plan; compile the model first (tigris compile)");
+  }
+  const LoadedPlan loaded(opt.plan, bytes);
+  const tigris_plan_t& plan = loaded.plan();
+
+  std::vector<IfaceSpec> ins, outs;
+  for (uint32_t i = 0; i < plan.header->num_model_inputs; ++i) {
+    ins.push_back(iface_spec(plan, plan.model_inputs[i], opt.stored_order));
+  }
+  for (uint32_t i = 0; i < plan.header->num_model_outputs; ++i) {
+    outs.push_back(iface_spec(plan, plan.model_outputs[i], opt.stored_order));
+  }
+  if (outs.size() > 1 && ext != ".npz") {
+    throw Failure("the model has " + std::to_string(outs.size()) + " outputs; write them to an .npz file");
+  }
+  const std::vector<std::vector<uint8_t>> inputs = gather_inputs(opt, ins);
+
+  HostRunConfig config;
+  config.fast_bytes = arena_size(opt.fast, "--fast", tigris_fast_arena_required(&plan));
+  config.slow_bytes = arena_size(opt.slow, "--slow", default_slow_bytes(plan));
+  const HostRunResult result = run_on_host(plan, inputs, config);
+
+  write_file_atomic(opt.output, encode_outputs(opt.output, outs, result.outputs), IfExists::kRefuse);
+
+  report::RunReport r;
+  r.plan = opt.plan;
+  r.output = opt.output;
+  r.runtime_version = runtime_version();
+  r.kernels = result.int8_kernels ? "int8" : "float32";
+  r.stored_order = opt.stored_order;
+  r.fast_peak = result.fast_peak;
+  r.slow_peak = result.slow_peak;
+  r.fast_capacity = config.fast_bytes;
+  r.slow_capacity = config.slow_bytes;
+  r.fast_required = tigris_fast_arena_required(&plan);
+  r.workspace_bytes = result.workspace_bytes;
+  r.state_bytes = result.state_bytes;
+  r.stats = result.stats;
+  for (const IfaceSpec& s : outs) r.outputs.push_back({s.name, s.dtype, s.shape});
+  const std::string text = opt.json ? report::to_json(r).dump(2) + "\n" : report::render_text(r);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+}  // namespace
+
+void register_run(CLI::App& app, Registry& commands)
+{
+  auto opt = std::make_shared<RunOptions>();
+  CLI::App* sub = app.add_subcommand("run", "Run a .tgrs plan once on the host runtime.");
+  sub->add_option("PLAN", opt->plan, ".tgrs plan")->required();
+  sub->add_option("-i,--input", opt->inputs,
+                  ".npy, .npz or raw .bin file; NAME=FILE for each input of a multi-input model")
+      ->allow_extra_args(false);
+  sub->add_option("-o,--output", opt->output, "output .npy, .npz (one member per output) or .bin; must not exist")
+      ->required();
+  sub->add_flag("--json", opt->json, "Print versioned JSON instead of text.");
+  sub->add_option("--fast", opt->fast, "fast arena bytes (default: exactly what the plan requires)");
+  sub->add_option("--slow", opt->slow, "slow buffer bytes (default: every activation twice over)");
+  sub->add_flag("--stored-order", opt->stored_order,
+                "Exchange arrays in the plan's stored axis order instead of the model's declared order.");
+  commands.push_back({sub, [opt] { run_run(*opt); }});
+}
+
+}  // namespace tigris::cli

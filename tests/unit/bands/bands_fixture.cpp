@@ -154,8 +154,7 @@ RunResult run_plan(const PlanDesc &d, const std::vector<Bytes> &inputs, const Ru
                                                     (uint32_t)inputs[i].size());
         EXPECT_EQ(e, TIGRIS_OK) << tigris_error_str(e);
     }
-    const bool s8 = tigris_plan_data_dtype(&f.plan) == TIGRIS_DTYPE_INT8;
-    r.rc = tigris_run(&f.plan, &mem, s8 ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel, nullptr, &r.stats);
+    r.rc = tigris_run(&f.plan, &mem, o.kernel ? o.kernel : plan_kernel(&f.plan), o.user, &r.stats);
     r.fast_peak = mem.fast_peak;
     r.events = rec.events;
     if (r.rc == TIGRIS_EXEC_OK) {
@@ -169,6 +168,19 @@ RunResult run_plan(const PlanDesc &d, const std::vector<Bytes> &inputs, const Ru
     tigris_mem_set_trace(&mem, nullptr, nullptr);
     mem.tensor_ptrs = nullptr;
     return r;
+}
+
+std::vector<uint8_t> stage_paths(const RunResult &r)
+{
+    std::vector<uint8_t> paths;
+    for (const auto &e : r.events)
+        if (e.kind == TIGRIS_TRACE_STAGE_BEGIN) paths.push_back(e.path);
+    return paths;
+}
+
+tigris_kernel_fn plan_kernel(const tigris_plan_t *plan)
+{
+    return tigris_plan_data_dtype(plan) == TIGRIS_DTYPE_INT8 ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel;
 }
 
 uint64_t trace_bytes(const std::vector<tigris_trace_event_t> &ev, uint8_t kind)
@@ -192,7 +204,7 @@ RunResult expect_banded_equals_whole(const PlanDesc &banded_in, const std::vecto
     PlanDesc banded = banded_in;
     set_scheduled_peak(banded);
     RunOptions big;
-    big.fast = 1u << 20;
+    big.fast = 1u << 16;
     const RunResult ref = run_plan(whole_plan(banded), inputs, big);
     EXPECT_EQ(ref.rc, TIGRIS_EXEC_OK) << what << ": whole run";
     RunResult r = run_plan(banded, inputs);

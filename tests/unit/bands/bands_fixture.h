@@ -174,9 +174,14 @@ struct RunResult {
 
 struct RunOptions {
     uint32_t fast = 0;       // 0: tigris_fast_arena_required(plan) exactly
-    uint32_t slow = 1u << 20;
+    uint32_t slow = 1u << 16;
     bool trace = true;
+    tigris_kernel_fn kernel = nullptr;  // nullptr: the plan's dispatcher (float or int8)
+    void *user = nullptr;
 };
+
+// The dispatcher of a loaded plan (int8 or float).
+tigris_kernel_fn plan_kernel(const tigris_plan_t *plan);
 
 // Write, load (must load) and run `d` with `inputs` (raw bytes, per model input).
 RunResult run_plan(const PlanDesc &d, const std::vector<Bytes> &inputs, const RunOptions &o = RunOptions{});
@@ -194,6 +199,9 @@ uint64_t banded_peak(const PlanDesc &d);
 // Sums of trace bytes per kind.
 uint64_t trace_bytes(const std::vector<tigris_trace_event_t> &ev, uint8_t kind);
 size_t trace_count(const std::vector<tigris_trace_event_t> &ev, uint8_t kind);
+
+// The path of every STAGE_BEGIN event, in order.
+std::vector<uint8_t> stage_paths(const RunResult &r);
 
 // Input bytes of a float vector.
 Bytes float_bytes(const std::vector<float> &v);

@@ -96,6 +96,7 @@ RunResult check_chain(const PlanDesc &p, const std::string &what)
     const RunResult r = expect_banded_equals_whole(p, inputs_for(p), what);
     EXPECT_EQ(r.stats.stages_chain, p.stages.size()) << what;
     EXPECT_EQ(r.stats.stages_tiled + r.stats.stages_normal, 0u) << what;
+    EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_CHAIN}) << what;
     // Only the last member's output is spilled.
     if (!r.outputs.empty()) {
         EXPECT_EQ(r.stats.spills_bytes, (uint32_t)r.outputs[0].size()) << what;
@@ -150,6 +151,35 @@ TEST(Chain, LineBuffersMoveSharedRowsInsteadOfRecomputing)
     EXPECT_GT(fast_moves(b), 0u);
     // Kernel calls: the line-buffered chain computes each row of each layer once.
     EXPECT_LT(trace_count(b.events, TIGRIS_TRACE_OP), trace_count(a.events, TIGRIS_TRACE_OP) + 1);
+}
+
+struct RowCounter {
+    int64_t rows = 0;
+};
+
+int counting_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem, void *user)
+{
+    if (mem->tile.active) static_cast<RowCounter *>(user)->rows += mem->tile.out_h;
+    return tigris_dispatch_kernel(plan, op, op_index, mem, nullptr);
+}
+
+TEST(Chain, LineBuffersComputeEveryRowOnce)
+{
+    // conv 3x3 -> conv 3x3 over 12 rows in tiles of one output row: with line buffers each
+    // conv computes each of its 12 rows once; without, the first conv computes the 2 or 3
+    // rows the second one's window needs on every tile (2 + 10 x 3 + 2).
+    for (bool lb : {false, true}) {
+        PlanDesc p = chain_plan({1, 12, 4, 2}, {conv(3, 1, 1, 3), conv(3, 1, 1, 2)}, {1, 1}, 1, lb, false);
+        set_scheduled_peak(p);
+        RowCounter c;
+        RunOptions o;
+        o.kernel = counting_kernel;
+        o.user = &c;
+        const RunResult r = run_plan(p, inputs_for(p), o);
+        ASSERT_EQ(r.rc, TIGRIS_EXEC_OK);
+        EXPECT_EQ(c.rows, lb ? 12 + 12 : 34 + 12) << lb;
+        EXPECT_EQ(r.fast_peak, p.scheduled_peak) << lb;
+    }
 }
 
 TEST(Chain, Lz4WeightsDecompressedUpFront)

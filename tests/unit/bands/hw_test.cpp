@@ -21,6 +21,7 @@ void check_tiles(const SpatialCase &c, std::initializer_list<std::pair<uint32_t,
         const std::string name = std::string(what) + " " + std::to_string(h) + "x" + std::to_string(w);
         const RunResult r = expect_banded_equals_whole(p, inputs_for(p), name);
         EXPECT_EQ(r.stats.stages_tiled, 1u) << name;
+        EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_TILED_2D}) << name;
         const int32_t H = p.tensors.back().shape[1], W = p.tensors.back().shape[2];
         const int32_t th = std::min<int32_t>((int32_t)h, H), tw = std::clamp<int32_t>(w, 1, W);
         EXPECT_EQ(r.stats.total_tiles, ((H + th - 1) / th) * ((W + tw - 1) / tw)) << name;

@@ -41,12 +41,24 @@ PlanDesc transpose(std::vector<int32_t> in, std::vector<uint8_t> perm, bool int8
                   {AttrDesc{0, TIGRIS_ATTR_TRANSPOSE_PERM, perm}});
 }
 
+uint8_t path_of(const PlanDesc &p)
+{
+    switch (TIGRIS_TILE_BAND_KIND(p.tile_plans[0].facts.band)) {
+    case TIGRIS_BAND_KIND_TRANSPOSE: return TIGRIS_PATH_TRANSPOSE;
+    case TIGRIS_BAND_KIND_LEADING: return TIGRIS_PATH_LEADING;
+    case TIGRIS_BAND_KIND_RESHAPE: return TIGRIS_PATH_RESHAPE;
+    case TIGRIS_BAND_KIND_BY_INPUT: return TIGRIS_PATH_BY_INPUT;
+    default: return 0xFF;
+    }
+}
+
 void check(const PlanDesc &p, const std::string &what, uint32_t tiles)
 {
     const RunResult r = expect_banded_equals_whole(p, inputs_for(p), what);
+    EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{path_of(p)}) << what;
     EXPECT_EQ(r.stats.stages_tiled, 1u) << what;
     EXPECT_EQ(r.stats.total_tiles, tiles) << what;
-    EXPECT_EQ(r.stats.loads_bytes, p.tensors[0].shape.size() ? (uint32_t)inputs_for(p)[0].size() : 0u) << what;
+    EXPECT_EQ(r.stats.loads_bytes, (uint32_t)inputs_for(p)[0].size()) << what;
     EXPECT_EQ(r.stats.spills_bytes, (uint32_t)r.outputs[0].size()) << what;
 }
 
@@ -132,6 +144,26 @@ TEST(ByInput, GlobalReductions)
                      record(TIGRIS_TILE_AXIS_HEIGHT, b, TIGRIS_BAND_KIND_BY_INPUT),
                      {AttrDesc{0, TIGRIS_ATTR_AXES, {1, 2}}}),
               "reduce mean", ceil_div(6, b));
+}
+
+TEST(Leading, OnlyGroupSwapsAreLeadingBands)
+{
+    // (0,3,2,1) reverses three axes after the batch: not a swap of two axis groups, so a
+    // stated LEADING band is refused (TILE_FACTS) and fill_tile_facts rejects it.
+    PlanDesc p = transpose({2, 3, 4, 5}, {0, 1, 3, 2}, false, TIGRIS_BAND_KIND_LEADING, 1, false,
+                           TIGRIS_LEADING_MODE_BATCH);
+    p.attributes = {AttrDesc{0, TIGRIS_ATTR_TRANSPOSE_PERM, {0, 3, 2, 1}}};
+    p.tensors[1].shape = permuted(p.tensors[0].shape, {0, 3, 2, 1});
+    Loaded f;
+    load(p, &f);
+    EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+    EXPECT_THROW(tigris::plan::fill_tile_facts(p), tigris::plan::PlanWriteError);
+    // Rows mode (2,1,0): likewise.
+    PlanDesc q = transpose({3, 4, 5}, {1, 0, 2}, false, TIGRIS_BAND_KIND_LEADING, 1, false, TIGRIS_LEADING_MODE_ROWS);
+    q.attributes = {AttrDesc{0, TIGRIS_ATTR_TRANSPOSE_PERM, {2, 1, 0}}};
+    q.tensors[1].shape = permuted(q.tensors[0].shape, {2, 1, 0});
+    load(q, &f);
+    EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
 }
 
 }  // namespace

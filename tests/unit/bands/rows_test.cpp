@@ -56,6 +56,7 @@ TEST(Rows, FullyConnectedRelu)
             const PlanDesc p = fc_relu(7, 6, 5, int8, b);
             const RunResult r = expect_banded_equals_whole(p, inputs_for(p), "fc band " + std::to_string(b));
             EXPECT_EQ(r.stats.stages_tiled, 1u);
+            EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_ROWS});
             EXPECT_EQ(r.stats.total_tiles, (7u + std::min(b, 7u) - 1) / std::min(b, 7u));
         }
 }

@@ -19,6 +19,7 @@ void check_bands(const SpatialCase &c, std::initializer_list<uint32_t> bands, co
         const RunResult r = expect_banded_equals_whole(p, inputs_for(p), std::string(what) + " band " + std::to_string(b));
         EXPECT_EQ(r.stats.stages_tiled, 1u) << what;
         EXPECT_EQ(r.stats.stages_normal, 0u) << what;
+        EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_TILED}) << what;
         const int32_t H = (int32_t)p.tensors.back().shape[1];
         EXPECT_EQ(r.stats.total_tiles, (H + (int32_t)std::min<uint32_t>(b, H) - 1) / (int32_t)std::min<uint32_t>(b, H))
             << what;

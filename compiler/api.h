@@ -196,6 +196,7 @@ struct FlashReport {
   uint64_t overhead_bytes = 0;       // plan_bytes - weight_bytes
   bool plan_fits = true;             // no budget, or plan_bytes <= budget
   uint64_t int8_plan_bytes_estimate = 0;  // weights at one byte per element + overhead
+  uint64_t lz4_plan_bytes_estimate = 0;   // LZ4 (HC) of the weight blob + overhead
 };
 
 struct CompileResult {

@@ -1,4 +1,6 @@
 // compile(): checks, schedule, plan bytes and the flash figures.
+#include <lz4hc.h>
+
 #include "compiler/api_internal.h"
 #include "compiler/plan/emit.h"
 #include "compiler/plan/plan_writer.h"
@@ -43,6 +45,20 @@ std::string budget_failure(const ScheduleResult& r) {
          bytes_str(r.slow.budget_bytes.value_or(0)) + " given";
 }
 
+// Bytes of the 16-aligned weight blob once LZ4-HC compressed (the `-c lz4` estimate).
+uint64_t lz4_weight_bytes(const std::vector<plan::WeightDesc>& weights) {
+  std::vector<char> blob;
+  for (const plan::WeightDesc& w : weights) {
+    blob.insert(blob.end(), w.data.begin(), w.data.end());
+    blob.resize((blob.size() + 15) / 16 * 16, 0);
+  }
+  if (blob.empty() || blob.size() > static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) return blob.size();
+  std::vector<char> out(static_cast<size_t>(LZ4_compressBound(static_cast<int>(blob.size()))));
+  int n = LZ4_compress_HC(blob.data(), out.data(), static_cast<int>(blob.size()), static_cast<int>(out.size()),
+                          LZ4HC_CLEVEL_DEFAULT);
+  return n > 0 ? static_cast<uint64_t>(n) : blob.size();
+}
+
 }  // namespace
 
 CompileResult compile_model(const Model& model, const Budgets& budgets, const CompileOptions& options) {
@@ -73,6 +89,7 @@ CompileResult compile_model(const Model& model, const Budgets& budgets, const Co
     result.flash.plan_bytes = bytes.size();
     result.flash.overhead_bytes = bytes.size() - result.flash.weight_bytes;
     result.flash.int8_plan_bytes_estimate = weight_elements + result.flash.overhead_bytes;
+    result.flash.lz4_plan_bytes_estimate = lz4_weight_bytes(desc.weights) + result.flash.overhead_bytes;
   } catch (const std::exception& e) {
     result.error = std::string("no plan written: ") + e.what();
     return result;

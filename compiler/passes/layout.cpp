@@ -5,8 +5,9 @@
 // that need the model's axis order vote for it; a group takes the majority (a tie keeps
 // model order, which needs no conversion at the model boundary). Where an operator's need
 // differs from its tensor's group, an explicit layout Transpose (named layout_N) converts;
-// one that moves no data (only extent-1 axes move) is a Reshape. Then shapes, broadcast
-// constants and axis attributes are rewritten in the stored order.
+// one that moves no data (only extent-1 axes move) is a Reshape. Then shapes and broadcast
+// constants are rewritten in the stored order, and the nodes whose axis attributes (or
+// permutation) still speak model order are marked for remap_axes / transpose_permutations.
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -168,35 +169,15 @@ struct Rewriter {
   }
 };
 
-// Stored permutation of a Transpose: q[j] = Pin^-1[perm[Pout[j]]], where P maps stored axes to
-// model axes (identity for model order).
-std::vector<int64_t> stored_perm(const std::vector<int64_t>& perm, Layout in, Layout out_layout) {
-  int rank = static_cast<int>(perm.size());
-  std::vector<int64_t> identity(static_cast<size_t>(rank));
-  std::iota(identity.begin(), identity.end(), 0);
-  std::vector<int64_t> pin = in == Layout::ChannelsLast ? ir::to_channels_last_perm(rank) : identity;
-  std::vector<int64_t> pout = out_layout == Layout::ChannelsLast ? ir::to_channels_last_perm(rank) : identity;
-  std::vector<int64_t> inv(static_cast<size_t>(rank));
-  for (int j = 0; j < rank; ++j) inv[static_cast<size_t>(pin[static_cast<size_t>(j)])] = j;
-  std::vector<int64_t> q(static_cast<size_t>(rank));
-  for (int j = 0; j < rank; ++j)
-    q[static_cast<size_t>(j)] = inv[static_cast<size_t>(perm[static_cast<size_t>(pout[static_cast<size_t>(j)])])];
-  return q;
-}
-
 void apply_layouts(ir::Graph& g, const std::vector<Layout>& layout) {
   for (ir::Node& n : g.nodes) {
     LayoutRule rule = layout_rule(g, n);
-    if (n.op == "Transpose" && !n.attrs.has("__model_order_perm") && !n.inputs.empty()) {
-      int rank = g.tensor(n.inputs[0]).rank();
-      std::vector<int64_t> perm = n.attrs.get_ints("perm");
-      if (perm.empty())
-        for (int i = rank; i-- > 0;) perm.push_back(i);
-      n.attrs.set("perm", stored_perm(perm, layout[static_cast<size_t>(n.inputs[0])],
-                                      layout[static_cast<size_t>(n.outputs[0])]));
-    }
+    // Model-order attributes to be rewritten by remap_axes / transpose_permutations.
+    if (n.op == "Transpose" && !n.attrs.has("__model_order_perm") && !n.inputs.empty())
+      n.attrs.set("__perm_layouts", std::vector<int64_t>{static_cast<int64_t>(layout[static_cast<size_t>(n.inputs[0])]),
+                                                         static_cast<int64_t>(layout[static_cast<size_t>(n.outputs[0])])});
     if (rule == LayoutRule::Axis && layout[static_cast<size_t>(n.inputs[0])] == Layout::ChannelsLast)
-      remap_axes_to_stored(g, n);
+      n.attrs.set("__remap_axes", int64_t{1});
     if (rule == LayoutRule::Elementwise && !n.outputs.empty() && layout[static_cast<size_t>(n.outputs[0])] == Layout::ChannelsLast) {
       for (ir::TensorId& id : n.inputs) {
         if (id < 0 || !g.tensor(id).constant || g.tensor(id).rank() != g.tensor(n.outputs[0]).rank()) continue;

@@ -23,6 +23,9 @@ const std::vector<Pass>& normalization_pipeline() {
       {"extract_resize_scales", extract_resize_scales},
       {"fuse_activations", fuse_activations},
       {"assign_layouts", assign_layouts},
+      {"remap_axes", remap_axes},
+      {"transpose_permutations", transpose_permutations},
+      {"fold_reshapes", fold_reshapes},
       {"remove_unused", remove_unused},
   };
   return passes;

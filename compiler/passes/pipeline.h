@@ -41,7 +41,10 @@ void relabel_global_pools(ir::Graph& g);     // ReduceMean over H,W / whole-map 
 void squeeze_to_reshape(ir::Graph& g);       // Squeeze/Unsqueeze/Flatten -> Reshape
 void extract_resize_scales(ir::Graph& g);    // Resize/Upsample scales, per-opset defaults
 void fuse_activations(ir::Graph& g);         // Relu/Relu6 after Conv/DW/Conv1D/Gemm/Add -> fused
-void assign_layouts(ir::Graph& g);           // rank-3/4 spatial tensors -> channels-last, axes remapped
+void assign_layouts(ir::Graph& g);           // rank-3/4 spatial tensors -> channels-last, explicit layout transposes
+void remap_axes(ir::Graph& g);               // Concat/Softmax/Reduce/Pad/... axes of channels-last tensors -> stored axes
+void transpose_permutations(ir::Graph& g);   // Transpose perms in stored terms, validated; data-free ones -> copies
+void fold_reshapes(ir::Graph& g);            // Reshape chains and Reshape -> Gemm read the bytes directly
 void lower_batched_matmul(ir::Graph& g);     // MatMul(A[..,M,K], const W) -> Reshape, Gemm, Reshape
 void remove_unused(ir::Graph& g);            // dead nodes, unused weights and tensors
 

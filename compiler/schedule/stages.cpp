@@ -221,6 +221,7 @@ Schedule partition(const ir::Graph& g, uint64_t budget) {
     sch.fits = sch.fits && st.fits;
     sch.stages.push_back(std::move(st));
   }
+  if (single) sch.stages[0].reload_bytes = sch.stages[0].spill_bytes = 0;  // read and left in place
   fill_slow(g, u, sch);
   return sch;
 }

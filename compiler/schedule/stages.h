@@ -29,7 +29,7 @@ struct Stage {
   std::vector<ir::TensorId> inputs;   // reloaded, in order of first read
   std::vector<ir::TensorId> outputs;  // spilled, in production order
   uint64_t peak_bytes = 0;
-  uint64_t reload_bytes = 0;          // unaligned tensor bytes
+  uint64_t reload_bytes = 0;          // unaligned tensor bytes (0 for a one-stage in-place plan)
   uint64_t spill_bytes = 0;
   uint64_t slow_bytes_after = 0;      // slow memory in use at the end of the stage (aligned)
   bool fits = true;

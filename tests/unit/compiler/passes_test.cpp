@@ -118,9 +118,12 @@ TEST(Passes, BatchedMatMulIsReshapedAroundGemm) {
   b.node("MatMul", {"a", "w"}, {"y"});
   b.output("y", {2, 3, 5});
   ir::Graph g = test::normalized(b);
-  EXPECT_EQ(test::ops(g), (V{"Reshape", "Gemm", "Reshape"}));
-  EXPECT_EQ(g.tensor(g.nodes[1].inputs[0]).shape, (ir::Shape{6, 4}));
-  EXPECT_EQ(g.tensor(g.nodes[2].outputs[0]).shape, (ir::Shape{2, 3, 5}));
+  // The rows Reshape is folded: FullyConnected reads the [2,3,4] bytes as 6 rows.
+  EXPECT_EQ(test::ops(test::normalized_until(b, "lower_batched_matmul")), (V{"Reshape", "Gemm", "Reshape"}));
+  EXPECT_EQ(test::ops(g), (V{"Gemm", "Reshape"}));
+  EXPECT_EQ(g.tensor(g.nodes[0].inputs[0]).shape, (ir::Shape{2, 3, 4}));
+  EXPECT_EQ(g.tensor(g.nodes[0].outputs[0]).shape, (ir::Shape{6, 5}));
+  EXPECT_EQ(g.tensor(g.nodes[1].outputs[0]).shape, (ir::Shape{2, 3, 5}));
 }
 
 TEST(Passes, BatchNormFoldsIntoConvAndStandaloneBecomesMulAdd) {
@@ -262,13 +265,27 @@ TEST(Passes, LayoutsGoChannelsLastWithConcatAxisAndPermutationsRemapped) {
   OnnxBuilder::attr(tr, "perm", std::vector<int64_t>{0, 2, 3, 1});  // NCHW -> NHWC in model terms
   b.output("y", {1, 4, 4, 6});
   ir::Graph g = test::normalized(b);
-  EXPECT_EQ(test::ops(g), (V{"Conv", "Concat", "Relu", "Transpose"}));
   EXPECT_EQ(g.tensor(g.inputs[0]).layout, ir::Layout::ChannelsLast);
   EXPECT_EQ(g.tensor(g.inputs[0]).shape, (ir::Shape{1, 4, 4, 2}));
   EXPECT_EQ(test::node_of(g, "Concat").attrs.get_int("axis", -1), 3);
-  // Input stored NHWC, output wanted NHWC in model order: the stored permutation is identity.
-  EXPECT_EQ(test::node_of(g, "Transpose").attrs.get_ints("perm"), (std::vector<int64_t>{0, 1, 2, 3}));
+  // Input stored NHWC, output wanted NHWC in model order: the stored permutation is the
+  // identity, so the Transpose is a plain copy.
+  EXPECT_EQ(test::ops(g), (V{"Conv", "Concat", "Relu", "Reshape"}));
   EXPECT_EQ(g.tensor(g.outputs[0]).layout, ir::Layout::Model);
+  EXPECT_EQ(g.tensor(g.outputs[0]).shape, (ir::Shape{1, 4, 4, 6}));
+}
+
+TEST(Passes, TransposeOfAChannelsLastTensorGetsAStoredPermutation) {
+  OnnxBuilder b;
+  b.input("x", {1, 2, 3, 4});
+  b.init("w", {2, 2, 1, 1}, std::vector<float>(4, 1.0f));
+  b.node("Conv", {"x", "w"}, {"c"});
+  auto& tr = b.node("Transpose", {"c"}, {"y"});
+  OnnxBuilder::attr(tr, "perm", std::vector<int64_t>{0, 3, 2, 1});  // N, W, H, C in model terms
+  b.output("y", {1, 4, 3, 2});
+  ir::Graph g = test::normalized(b);
+  // Stored input N,H,W,C: output axis j reads stored axis q[j] = {0, 2, 1, 3}.
+  EXPECT_EQ(test::node_of(g, "Transpose").attrs.get_ints("perm"), (std::vector<int64_t>{0, 2, 1, 3}));
 }
 
 TEST(Passes, FlattenOfASpatialTensorGetsAnExplicitLayoutTranspose) {

@@ -1,0 +1,185 @@
+// The band cost model over a loaded plan (band_cost_plan.h).
+#include "plan/band_cost_plan.h"
+
+namespace tigris_rt {
+
+namespace {
+
+bool spatial_for(uint8_t shape, const tigris_plan_t *plan, const tigris_op_t &op)
+{
+    switch (shape) {
+    case PLAN_COST_STRIPE:
+        return stripe_spatial_op(op.op_type) || op.op_type == TIGRIS_OP_CONV1D;
+    case PLAN_COST_HW:
+        return hw_spatial_op(op.op_type);
+    case PLAN_COST_CHAIN:
+        return chain_spatial_op(op.op_type);
+    default:
+        (void)plan;
+        return false;
+    }
+}
+
+void source_op(const void *vctx, uint16_t j, CostOp *out)
+{
+    const PlanCostCtx &c = *static_cast<const PlanCostCtx *>(vctx);
+    const tigris_op_t &op = c.plan->ops[c.first_op + j];
+    *out = CostOp{};
+    out->num_inputs = op.num_inputs;
+    out->num_outputs = op.num_outputs;
+    out->inputs = tigris_op_inputs(c.plan, &op);
+    out->outputs = tigris_op_outputs(c.plan, &op);
+    out->spatial = spatial_for(c.shape, c.plan, op) && op_band_geom(&op, 0, &out->row) ? 1u : 0u;
+    if (out->spatial && c.shape == PLAN_COST_HW && !op_band_geom(&op, 1, &out->col)) out->spatial = 0;
+}
+
+void source_tensor(const void *vctx, uint16_t id, CostTensor *out)
+{
+    *out = plan_cost_tensor(*static_cast<const PlanCostCtx *>(vctx), id);
+}
+
+bool listed(const tigris_plan_t *plan, uint16_t off, uint16_t count, uint16_t t)
+{
+    for (uint16_t i = 0; i < count; ++i)
+        if (plan->index_pool[off + i] == t) return true;
+    return false;
+}
+
+uint16_t source_ops(const tigris_plan_t *plan, uint16_t head, uint16_t last)
+{
+    uint32_t n = 0;
+    for (uint32_t s = head; s <= last; ++s) n += plan->stages[s].ops_count;
+    return n > 0xFFFFu ? 0 : (uint16_t)n;
+}
+
+// Whether an op of the source reads t whole: a binary op's operand broadcast along the
+// band, or (ROWS) MatMul's second operand.
+bool read_whole(const PlanCostCtx &c, uint16_t t, uint16_t num_ops)
+{
+    const tigris_plan_t *plan = c.plan;
+    const tigris_tensor_t &tt = plan->tensors[t];
+    for (uint16_t j = 0; j < num_ops; ++j) {
+        const tigris_op_t &op = plan->ops[c.first_op + j];
+        const uint16_t *ins = tigris_op_inputs(plan, &op);
+        for (uint8_t k = 0; k < op.num_inputs; ++k) {
+            if (ins[k] != t) continue;
+            if (c.shape == PLAN_COST_ROWS && op.op_type == TIGRIS_OP_MATMUL && k == 1) return true;
+            if (!band_binary_op(op.op_type) || op.num_outputs < 1) continue;
+            const tigris_tensor_t &o = plan->tensors[tigris_op_outputs(plan, &op)[0]];
+            if (cost_broadcast_whole(tigris_tensor_shape(plan, &o), o.ndim, tigris_tensor_shape(plan, &tt), tt.ndim,
+                                     c.lo, c.hi))
+                return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+CostTensor plan_cost_tensor(const PlanCostCtx &c, uint16_t t)
+{
+    const tigris_plan_t *plan = c.plan;
+    const tigris_tensor_t &tt = plan->tensors[t];
+    const tigris_stage_t &head = plan->stages[c.head], &last = plan->stages[c.last];
+    uint8_t flags = 0;
+    if (tt.flags & TIGRIS_TENSOR_CONSTANT) flags |= COST_CONSTANT;
+    if (listed(plan, head.inputs_off, head.inputs_count, t)) flags |= COST_LOADED;
+    if (listed(plan, last.outputs_off, last.outputs_count, t)) flags |= COST_SPILLED;
+    if (c.shape != PLAN_COST_CHAIN && (flags & COST_LOADED) &&
+        read_whole(c, t, source_ops(plan, c.head, c.last)))
+        flags |= COST_WHOLE;
+    const uint8_t axis = c.shape == PLAN_COST_ROWS ? 0 : 1;
+    CostTensor out = cost_tensor(tigris_tensor_shape(plan, &tt), tt.ndim, (uint8_t)tigris_dtype_size(tt.dtype), axis,
+                                 c.shape == PLAN_COST_HW, flags);
+    out.bytes = tt.size_bytes;
+    return out;
+}
+
+bool plan_cost_source(const tigris_plan_t *plan, uint16_t s, tigris_band_kind_t kind, PlanCostCtx *ctx,
+                      CostSource *src)
+{
+    const tigris_stage_t &st = plan->stages[s];
+    *ctx = PlanCostCtx{};
+    ctx->plan = plan;
+    ctx->head = ctx->last = s;
+    switch (kind) {
+    case TIGRIS_BAND_KIND_STRIPE: ctx->shape = PLAN_COST_STRIPE, ctx->lo = ctx->hi = 1; break;
+    case TIGRIS_BAND_KIND_HW: ctx->shape = PLAN_COST_HW, ctx->lo = 1, ctx->hi = 2; break;
+    case TIGRIS_BAND_KIND_ROWS: ctx->shape = PLAN_COST_ROWS, ctx->lo = ctx->hi = 0; break;
+    case TIGRIS_BAND_KIND_NONE:
+        if (st.chain_len < 2 || st.chain_id != s || (uint32_t)s + st.chain_len > plan->header->num_stages)
+            return false;
+        ctx->shape = PLAN_COST_CHAIN, ctx->lo = ctx->hi = 1;
+        ctx->last = (uint16_t)(s + st.chain_len - 1u);
+        break;
+    default:
+        return false;
+    }
+    if (st.ops_count == 0) return false;
+    ctx->first_op = tigris_stage_ops(plan, &st)[0];
+    *src = CostSource{};
+    src->ctx = ctx;
+    src->num_ops = source_ops(plan, ctx->head, ctx->last);
+    src->hw = ctx->shape == PLAN_COST_HW ? 1u : 0u;
+    src->op = source_op;
+    src->tensor = source_tensor;
+    return src->num_ops > 0 && (uint32_t)ctx->first_op + src->num_ops <= plan->header->num_ops;
+}
+
+void plan_stated_band(const tigris_plan_t *plan, uint16_t s, uint32_t extent, uint32_t col_extent, uint32_t *rows,
+                      uint32_t *cols)
+{
+    const tigris_stage_t &st = plan->stages[s];
+    uint32_t r, w = 1;
+    if (st.chain_len >= 2) {
+        r = st.chain_tile_h;
+    } else {
+        const tigris_tile_plan_v10_t ch = tigris_stage_tiles(plan, &st);
+        r = ch.tile_extent_wide;
+        w = ch.tile_width;
+    }
+    if (r < 1) r = 1;
+    if (r > extent) r = extent;
+    if (w < 1) w = 1;
+    if (w > col_extent) w = col_extent;
+    *rows = r;
+    *cols = w;
+}
+
+bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, CostSpace *spaces, uint16_t capacity,
+                     CostPeak *out)
+{
+    *out = CostPeak{};
+    const tigris_stage_t &st = plan->stages[s];
+    StageBand band;
+    tigris_band_kind_t kind = TIGRIS_BAND_KIND_NONE;
+    if (st.chain_len < 2) {
+        kind = stage_band(plan, &st, &band);
+        if (kind == TIGRIS_BAND_KIND_NONE) return false;
+    }
+    if (kind != TIGRIS_BAND_KIND_NONE && kind != TIGRIS_BAND_KIND_STRIPE && kind != TIGRIS_BAND_KIND_HW &&
+        kind != TIGRIS_BAND_KIND_ROWS) {
+        const tigris_op_t &op = plan->ops[tigris_stage_ops(plan, &st)[0]];
+        const tigris_tensor_t &in = plan->tensors[tigris_op_inputs(plan, &op)[0]];
+        const tigris_tensor_t &o = plan->tensors[tigris_op_outputs(plan, &op)[0]];
+        uint32_t rows, cols;
+        plan_stated_band(plan, s, band.extent, 1, &rows, &cols);
+        const uint32_t elem = tigris_dtype_size(o.dtype);
+        out->peak = cost_layout_peak(kind, band.extent, rows, in.size_bytes, o.size_bytes,
+                                     elem ? o.size_bytes / elem : 0, align);
+        out->band = out->peak;
+        out->tiles = (band.extent + rows - 1u) / rows;
+        return out->peak != UINT64_MAX;
+    }
+    PlanCostCtx ctx;
+    CostSource src;
+    if (!plan_cost_source(plan, s, kind, &ctx, &src)) return false;
+    const uint16_t n = cost_spaces(src, spaces, capacity);
+    if (n == 0) return false;
+    uint32_t rows, cols;
+    plan_stated_band(plan, s, (uint32_t)spaces[n - 1].rows, (uint32_t)spaces[n - 1].cols, &rows, &cols);
+    const bool lb = st.chain_len >= 2 && (st.flags & TIGRIS_STAGE_LINE_BUFFERED) != 0;
+    return cost_banded_peak(src, spaces, n, rows, cols, lb, align, out);
+}
+
+}  // namespace tigris_rt

@@ -1,0 +1,161 @@
+// Helpers for the banded-path tests: plans built with the plan writer (tile facts filled by
+// fill_tile_facts) and loaded by the runtime loader, runs with a chosen arena and kernel set,
+// a trace recorder, and reference runs of the same plan with every stage whole.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "compiler/plan/plan_writer.h"
+#include "plan/band_cost_plan.h"
+#include "tigris.h"
+#include "tigris_executor.h"
+#include "tigris_iface.h"
+#include "tigris_kernels.h"
+#include "tigris_kernels_s8.h"
+#include "tigris_loader.h"
+#include "tigris_mem.h"
+#include "tigris_trace.h"
+
+namespace bandtest {
+
+using tigris::plan::AttrDesc;
+using tigris::plan::OpDesc;
+using tigris::plan::PlanDesc;
+using tigris::plan::QuantDesc;
+using tigris::plan::StageDesc;
+using tigris::plan::TensorDesc;
+using tigris::plan::WeightDesc;
+using Bytes = std::vector<uint8_t>;
+
+constexpr uint32_t A = TIGRIS_TENSOR_ALIGN;
+inline uint32_t al(uint64_t n) { return (uint32_t)((n + A - 1) / A * A); }
+
+inline uint16_t add_tensor(PlanDesc &p, const std::string &name, std::vector<int32_t> shape, uint8_t flags = 0,
+                           uint8_t dtype = TIGRIS_DTYPE_FLOAT32, uint16_t quant = TIGRIS_NONE)
+{
+    TensorDesc t;
+    t.name = name;
+    t.shape = std::move(shape);
+    t.dtype = dtype;
+    t.flags = flags;
+    t.quant = quant;
+    p.tensors.push_back(t);
+    return (uint16_t)(p.tensors.size() - 1);
+}
+
+inline uint16_t add_op(PlanDesc &p, uint8_t type, std::vector<uint16_t> ins, std::vector<uint16_t> outs)
+{
+    OpDesc o;
+    o.name = "op";
+    o.name += std::to_string(p.ops.size());
+    o.type = type;
+    o.inputs = std::move(ins);
+    o.outputs = std::move(outs);
+    p.ops.push_back(o);
+    return (uint16_t)(p.ops.size() - 1);
+}
+
+inline void add_stage(PlanDesc &p, std::vector<uint16_t> ops, std::vector<uint16_t> ins, std::vector<uint16_t> outs)
+{
+    StageDesc s;
+    s.ops = std::move(ops);
+    s.inputs = std::move(ins);
+    s.outputs = std::move(outs);
+    p.stages.push_back(s);
+}
+
+inline uint16_t add_weight_bytes(PlanDesc &p, Bytes data)
+{
+    WeightDesc w;
+    w.name = "w";
+    w.name += std::to_string(p.weights.size());
+    w.data = std::move(data);
+    p.weights.push_back(w);
+    return (uint16_t)(p.weights.size() - 1);
+}
+
+inline uint16_t add_weight(PlanDesc &p, const std::vector<float> &v)
+{
+    Bytes b(v.size() * 4);
+    memcpy(b.data(), v.data(), b.size());
+    return add_weight_bytes(p, b);
+}
+
+inline tigris_spatial_t window(uint8_t kh, uint8_t kw, uint8_t sh, uint8_t sw, uint16_t pt, uint16_t pb, uint16_t pl,
+                               uint16_t pr, uint16_t dh = 1, uint16_t dw = 1, uint16_t group = 1)
+{
+    tigris_spatial_t s{};
+    s.kernel_h = kh, s.kernel_w = kw, s.stride_h = sh, s.stride_w = sw;
+    s.pad_top = pt, s.pad_bottom = pb, s.pad_left = pl, s.pad_right = pr;
+    s.dilation_h = dh, s.dilation_w = dw, s.group = group;
+    return s;
+}
+
+// A tileable v11 record with the given band (facts filled later by fill_tile_facts).
+inline tigris_tile_plan_v11_t record(uint8_t axis, uint32_t band, uint8_t kind, uint16_t tile_w = 0,
+                                     uint16_t flags = 0, uint8_t mode = 0)
+{
+    tigris_tile_plan_v11_t t{};
+    t.choices.tileable = 1;
+    t.choices.axis = axis;
+    t.choices.tile_height = (uint16_t)(band > 0xFFFF ? 0xFFFF : band);
+    t.choices.tile_extent_wide = band;
+    t.choices.tile_width = tile_w;
+    t.choices.flags = flags;
+    t.facts.band = TIGRIS_TILE_BAND(kind, mode);
+    return t;
+}
+
+// Attach a record to stage s (replacing any) and fill the facts.
+inline void tile_stage(PlanDesc &p, uint16_t s, tigris_tile_plan_v11_t rec)
+{
+    p.tile_plans.push_back(rec);
+    p.stages[s].tile_plan = (uint16_t)(p.tile_plans.size() - 1);
+    if (p.version >= 11) tigris::plan::fill_tile_facts(p);
+}
+
+// Make stages [head, head + len) a chain with `tile_h` rows per tile.
+inline void chain_stages(PlanDesc &p, uint16_t head, uint16_t len, uint16_t tile_h, bool line_buffered)
+{
+    for (uint16_t s = head; s < head + len; ++s) {
+        p.stages[s].chain_id = head;
+        p.stages[s].chain_len = len;
+    }
+    p.stages[head].chain_tile_h = tile_h;
+    p.stages[head].flags = line_buffered ? TIGRIS_STAGE_LINE_BUFFERED : 0;
+}
+
+struct Loaded {
+    Bytes bytes;
+    tigris_plan_t plan{};
+    tigris_error_t err = TIGRIS_ERR_NULL;
+};
+
+inline void load(const PlanDesc &d, Loaded *out)
+{
+    out->bytes = tigris::plan::write_plan(d);
+    out->err = tigris_plan_load(out->bytes.data(), (uint32_t)out->bytes.size(), &out->plan);
+}
+
+// The cost model's peak of stage s of a loaded plan (host alignment).
+inline uint64_t model_peak(const tigris_plan_t &plan, uint16_t s)
+{
+    std::vector<tigris_rt::CostSpace> spaces(256);
+    tigris_rt::CostPeak pk{};
+    if (!tigris_rt::plan_stage_peak(&plan, s, A, spaces.data(), (uint16_t)spaces.size(), &pk)) return 0;
+    return pk.peak;
+}
+
+inline std::vector<float> pattern(size_t n, int mod, float scale, int mul = 7)
+{
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = (float)((int)((i * (size_t)mul + 3) % (size_t)mod) - mod / 2) * scale;
+    return v;
+}
+
+}  // namespace bandtest

@@ -49,8 +49,15 @@ Model load_model_bytes(const std::vector<uint8_t>& bytes, const std::string& nam
   std::vector<frontend::onnx::InputShape> shapes;
   for (const ShapeBinding& b : options.input_shapes) shapes.push_back({b.input, b.dims});
   impl->graph = frontend::onnx::load_onnx(bytes, name, shapes, impl->warnings);
-  passes::normalize(impl->graph);
-  impl->summary = detail::summarize(impl->graph, name);
+  try {
+    passes::normalize(impl->graph);
+    impl->summary = detail::summarize(impl->graph, name);
+  } catch (const CompileError& e) {
+    throw CompileError(e.kind(), name + ": " + e.what(), e.ops(), e.tensors());
+  } catch (const std::exception& e) {
+    // A malformed graph that slipped past the checker: still one line naming the file.
+    throw CompileError(ErrorKind::Invalid, name + ": cannot normalize the graph (" + e.what() + ")");
+  }
   return Model(std::move(impl));
 }
 

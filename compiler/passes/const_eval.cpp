@@ -13,6 +13,7 @@ namespace {
 
 using ir::DType;
 using Inputs = std::vector<std::optional<Value>>;
+constexpr int64_t kMaxElements = 16 << 20;  // larger constants are not materialized
 using Result = std::optional<std::vector<Value>>;
 
 bool is_float(DType t) { return t == DType::Float32 || t == DType::Float64 || t == DType::Float16; }
@@ -281,21 +282,31 @@ std::optional<std::vector<Value>> evaluate(const ir::Node& n, const Inputs& in, 
       std::vector<double> d = const_doubles(t);
       if (!d.empty()) fill = d[0];
     }
-    for (int64_t d : ints(*x)) out.shape.push_back(d);
+    for (int64_t d : ints(*x)) {
+      if (d < 0 || d > kMaxElements) return std::nullopt;
+      out.shape.push_back(d);
+    }
+    if (ir::num_elements(out.shape) > kMaxElements) return std::nullopt;
     out.v.assign(static_cast<size_t>(ir::num_elements(out.shape)), fill);
     return one(out);
   }
   if (op == "Range" && arg(1) && arg(2)) {
     double start = x->v.at(0), limit = arg(1)->v.at(0), delta = arg(2)->v.at(0);
     if (delta == 0) throw node_error(n, "delta 0");
-    int64_t count = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+    double steps = std::ceil((limit - start) / delta);
+    if (!(steps < static_cast<double>(kMaxElements))) return std::nullopt;
+    int64_t count = std::max<int64_t>(0, static_cast<int64_t>(steps));
     Value out{x->dtype, {count}, {}};
     for (int64_t i = 0; i < count; ++i) out.v.push_back(round_to(x->dtype, start + static_cast<double>(i) * delta));
     return one(out);
   }
   if (op == "Expand" && arg(1)) {
     Value shape_only{x->dtype, {}, {}};
-    for (int64_t d : ints(*arg(1))) shape_only.shape.push_back(d);
+    for (int64_t d : ints(*arg(1))) {
+      if (d < 0 || d > kMaxElements) return std::nullopt;
+      shape_only.shape.push_back(d);
+    }
+    if (ir::num_elements(ir::broadcast_shapes(x->shape, shape_only.shape)) > kMaxElements) return std::nullopt;
     shape_only.v.assign(static_cast<size_t>(ir::num_elements(shape_only.shape)), 0.0);
     return one(elementwise({x, &shape_only}, x->dtype, [](const double* a) { return a[0]; }));
   }

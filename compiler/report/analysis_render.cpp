@@ -9,11 +9,6 @@ namespace {
 
 constexpr size_t kListedRows = 5;
 
-std::string plural(uint64_t n, const char* one, const char* many)
-{
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 std::string header(const AnalysisModel& m)
 {
   std::string line = m.file + "   " + m.dtype + ", " + plural(m.operators, "operator", "operators");
@@ -83,7 +78,7 @@ std::string memory_section(const AnalysisReport& r, bool sweep)
     t.add({"this plan", format_bytes(r.fast.scheduled_peak_bytes),
            format_bytes(*r.fast.budget_bytes - r.fast.scheduled_peak_bytes) + " headroom"});
   }
-  if (r.slow.spill_bytes > 0 || r.slow.peak_bytes > 0) {
+  if (r.slow.peak_bytes > 0) {
     t.add({"slow memory", format_bytes(r.slow.peak_bytes),
            r.slow.budget_bytes ? "budget " + format_bytes(*r.slow.budget_bytes) : std::string("no budget given")});
   }
@@ -107,7 +102,7 @@ std::string flash_section(const AnalysisReport& r)
       t.add({"with -c lz4", format_bytes(*f.lz4_plan_bytes), "estimate"});
     }
   } else {
-    t.add({"plan", "none at this budget"});
+    t.add({"plan", r.fast.budget_bytes ? "none at this budget" : "none without a budget (-m)"});
   }
   if (f.int8_plan_bytes && r.model.dtype == "float32") t.add({"as int8", format_bytes(*f.int8_plan_bytes), "estimate"});
   if (f.budget_bytes) {
@@ -129,7 +124,9 @@ std::string stages_table(const AnalysisReport& r)
   t.right_align(4);
   t.add({"stage", "ops", "untiled peak", "in", "out", "tiling"});
   for (const AnalysisStage& s : r.stages) {
-    t.add({std::to_string(s.stage), std::to_string(s.first_op) + "-" + std::to_string(s.last_op),
+    const std::string ops = s.first_op == s.last_op ? std::to_string(s.first_op)
+                                                    : std::to_string(s.first_op) + "-" + std::to_string(s.last_op);
+    t.add({std::to_string(s.stage), ops,
            format_bytes(s.peak_bytes), format_bytes(s.in_bytes), format_bytes(s.out_bytes), s.tiling});
   }
   return "stages\n" + t.render();

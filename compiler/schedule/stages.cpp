@@ -146,7 +146,8 @@ void fill_slow(const ir::Graph& g, const Usage& u, Schedule& sch) {
       if (!spilled || arrives > static_cast<int>(k)) continue;
       const auto& r = u.reads[t];
       int last_stage = r.empty() ? -1 : stage_of[static_cast<size_t>(r.back())];
-      if (u.is_output[t] || last_stage >= static_cast<int>(k)) bytes += u.aligned[t];
+      bool never_freed = u.is_output[t] || (p < 0 && r.empty());  // outputs; model inputs nobody reads
+      if (never_freed || last_stage >= static_cast<int>(k)) bytes += u.aligned[t];
     }
     sch.stages[k].slow_bytes_after = bytes;
     sch.slow_peak = std::max(sch.slow_peak, bytes);
@@ -191,13 +192,16 @@ Schedule partition(const ir::Graph& g, uint64_t budget) {
         if (best[static_cast<size_t>(f)].first == inf) continue;
         // The whole graph as one stage was costed above and failed.
         if (f == 0 && e == n && n > 1) continue;
+        // Growing a stage at its front never lowers its cost (what the new op writes for later
+        // readers is held to the end): once over the budget, every longer range is too.
+        bool over = cost_of(g, u, f, e, false) > budget;
+        if (over && e - f > 1) break;
         Stage st;
         st.first = f;
         st.end = e;
         fill_io(g, u, st);
-        bool ok = cost_of(g, u, f, e, false) <= budget && st.inputs.size() <= kMaxStageInputs &&
-                  st.outputs.size() <= kMaxStageOutputs;
-        if (!ok && e - f > 1) continue;  // a single op stays a stage of its own even when over
+        bool io_ok = st.inputs.size() <= kMaxStageInputs && st.outputs.size() <= kMaxStageOutputs;
+        if (!io_ok && e - f > 1) continue;  // a single op stays a stage of its own even when over
         std::pair<uint64_t, int> cand{best[static_cast<size_t>(f)].first + st.reload_bytes + st.spill_bytes,
                                       best[static_cast<size_t>(f)].second + 1};
         if (cand < best[static_cast<size_t>(e)]) {

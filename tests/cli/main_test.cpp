@@ -16,7 +16,7 @@ TEST(Main, HelpListsTheSubcommandsAndExitsZero)
 {
   const CliResult r = run_cli({"--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* sub : {"inspect", "run"}) EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
+  for (const char* sub : {"analyze", "compile", "export", "inspect", "run"}) EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
   EXPECT_EQ(run_cli({"run", "--help"}).exit_code, 0);
 }
 

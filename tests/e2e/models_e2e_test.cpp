@@ -29,7 +29,12 @@ std::vector<float> run(const compiler::Model& m, uint64_t fast, const std::vecto
   test::PlanRun pr = test::run_plan(r.plan, {input}, static_cast<uint32_t>(slow));
   EXPECT_EQ(pr.error, "");
   if (!pr.error.empty()) return {};
-  EXPECT_LE(pr.stats.slow_peak, r.schedule.slow.peak_bytes + input.size() + 64);
+  // The runtime moved exactly what the schedule reports, and never fell back to slow memory.
+  EXPECT_EQ(pr.stats.loads_bytes, r.schedule.fast.reload_bytes);
+  EXPECT_EQ(pr.stats.spills_bytes, r.schedule.fast.spill_bytes);
+  EXPECT_EQ(pr.stats.slow_overflow_count, 0u);
+  EXPECT_EQ(pr.stats.stages_normal, r.schedule.stages.size());
+  EXPECT_EQ(pr.stats.slow_peak, r.schedule.slow.peak_bytes);
   std::vector<float> out(pr.outputs.at(0).size() / 4);
   std::memcpy(out.data(), pr.outputs[0].data(), out.size() * 4);
   return out;

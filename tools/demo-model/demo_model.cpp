@@ -98,9 +98,18 @@ std::vector<uint8_t> onnx_bytes(const Network& net)
   onnx::GraphProto& g = *model.mutable_graph();
   g.set_name("demo");
   declare(g.add_input(), "image", {1, net.channels, net.height, net.width});
+  // Intermediate shapes are declared too (value_info), so `tigris inspect` can show MACs.
   std::string x = "image";
+  int64_t size = net.height;
   for (size_t i = 0; i < net.convs.size(); ++i) {
     const ConvLayer& L = net.convs[i];
+    const std::string n = std::to_string(i + 1);
+    declare(g.add_value_info(), L.name + "_out", {1, L.out_ch, size, size});
+    declare(g.add_value_info(), "relu" + n + "_out", {1, L.out_ch, size, size});
+    if (i + 1 < net.convs.size()) {
+      size /= 2;
+      declare(g.add_value_info(), "pool" + n + "_out", {1, L.out_ch, size, size});
+    }
     add_initializer(g, L.name + ".weight", {L.out_ch, L.in_ch, L.kernel, L.kernel}, L.weight);
     add_initializer(g, L.name + ".bias", {L.out_ch}, L.bias);
     onnx::NodeProto* conv = add_node(g, "Conv", L.name, {x, L.name + ".weight", L.name + ".bias"}, L.name + "_out");
@@ -117,6 +126,8 @@ std::vector<uint8_t> onnx_bytes(const Network& net)
       x = pool->output(0);
     }
   }
+  declare(g.add_value_info(), "gap_out", {1, net.convs.back().out_ch, 1, 1});
+  declare(g.add_value_info(), "flatten_out", {1, net.convs.back().out_ch});
   x = add_node(g, "GlobalAveragePool", "gap", {x}, "gap_out")->output(0);
   onnx::NodeProto* flatten = add_node(g, "Flatten", "flatten", {x}, "flatten_out");
   set_int(flatten, "axis", 1);

@@ -10,6 +10,7 @@
 #include "tigris.h"
 #include "tools/tigris/cli_errors.h"
 #include "tools/tigris/commands.h"
+#include "tools/tigris/export.h"
 
 namespace tigris::cli {
 
@@ -64,6 +65,9 @@ int main(int argc, char** argv)
   app.require_subcommand(1, 1);
 
   Registry commands;
+  register_analyze(app, commands);
+  register_compile(app, commands);
+  register_export(app, commands);
   register_inspect(app, commands);
   register_run(app, commands);
 

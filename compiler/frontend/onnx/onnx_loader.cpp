@@ -68,7 +68,12 @@ ir::Graph load_onnx(const std::vector<uint8_t>& bytes, const std::string& path,
   check(model, path);
   bind_input_shapes(model, input_shapes, warnings);
   infer_shapes(model, path);
-  ir::Graph graph = import_graph(model);
+  ir::Graph graph;
+  try {
+    graph = import_graph(model);
+  } catch (const CompileError& e) {
+    throw CompileError(e.kind(), path + ": " + e.what(), e.ops(), e.tensors());
+  }
   if (graph.name.empty()) graph.name = "model";
   return graph;
 }

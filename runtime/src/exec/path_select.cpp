@@ -1,10 +1,11 @@
 // Choosing and dispatching a stage's execution path.
 //
 // Control flow and chains are recognised by their operators and chain fields. A stage
-// with a tileable record is banded only when its inputs and outputs do not fit the fast
-// arena above the reserved prefix (after its weights); the band kind the loader derives
-// (tigris_stage_band_kind, stated by the record from schema 11) picks the path. A record
-// that asks for banding the runtime cannot classify fails closed with TILE.
+// with a tileable record is banded by the kind tigris_stage_band_kind gives (stated by the
+// record from schema 11): from schema 11 always, with the record's band, so the run holds
+// exactly the plan's scheduled peak; before, only when its inputs and outputs do not fit
+// the fast arena above the reserved prefix (after its weights). A record that asks for
+// banding the runtime cannot classify fails closed with TILE.
 #include "exec/exec_internal.h"
 #include "memory/arena.h"
 #include "tigris_loader.h"
@@ -68,7 +69,8 @@ tigris_exec_error_t choose_path(const RunContext &ctx, uint16_t s, StagePath *pa
         *path = StagePath::Chain;
         return stage->chain_id == s ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_TILE;  // only a head starts a chain
     }
-    if (!tigris_stage_tiles(plan, stage).tileable || !stage_needs_banding(ctx, s)) return TIGRIS_EXEC_OK;
+    if (!tigris_stage_tiles(plan, stage).tileable) return TIGRIS_EXEC_OK;
+    if (plan->header->version < 11 && !stage_needs_banding(ctx, s)) return TIGRIS_EXEC_OK;
     if (!path_of_kind(tigris_stage_band_kind(plan, stage, nullptr), path)) return TIGRIS_EXEC_ERR_TILE;
     return TIGRIS_EXEC_OK;
 }

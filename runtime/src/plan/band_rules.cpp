@@ -290,9 +290,11 @@ bool leading_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand
     const uint8_t *perm = transpose_perm(plan, s, &len);
     if (!perm || len == 0) return false;
     const uint16_t in = op_in(plan, *op, 0);
+    uint8_t m = 0, q = 0;
     if (perm[0] == 0) {
         uint32_t p = 1;  // fixed leading prefix, at most rank - 1 axes
         while (p + 1 < len && perm[p] == p) p++;
+        if (!leading_swap(perm, len, (uint8_t)p, &m, &q)) return false;
         const uint64_t outer = prod_dims(plan, in, 0, p);
         if (outer < 2 || outer > UINT32_MAX) return false;
         b->mode = TIGRIS_LEADING_MODE_BATCH;
@@ -300,7 +302,7 @@ bool leading_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand
         b->axis = (uint8_t)(p - 1);
     } else {
         const int32_t lead = tensor_dim(plan, in, perm[0]);
-        if (lead < 2) return false;
+        if (lead < 2 || !leading_swap(perm, len, 0, &m, &q)) return false;
         b->mode = TIGRIS_LEADING_MODE_ROWS;
         b->extent = (uint32_t)lead;
         b->axis = perm[0];
@@ -430,6 +432,23 @@ bool chain_op(uint8_t type)
     default:
         return chain_spatial_op(type);
     }
+}
+
+bool leading_swap(const uint8_t *perm, uint8_t len, uint8_t p, uint8_t *m, uint8_t *q)
+{
+    if (p >= len) return false;
+    const uint32_t first = perm[p];
+    uint32_t k = p;
+    while (k < len && perm[k] == first + (k - p)) k++;  // group B: first, first + 1, ...
+    const uint32_t end_b = first + (k - p);
+    if (first < p || end_b > len) return false;
+    for (uint32_t a = p; a < first; a++, k++)  // group A: p .. first - 1
+        if (k >= len || perm[k] != a) return false;
+    for (uint32_t a = end_b; a < len; a++, k++)  // the fixed suffix
+        if (k >= len || perm[k] != a) return false;
+    *m = (uint8_t)first;
+    *q = (uint8_t)end_b;
+    return k == len;
 }
 
 // ---- geometry -------------------------------------------------------------------------

@@ -35,6 +35,11 @@ bool chain_spatial_op(uint8_t type);
 // Every op a chained stage may hold (the reference chain allow-list).
 bool chain_op(uint8_t type);
 
+// A transpose permutation is a swap of two contiguous axis groups after a fixed prefix of
+// `p` axes: perm[p..len) = [m, q) then [p, m) then [q, len) with p <= m <= q <= len (m = p:
+// the identity). Fills m and q. The LEADING band runs the kernel's transposed tile on it.
+bool leading_swap(const uint8_t *perm, uint8_t len, uint8_t p, uint8_t *m, uint8_t *q);
+
 // ---- Geometry of one spatial op along one axis ------------------------------------
 
 enum BandGeomKind : uint8_t {

@@ -151,6 +151,89 @@ inline uint64_t model_peak(const tigris_plan_t &plan, uint16_t s)
     return pk.peak;
 }
 
+// ---- int8 helpers ----
+
+// A per-tensor quant param (the multiplier/shift pair is a placeholder for non-conv ops).
+uint16_t add_quant(PlanDesc &p, float scale, int32_t zp);
+// The output quant of a conv-like op: per-channel factors of in * w[c] / out.
+uint16_t add_conv_quant(PlanDesc &p, float in_scale, const std::vector<float> &w_scales, float out_scale, int32_t zp);
+// Deterministic int8 bytes in [lo, hi].
+Bytes pattern_s8(size_t n, uint32_t seed, int lo = -100, int hi = 100);
+
+// ---- runs ----
+
+struct RunResult {
+    tigris_exec_error_t rc = TIGRIS_EXEC_ERR_NULL;
+    std::vector<Bytes> outputs;           // per model output, raw stored bytes
+    tigris_exec_stats_t stats{};
+    uint32_t fast_peak = 0;
+    uint32_t fast_required = 0;           // tigris_fast_arena_required of the plan
+    std::vector<tigris_trace_event_t> events;
+    tigris_mem_t mem{};                   // after the run
+};
+
+struct RunOptions {
+    uint32_t fast = 0;       // 0: tigris_fast_arena_required(plan) exactly
+    uint32_t slow = 1u << 16;
+    bool trace = true;
+    tigris_kernel_fn kernel = nullptr;  // nullptr: the plan's dispatcher (float or int8)
+    void *user = nullptr;
+};
+
+// The dispatcher of a loaded plan (int8 or float).
+tigris_kernel_fn plan_kernel(const tigris_plan_t *plan);
+
+// Write, load (must load) and run `d` with `inputs` (raw bytes, per model input).
+RunResult run_plan(const PlanDesc &d, const std::vector<Bytes> &inputs, const RunOptions &o = RunOptions{});
+
+// The same plan with every stage whole: no tile records, no chains, scheduled peak 0.
+PlanDesc whole_plan(const PlanDesc &d);
+
+// Set scheduled_peak to what the runtime holds: per stage, the band cost model's peak for
+// banded stages and chains, and for normal stages every distinct input and op output.
+void set_scheduled_peak(PlanDesc &d);
+
+// The largest model peak over the plan's banded stages and chains (0 when none).
+uint64_t banded_peak(const PlanDesc &d);
+
+// Sums of trace bytes per kind.
+uint64_t trace_bytes(const std::vector<tigris_trace_event_t> &ev, uint8_t kind);
+size_t trace_count(const std::vector<tigris_trace_event_t> &ev, uint8_t kind);
+
+// The path of every STAGE_BEGIN event, in order.
+std::vector<uint8_t> stage_paths(const RunResult &r);
+
+// Input bytes of a float vector.
+Bytes float_bytes(const std::vector<float> &v);
+std::vector<float> as_floats(const Bytes &b);
+
+// Check: the banded run equals the whole run (bytes), stats and trace sums agree, and the
+// fast peak equals the scheduled peak. Returns the banded result.
+RunResult expect_banded_equals_whole(const PlanDesc &banded, const std::vector<Bytes> &inputs,
+                                     const std::string &what);
+
+// ---- one-stage spatial plans ----
+
+struct SpatialCase {
+    std::vector<int32_t> in;      // NHWC (or NLC for Conv1D)
+    uint8_t type = TIGRIS_OP_CONV;
+    tigris_spatial_t sp{};
+    int32_t oc = 0;               // conv output channels (0: same as input)
+    bool relu_after = true;       // a ReLU after the spatial op (in the output band)
+    bool relu_before = false;     // a ReLU before it (in the input band)
+    bool int8 = false;
+};
+
+// Output extent of a spatial op along one axis.
+int32_t spatial_out(uint8_t type, int32_t in, uint32_t k, uint32_t s, uint32_t d, uint32_t pa, uint32_t pb);
+
+// x -> [relu ->] spatial op -> y [-> relu -> z], one stage banded by `rec` (facts filled).
+// The model input is tensor 0, the output the last tensor.
+PlanDesc spatial_plan(const SpatialCase &c, const tigris_tile_plan_v11_t &rec);
+
+// Model input bytes for plan `d` (float or int8 patterns).
+std::vector<Bytes> inputs_for(const PlanDesc &d, uint32_t seed = 1);
+
 inline std::vector<float> pattern(size_t n, int mod, float scale, int mul = 7)
 {
     std::vector<float> v(n);

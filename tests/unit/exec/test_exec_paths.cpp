@@ -1,6 +1,9 @@
-// Path selection: a tiled record runs on the normal path when the stage fits, and fails
-// closed (TILE) when it needs a banded path this runtime does not have yet; chains likewise.
+// Path selection: before schema 11 a tiled record runs on the normal path when the stage
+// fits; from schema 11 the record's band always runs. A band that does not fit fails closed
+// (TILE) before any kernel runs; chains likewise. (The banded paths themselves are tested
+// in tests/unit/bands.)
 #include "exec_fixture.h"
+#include "tigris_kernels.h"
 
 using namespace exectest;
 
@@ -58,25 +61,36 @@ struct PRun {
     tigris_exec_error_t run() { return tigris_run(&plan.plan, &mem, test_kernel, &log, &stats); }
 };
 
-TEST(ExecPaths, TiledRecordThatFitsRunsNormally)
+TEST(ExecPaths, TiledRecordThatFitsRunsNormallyBeforeSchema11)
 {
-    for (uint32_t version : {9u, 11u}) {
-        PRun r(striped(version), 512);
-        ASSERT_EQ(r.run(), TIGRIS_EXEC_OK) << version;
-        EXPECT_EQ(r.stats.stages_normal, 2u);
-        EXPECT_EQ(r.stats.stages_tiled, 0u);
-    }
+    PRun r(striped(9), 512);
+    ASSERT_EQ(r.run(), TIGRIS_EXEC_OK);
+    EXPECT_EQ(r.stats.stages_normal, 2u);
+    EXPECT_EQ(r.stats.stages_tiled, 0u);
 }
 
-TEST(ExecPaths, StageThatNeedsAStripeFailsClosed)
+TEST(ExecPaths, Schema11RunsTheRecordsBand)
 {
-    PRun r(striped(9), 256);  // x and y do not both fit: the record's stripes are needed
+    PRun r(striped(11), 512);
+    ASSERT_EQ(tigris_run(&r.plan.plan, &r.mem, tigris_dispatch_kernel, nullptr, &r.stats), TIGRIS_EXEC_OK);
+    EXPECT_EQ(r.stats.stages_normal, 1u);
+    EXPECT_EQ(r.stats.stages_tiled, 1u);
+    EXPECT_EQ(r.stats.total_tiles, 4u);  // 8 rows in bands of 2
+    std::vector<float> z(64);
+    ASSERT_EQ(tigris_output_read(&r.plan.plan, &r.mem, 2, z.data(), 256), TIGRIS_OK);
+    const std::vector<float> x = iota(64, -8, 0.25f);
+    for (size_t i = 0; i < z.size(); ++i) EXPECT_EQ(z[i], x[i] > 0 ? x[i] : 0.0f) << i;
+}
+
+TEST(ExecPaths, BandThatDoesNotFitFailsClosed)
+{
+    PRun r(striped(9), 32);  // one row of x and of y (32 bytes each) already exceeds 32 bytes
     EXPECT_EQ(r.run(), TIGRIS_EXEC_ERR_TILE);
     EXPECT_TRUE(r.log.ops.empty());
     EXPECT_EQ(r.mem.fast_used, 0u);
 }
 
-TEST(ExecPaths, ChainsFailClosed)
+TEST(ExecPaths, ChainWhoseBandDoesNotFitFailsClosed)
 {
     PlanDesc p = striped(11);
     p.tile_plans.clear();
@@ -86,9 +100,11 @@ TEST(ExecPaths, ChainsFailClosed)
         s.chain_len = 2;
     }
     p.stages[0].chain_tile_h = 2;
-    PRun r(p, 1024);
+    p.scheduled_peak = 64;  // passes the up-front check; the chain's band needs 3 x 64 bytes
+    PRun r(p, 64);
     EXPECT_EQ(r.run(), TIGRIS_EXEC_ERR_TILE);
     EXPECT_TRUE(r.log.ops.empty());
+    EXPECT_EQ(r.mem.fast_used, 0u);
 }
 
 }  // namespace

@@ -320,3 +320,42 @@ TEST(Cast, ConversionsAndQuantization) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Binary, WidthTiledRectangleReadsConstantAtGlobalColumns) {
+    // out = x + k with k [H,W,C] constant; rectangle rows [1,3), cols [2,4) of a 4x5x1 map.
+    Plan p;
+    uint16_t x = p.tensor({1, 4, 5, 1}), out = p.tensor({1, 4, 5, 1});
+    uint16_t op = p.op(TIGRIS_OP_ADD, {x}, {out});
+    std::vector<float> k(20);
+    for (int i = 0; i < 20; ++i) k[i] = 100.0f * (i / 5) + (float)(i % 5);  // 100*row + col
+    p.o(op).weight_idx = p.weight(k);
+    p.attr(op, TIGRIS_ATTR_CONSTANT_OPERAND, constant_operand(1, {4, 5, 1}));
+    tigris_mem_t* m = p.mem();
+    std::vector<float> xb = {1, 2, 3, 4}, ob(4, 0.0f);  // packed 2x2 rectangles
+    p.bind(x, xb.data());
+    p.bind(out, ob.data());
+    m->tile = tigris_tile_ctx_t{};
+    m->tile.active = 1, m->tile.width_tiled = 1, m->tile.out_h = 2, m->tile.out_w = 2, m->tile.in_w = 2;
+    m->tile.out_row0 = 1, m->tile.out_col0 = 2;
+    ASSERT_EQ(kt::run(p, op, m), 0);
+    kt::expect_near(ob, {103, 105, 205, 207});
+}
+
+TEST(Binary, RowTiledMatrixBandWithBroadcastBias) {
+    Plan p;  // [4,3] + bias [3], band rows [2,4) stored after one junk row
+    uint16_t x = p.tensor({4, 3}), out = p.tensor({4, 3});
+    uint16_t op = p.op(TIGRIS_OP_ADD, {x}, {out});
+    p.o(op).weight_idx = p.weight({10, 20, 30});
+    tigris_mem_t* m = p.mem();
+    std::vector<float> xb = {-1, -1, -1, 1, 2, 3, 4, 5, 6}, ob(6, 0.0f);
+    p.bind(x, xb.data());
+    p.bind(out, ob.data());
+    m->tile = tigris_tile_ctx_t{};
+    m->tile.active = 1, m->tile.row_tiled = 1, m->tile.out_h = 2, m->tile.in_row_start = 1, m->tile.out_row0 = 2;
+    ASSERT_EQ(kt::run(p, op, m), 0);
+    kt::expect_near(ob, {11, 22, 33, 14, 25, 36});
+}
+
+}  // namespace

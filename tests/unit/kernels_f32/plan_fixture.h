@@ -61,6 +61,9 @@ public:
     uint16_t weight_i32(const std::vector<int32_t>& v) { return weight_bytes(v.data(), v.size() * 4); }
 
     uint16_t op(uint8_t type, std::initializer_list<uint16_t> ins, std::initializer_list<uint16_t> outs) {
+        return op(type, std::vector<uint16_t>(ins), std::vector<uint16_t>(outs));
+    }
+    uint16_t op(uint8_t type, const std::vector<uint16_t>& ins, const std::vector<uint16_t>& outs) {
         tigris_op_t o{};
         o.op_type = type;
         o.num_inputs = (uint8_t)ins.size();
@@ -148,7 +151,7 @@ public:
         buffers_.assign(tensors_.size(), std::vector<uint8_t>());
         ptrs_.assign(tensors_.size(), nullptr);
         for (size_t i = 0; i < tensors_.size(); ++i) {
-            buffers_[i].assign(tensors_[i].size_bytes + 16, 0);
+            buffers_[i].assign(tensors_[i].size_bytes ? tensors_[i].size_bytes : 1, 0);  // exact: ASan sees overruns
             ptrs_[i] = buffers_[i].data();
         }
         mem_ = tigris_mem_t{};

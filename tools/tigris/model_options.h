@@ -1,0 +1,39 @@
+// The flags analyze and compile share (-m, -f, --input-shape) and loading the model
+// through the compiler with its errors mapped to the CLI's exit codes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/api.h"
+
+namespace CLI {
+class App;
+}
+
+namespace tigris::cli {
+
+struct ModelOptions {
+  std::string model;
+  std::vector<std::string> mem;
+  std::string flash;
+  std::vector<std::string> input_shapes;
+};
+
+void add_model_options(CLI::App& sub, ModelOptions& opt, bool mem_required);
+
+// Pools and flash as given: fast (0 = none), slow as given (may be <= 0), flash.
+struct GivenBudgets {
+  int64_t fast = 0;
+  bool fast_given = false;
+  std::optional<int64_t> slow;
+  std::optional<int64_t> flash;
+};
+GivenBudgets parse_budgets(const ModelOptions& opt);
+
+// Loads and normalizes the model. CompileError of kind Usage -> UsageError, other kinds
+// -> Failure. Warnings go to stderr unless `quiet`.
+compiler::Model load_model_for_cli(const ModelOptions& opt, bool quiet);
+
+}  // namespace tigris::cli

@@ -9,11 +9,6 @@ namespace {
 
 constexpr size_t kListedRows = 5;
 
-std::string plural(uint64_t n, const char* one, const char* many)
-{
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 std::string header(const AnalysisModel& m)
 {
   std::string line = m.file + "   " + m.dtype + ", " + plural(m.operators, "operator", "operators");

@@ -74,6 +74,11 @@ uint32_t dtype_size(int dtype)
   }
 }
 
+std::string plural(uint64_t n, const std::string& one, const std::string& many)
+{
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 std::string format_count(uint64_t n)
 {
   std::string digits = std::to_string(n);

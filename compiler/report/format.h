@@ -24,6 +24,9 @@ std::string dtype_name(int dtype);
 // Element size of an ONNX dtype code in bytes; 0 when it has none (string, unknown).
 uint32_t dtype_size(int dtype);
 
+// "1 stage", "3 stages".
+std::string plural(uint64_t n, const std::string& one, const std::string& many);
+
 // Thousands-separated integer: 1234567 -> `1,234,567`.
 std::string format_count(uint64_t n);
 

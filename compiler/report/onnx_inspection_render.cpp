@@ -19,8 +19,8 @@ std::string header_line(const OnnxInspection& p)
   for (size_t i = 0; i < p.opsets.size(); ++i) {
     line += (i ? ", " : " ") + p.opsets[i].first + " " + std::to_string(p.opsets[i].second);
   }
-  line += ", " + std::to_string(p.num_ops) + " operators";
-  if (p.num_subgraphs) line += ", " + std::to_string(p.num_subgraphs) + " subgraphs";
+  line += ", " + plural(p.num_ops, "operator", "operators");
+  if (p.num_subgraphs) line += ", " + plural(p.num_subgraphs, "subgraph", "subgraphs");
   return line + ", " + format_bytes(p.file_bytes) + "\n";
 }
 

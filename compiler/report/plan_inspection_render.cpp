@@ -18,9 +18,9 @@ std::string header_line(const PlanInspection& p)
 {
   std::string line = p.file + "   plan, schema " + std::to_string(p.schema);
   if (p.show_model_name) line += ", model " + p.model_name;
-  line += ", " + std::to_string(p.num_ops) + " operators";
-  if (p.num_subgraphs) line += ", " + std::to_string(p.num_subgraphs) + " subgraphs";
-  line += ", " + std::to_string(p.stages.size()) + " stages, " + std::to_string(p.tiled_stages) + " tiled";
+  line += ", " + plural(p.num_ops, "operator", "operators");
+  if (p.num_subgraphs) line += ", " + plural(p.num_subgraphs, "subgraph", "subgraphs");
+  line += ", " + plural(p.stages.size(), "stage", "stages") + ", " + std::to_string(p.tiled_stages) + " tiled";
   return line + ", " + format_bytes(p.file_bytes) + "\n";
 }
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_harness.h"
@@ -11,8 +13,8 @@ using namespace tigris::clitest;
 
 namespace {
 
-// x [N,4] -> Relu -> y [N,4], N free.
-std::vector<uint8_t> free_batch_relu()
+// x [N,4] -> `type` -> y [N,4], N free.
+std::vector<uint8_t> free_batch_relu(const std::string& type = "Relu")
 {
   onnx::ModelProto m;
   m.set_ir_version(8);
@@ -27,7 +29,7 @@ std::vector<uint8_t> free_batch_relu()
     t->mutable_shape()->add_dim()->set_dim_value(4);
   }
   auto* n = g.add_node();
-  n->set_op_type("Relu");
+  n->set_op_type(type);
   n->add_input("x");
   n->add_output("y");
   std::string bytes;
@@ -91,6 +93,19 @@ TEST_F(AnalyzeTest, TheVerdictNeverChangesTheExitStatus)
   EXPECT_NE(tight.out.find("does not fit 16 B fast memory"), std::string::npos) << tight.out;
   // A slow pool of 0 is display only for analyze.
   EXPECT_EQ(run({"analyze", "free.onnx", "-m", "1K", "-m", "0"}).exit_code, 0);
+}
+
+TEST_F(AnalyzeTest, UnsupportedOperatorsAreAVerdictForAnalyzeAndAFailureForCompile)
+{
+  // A random-number operator has no place in a deterministic plan.
+  write_bytes(dir.file("rand.onnx"), free_batch_relu("RandomUniformLike"));
+  const CliResult a = run({"analyze", "rand.onnx", "-m", "1K"});
+  EXPECT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_NE(a.out.find("cannot compile: 1 unsupported operator\n  RandomUniformLike   "), std::string::npos) << a.out;
+  const CliResult c = run({"compile", "rand.onnx", "-m", "1K"});
+  EXPECT_EQ(c.exit_code, 1);
+  EXPECT_EQ(c.err.substr(c.err.find("Error:")), "Error: no plan written: cannot compile: 1 unsupported operator\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("rand.tgrs")));
 }
 
 TEST_F(AnalyzeTest, UsageErrors)

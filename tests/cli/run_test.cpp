@@ -200,3 +200,19 @@ TEST_F(RunTest, UsageErrorsExitTwo)
   }
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"add.tgrs", "flatten.tgrs", "relu.tgrs", "x.npy"}));
 }
+
+TEST_F(RunTest, DeclaredFloatInterfaceOfAnInt8Plan)
+{
+  // Quantization scale 0.5, zero point 1: q = clamp(round_half_away(x / 0.5) + 1);
+  // ReLU clamps at the zero point; y = (q - 1) * 0.5.
+  //   x = -1 -> q = -1 -> 1 -> 0;   0.4 -> 1 + 1 = 2 -> 0.5;   3 -> 7 -> 3;   100 -> 201 -> 127 -> 63
+  write_bytes(dir.file("ri8.tgrs"), write_plan(relu_int8_plan()));
+  write_bytes(dir.file("xi.npy"), tigris::cli::write_npy(Array{1, {1, 4}, float_bytes({-1.0f, 0.4f, 3.0f, 100.0f})}));
+  const CliResult r = run({"run", "ri8.tgrs", "-i", "xi.npy", "-o", "yi.npy"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(int8 kernels)"), std::string::npos) << r.out;
+  EXPECT_EQ(floats(read_npy_file(dir.file("yi.npy"))), (std::vector<float>{0.0f, 0.5f, 3.0f, 63.0f}));
+  const CliResult i = run({"inspect", "ri8.tgrs"});
+  EXPECT_NE(i.out.find("  input    x   1x4 float32   (stored int8, as declared)\n"), std::string::npos) << i.out;
+  EXPECT_NE(i.out.find("model relu_int8, 1 operator, 1 stage, 0 tiled"), std::string::npos) << i.out;
+}

@@ -125,3 +125,38 @@ inline PlanDesc add_relu_plan()
 }
 
 }  // namespace tigris::clitest
+
+namespace tigris::clitest {
+
+// x int8 [1,4] declared float32 (scale 0.5, zero point 1) -> relu -> y int8 [1,4], declared
+// float32, same quantization: the runtime's interface converts at both ends.
+inline PlanDesc relu_int8_plan()
+{
+  PlanDesc p;
+  p.model_name = "relu_int8";
+  p.budget = 256;
+  p.peak = 64;
+  p.scheduled_peak = 64;
+  QuantDesc q;
+  q.scale = 0.5f;
+  q.zero_point = 1;
+  q.multipliers = {1 << 30};
+  q.shifts = {1};
+  p.quant = {q};
+  TensorDesc x = tensor("x", {1, 4}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_INT8);
+  TensorDesc y = tensor("y", {1, 4}, TIGRIS_TENSOR_MODEL_OUTPUT, TIGRIS_DTYPE_INT8);
+  x.quant = y.quant = 0;
+  x.iface_dtype = y.iface_dtype = TIGRIS_DTYPE_FLOAT32;
+  p.tensors = {x, y};
+  OpDesc relu = op(TIGRIS_OP_RELU, "relu", {0}, {1});
+  relu.fused_act = TIGRIS_ACT_NONE;
+  relu.act_min = 1;  // ReLU clamps at the zero point
+  relu.act_max = 127;
+  p.ops = {relu};
+  p.stages = {stage({0}, {0}, {1}, 64)};
+  p.model_inputs = {0};
+  p.model_outputs = {1};
+  return p;
+}
+
+}  // namespace tigris::clitest

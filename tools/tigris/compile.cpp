@@ -112,6 +112,14 @@ void run_compile(const CompileCliOptions& opt)
   const std::string text = report::render_text(r, false, false);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
+  if (!summary.supported()) {
+    // The summary above lists them; the error line stays one short line.
+    no_plan(output, summary.unsupported_operators.empty()
+                        ? "cannot compile: " + summary.dtype_errors.front()
+                        : "cannot compile: " + std::to_string(summary.unsupported_operators.size()) +
+                              (summary.unsupported_operators.size() == 1 ? " unsupported operator"
+                                                                         : " unsupported operators"));
+  }
   if (!c.ok()) no_plan(output, c.error.empty() ? "the compiler gave no reason" : c.error);
   if (r.fast.verdict != report::Verdict::kFits) no_plan(output, "the scheduled peak exceeds the fast budget");
   check_loads(c.plan, output);

@@ -45,9 +45,15 @@ uint32_t band_buffer_bytes(const CostTensor &t, const CostSpace &sp, bool hw, bo
     return bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
 }
 
+// Every tensor the run touches (listed stage inputs no op reads included) starts unplaced.
 void reset_info(BandRun &run)
 {
     int32_t *in = info(run);
+    const tigris_plan_t *plan = run.ctx->plan;
+    const tigris_stage_t &h = head_stage(run), &l = last_stage(run);
+    const uint16_t *ins = tigris_stage_inputs(plan, &h), *outs = tigris_stage_outputs(plan, &l);
+    for (uint16_t i = 0; i < h.inputs_count; ++i) in[2 * ins[i]] = kNoSpace, in[2 * ins[i] + 1] = -1;
+    for (uint16_t i = 0; i < l.outputs_count; ++i) in[2 * outs[i]] = kNoSpace, in[2 * outs[i] + 1] = -1;
     for (uint16_t j = 0; j < run.src.num_ops; ++j) {
         CostOp op;
         run.src.op(run.src.ctx, j, &op);

@@ -41,12 +41,17 @@ bool better(const Candidate& a, const Candidate& b) {
   return a.model.subgraphs[0].operators.size() < b.model.subgraphs[0].operators.size();
 }
 
-// The model with large constant data replaced by one byte: arena and rewrite only need
-// to know that those tensors are constant (PAD paddings and the like stay intact).
+// What the search needs of a model, cheaper to copy: large constant data shrinks to one
+// byte (the arena and the rewrite only need to know those tensors are constant; PAD
+// paddings and the like stay intact), names and min/max ranges go.
 tflite::Model skeleton(const tflite::Model& m) {
   tflite::Model s = m;
   for (tflite::Buffer& b : s.buffers)
     if (b.data.size() > 64) b.data.assign(1, 0);
+  for (tflite::Tensor& t : s.subgraphs[0].tensors) {
+    t.name.clear();
+    if (t.quantization) t.quantization->min.clear(), t.quantization->max.clear();
+  }
   return s;
 }
 

@@ -194,14 +194,16 @@ Value value_of(const ir::Tensor& t) { return Value{t.dtype, t.shape, const_doubl
 
 std::vector<uint8_t> encode_value(const Value& v) { return encode(v.dtype, v.v); }
 
-std::optional<std::vector<Value>> evaluate(const ir::Node& n, const Inputs& in, int64_t opset) {
-  if (!n.domain.empty()) return std::nullopt;
-  const std::string& op = n.op;
-  auto arg = [&](size_t i) -> const Value* { return i < in.size() && in[i] ? &*in[i] : nullptr; };
-  const Value* x = arg(0);
-  if (!x) return std::nullopt;
-  auto one = [](Value v) { return Result(std::vector<Value>{std::move(v)}); };
+namespace {
 
+using Arg = std::function<const Value*(size_t)>;
+
+Result one(Value v) { return Result(std::vector<Value>{std::move(v)}); }
+
+// Casts, unary and binary arithmetic, comparisons, Where.
+Result evaluate_arithmetic(const ir::Node& n, const Inputs& in, const Arg& arg) {
+  const std::string& op = n.op;
+  const Value* x = arg(0);
   if (op == "Identity") return one(*x);
   if (op == "Cast") {
     DType to = ir::dtype_from_code(static_cast<int32_t>(n.attrs.get_int("to", 1)));
@@ -220,6 +222,23 @@ std::optional<std::vector<Value>> evaluate(const ir::Node& n, const Inputs& in, 
   }
   if (op == "Where" && arg(1) && arg(2))
     return one(elementwise({x, arg(1), arg(2)}, arg(1)->dtype, [](const double* a) { return a[0] ? a[1] : a[2]; }));
+  return std::nullopt;
+}
+
+Value transposed(const Value& x, std::vector<int64_t> perm) {
+  if (perm.empty())
+    for (size_t i = x.shape.size(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+  ir::Tensor t;
+  t.dtype = DType::Float64;
+  t.shape = ir::permute_shape(x.shape, perm);
+  t.data = transpose_data(encode(DType::Float64, x.v), x.shape, perm, 8);
+  return Value{x.dtype, t.shape, const_doubles(t)};
+}
+
+// Gather, Concat, Squeeze/Unsqueeze, Reshape, Flatten, Slice, Transpose.
+Result evaluate_movement(const ir::Node& n, const Inputs& in, int64_t opset, const Arg& arg) {
+  const std::string& op = n.op;
+  const Value* x = arg(0);
   if (op == "Gather" && arg(1)) return one(gather(n, *x, *arg(1)));
   if (op == "Concat") {
     std::vector<const Value*> all;
@@ -240,11 +259,11 @@ std::optional<std::vector<Value>> evaluate(const ir::Node& n, const Inputs& in, 
     return one(out);
   }
   if (op == "Flatten") {
-    int64_t axis = n.attrs.get_int("axis", 1);
     int64_t rank = static_cast<int64_t>(x->shape.size());
-    if (axis < 0) axis += rank;
+    int64_t axis = std::clamp<int64_t>(n.attrs.get_int("axis", 1) < 0 ? n.attrs.get_int("axis", 1) + rank
+                                                                     : n.attrs.get_int("axis", 1), 0, rank);
     Value out = *x;
-    int64_t outer = ir::num_elements(ir::Shape(x->shape.begin(), x->shape.begin() + std::clamp<int64_t>(axis, 0, rank)));
+    int64_t outer = ir::num_elements(ir::Shape(x->shape.begin(), x->shape.begin() + axis));
     out.shape = {outer, outer ? ir::num_elements(x->shape) / outer : 0};
     return one(out);
   }
@@ -255,20 +274,14 @@ std::optional<std::vector<Value>> evaluate(const ir::Node& n, const Inputs& in, 
     return one(slice(n, *x, ints(*arg(1)), ints(*arg(2)), arg(3) ? ints(*arg(3)) : std::vector<int64_t>{},
                      arg(4) ? ints(*arg(4)) : std::vector<int64_t>{}));
   }
-  if (op == "Transpose") {
-    std::vector<int64_t> perm = n.attrs.get_ints("perm");
-    if (perm.empty())
-      for (size_t i = x->shape.size(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
-    Value out{x->dtype, ir::permute_shape(x->shape, perm), {}};
-    std::vector<uint8_t> bytes = encode(DType::Float64, x->v);
-    std::vector<uint8_t> moved = transpose_data(bytes, x->shape, perm, 8);
-    ir::Tensor t;
-    t.dtype = DType::Float64;
-    t.shape = out.shape;
-    t.data = std::move(moved);
-    out.v = const_doubles(t);
-    return one(out);
-  }
+  if (op == "Transpose") return one(transposed(*x, n.attrs.get_ints("perm")));
+  return std::nullopt;
+}
+
+// ConstantOfShape, Range, Expand, Size: bounded in size.
+Result evaluate_generators(const ir::Node& n, const Arg& arg) {
+  const std::string& op = n.op;
+  const Value* x = arg(0);
   if (op == "ConstantOfShape") {
     const ir::TensorValue* tv = n.attrs.get_tensor("value");
     Value out{DType::Float32, ir::Shape(), {}};
@@ -312,6 +325,17 @@ std::optional<std::vector<Value>> evaluate(const ir::Node& n, const Inputs& in, 
   }
   if (op == "Size") return one(Value{DType::Int64, {}, {static_cast<double>(x->v.size())}});
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::vector<Value>> evaluate(const ir::Node& n, const Inputs& in, int64_t opset) {
+  if (!n.domain.empty()) return std::nullopt;
+  Arg arg = [&](size_t i) -> const Value* { return i < in.size() && in[i] ? &*in[i] : nullptr; };
+  if (!arg(0)) return std::nullopt;
+  if (Result r = evaluate_arithmetic(n, in, arg)) return r;
+  if (Result r = evaluate_movement(n, in, opset, arg)) return r;
+  return evaluate_generators(n, arg);
 }
 
 }  // namespace tigris::passes

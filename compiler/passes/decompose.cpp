@@ -119,101 +119,122 @@ bool tile(ir::Graph& g, size_t i, Rewrite& r) {
   return true;
 }
 
+bool reciprocal_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  if (!is_float(g, n.inputs[0])) return false;
+  r.op_like("Div", {r.scalar(1.0f), n.inputs[0]}, n.outputs[0], {}, n.outputs[0]);
+  return true;
+}
+
+bool cast_like_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  int64_t to = static_cast<int64_t>(g.tensor(n.inputs[1]).dtype);
+  r.op_like("Cast", {n.inputs[0]}, n.outputs[0], with("to", to), n.outputs[0]);
+  return true;
+}
+
+bool xor_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  ir::TensorId y = n.outputs[0];
+  r.op_like("Not", {r.op_like("Equal", {n.inputs[0], n.inputs[1]}, y)}, y, {}, y);
+  return true;
+}
+
+bool hard_sigmoid_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  ir::TensorId x = n.inputs[0], y = n.outputs[0];
+  if (!is_float(g, x)) return false;
+  ir::TensorId a = r.op_like("Mul", {x, r.scalar(n.attrs.get_float("alpha", 0.2f))}, x);
+  ir::TensorId b = r.op_like("Add", {a, r.scalar(n.attrs.get_float("beta", 0.5f))}, x);
+  ir::Attributes c = with("min", 0.0f);
+  c.set("max", 1.0f);
+  r.op_like("Clip", {b}, y, c, y);
+  return true;
+}
+
+bool thresholded_relu_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  ir::TensorId x = n.inputs[0], y = n.outputs[0];
+  if (!is_float(g, x)) return false;
+  ir::TensorId c = r.op("Greater", {x, r.scalar(n.attrs.get_float("alpha", 1.0f))}, g.tensor(x).shape, ir::DType::Bool);
+  r.op_like("Where", {c, x, r.scalar(0.0f)}, y, {}, y);
+  return true;
+}
+
+bool selu_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  ir::TensorId x = n.inputs[0], y = n.outputs[0];
+  if (!is_float(g, x)) return false;
+  ir::TensorId e = r.op_like("Elu", {x}, x, with("alpha", n.attrs.get_float("alpha", 1.67326319217681884765625f)));
+  r.op_like("Mul", {e, r.scalar(n.attrs.get_float("gamma", 1.05070102214813232421875f))}, y, {}, y);
+  return true;
+}
+
+bool celu_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  ir::TensorId x = n.inputs[0], y = n.outputs[0];
+  float alpha = n.attrs.get_float("alpha", 1.0f);
+  if (!is_float(g, x) || alpha == 0.0f) return false;
+  ir::TensorId s = r.op_like("Div", {x, r.scalar(alpha)}, x);
+  ir::TensorId e = r.op_like("Elu", {s}, x, with("alpha", 1.0f));
+  r.op_like("Mul", {e, r.scalar(alpha)}, y, {}, y);
+  return true;
+}
+
+bool softplus_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  ir::TensorId x = n.inputs[0], y = n.outputs[0];
+  if (!is_float(g, x)) return false;
+  r.op_like("Log", {r.op_like("Add", {r.op_like("Exp", {x}, x), r.scalar(1.0f)}, x)}, y, {}, y);
+  return true;
+}
+
+bool softsign_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  ir::TensorId x = n.inputs[0], y = n.outputs[0];
+  if (!is_float(g, x)) return false;
+  r.op_like("Div", {x, r.op_like("Add", {r.op_like("Abs", {x}, x), r.scalar(1.0f)}, x)}, y, {}, y);
+  return true;
+}
+
+bool tan_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  ir::TensorId x = n.inputs[0], y = n.outputs[0];
+  if (!is_float(g, x)) return false;
+  r.op_like("Div", {r.op_like("Sin", {x}, x), r.op_like("Cos", {x}, x)}, y, {}, y);
+  return true;
+}
+
+bool mean_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  ir::TensorId y = n.outputs[0];
+  if (!is_float(g, y)) return false;
+  ir::TensorId s = r.op_like("Sum", n.inputs, y);
+  r.op_like("Mul", {s, r.scalar(1.0f / static_cast<float>(n.inputs.size()))}, y, {}, y);
+  return true;
+}
+
 std::map<std::string, Fn> table() {
   std::map<std::string, Fn> t;
-  t["Reciprocal"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    if (!is_float(g, n.inputs[0])) return false;
-    r.op_like("Div", {r.scalar(1.0f), n.inputs[0]}, n.outputs[0], {}, n.outputs[0]);
-    return true;
-  };
+  t["Reciprocal"] = reciprocal_rule;
   t["Pow"] = pow_const;
-  t["CastLike"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    int64_t to = static_cast<int64_t>(g.tensor(n.inputs[1]).dtype);
-    r.op_like("Cast", {n.inputs[0]}, n.outputs[0], with("to", to), n.outputs[0]);
-    return true;
-  };
-  t["Xor"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    ir::TensorId y = n.outputs[0];
-    r.op_like("Not", {r.op_like("Equal", {n.inputs[0], n.inputs[1]}, y)}, y, {}, y);
-    return true;
-  };
+  t["CastLike"] = cast_like_rule;
+  t["Xor"] = xor_rule;
   t["ReduceL1"] = reduce_via_sum("Abs", "");
   t["ReduceL2"] = reduce_via_sum("Square", "Sqrt");
   t["ReduceSumSquare"] = reduce_via_sum("Square", "");
   t["ReduceLogSum"] = reduce_via_sum("", "Log");
   t["ReduceLogSumExp"] = reduce_via_sum("Exp", "Log");
-  t["HardSigmoid"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    ir::TensorId x = n.inputs[0], y = n.outputs[0];
-    if (!is_float(g, x)) return false;
-    ir::TensorId a = r.op_like("Mul", {x, r.scalar(n.attrs.get_float("alpha", 0.2f))}, x);
-    ir::TensorId b = r.op_like("Add", {a, r.scalar(n.attrs.get_float("beta", 0.5f))}, x);
-    ir::Attributes c = with("min", 0.0f);
-    c.set("max", 1.0f);
-    r.op_like("Clip", {b}, y, c, y);
-    return true;
-  };
-  t["ThresholdedRelu"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    ir::TensorId x = n.inputs[0], y = n.outputs[0];
-    if (!is_float(g, x)) return false;
-    ir::TensorId c = r.op("Greater", {x, r.scalar(n.attrs.get_float("alpha", 1.0f))}, g.tensor(x).shape, ir::DType::Bool);
-    r.op_like("Where", {c, x, r.scalar(0.0f)}, y, {}, y);
-    return true;
-  };
-  t["Selu"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    ir::TensorId x = n.inputs[0], y = n.outputs[0];
-    if (!is_float(g, x)) return false;
-    ir::TensorId e = r.op_like("Elu", {x}, x, with("alpha", n.attrs.get_float("alpha", 1.67326319217681884765625f)));
-    r.op_like("Mul", {e, r.scalar(n.attrs.get_float("gamma", 1.05070102214813232421875f))}, y, {}, y);
-    return true;
-  };
-  t["Celu"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    ir::TensorId x = n.inputs[0], y = n.outputs[0];
-    float alpha = n.attrs.get_float("alpha", 1.0f);
-    if (!is_float(g, x) || alpha == 0.0f) return false;
-    ir::TensorId s = r.op_like("Div", {x, r.scalar(alpha)}, x);
-    ir::TensorId e = r.op_like("Elu", {s}, x, with("alpha", 1.0f));
-    r.op_like("Mul", {e, r.scalar(alpha)}, y, {}, y);
-    return true;
-  };
-  t["Softplus"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    ir::TensorId x = n.inputs[0], y = n.outputs[0];
-    if (!is_float(g, x)) return false;
-    r.op_like("Log", {r.op_like("Add", {r.op_like("Exp", {x}, x), r.scalar(1.0f)}, x)}, y, {}, y);
-    return true;
-  };
-  t["Softsign"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    ir::TensorId x = n.inputs[0], y = n.outputs[0];
-    if (!is_float(g, x)) return false;
-    r.op_like("Div", {x, r.op_like("Add", {r.op_like("Abs", {x}, x), r.scalar(1.0f)}, x)}, y, {}, y);
-    return true;
-  };
-  t["Tan"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    ir::TensorId x = n.inputs[0], y = n.outputs[0];
-    if (!is_float(g, x)) return false;
-    r.op_like("Div", {r.op_like("Sin", {x}, x), r.op_like("Cos", {x}, x)}, y, {}, y);
-    return true;
-  };
-  t["Mean"] = [](ir::Graph& g, size_t i, Rewrite& r) {
-    ir::Node n = g.nodes[i];
-    ir::TensorId y = n.outputs[0];
-    if (!is_float(g, y)) return false;
-    ir::TensorId s = r.op_like("Sum", n.inputs, y);
-    r.op_like("Mul", {s, r.scalar(1.0f / static_cast<float>(n.inputs.size()))}, y, {}, y);
-    return true;
-  };
+  t["HardSigmoid"] = hard_sigmoid_rule;
+  t["ThresholdedRelu"] = thresholded_relu_rule;
+  t["Selu"] = selu_rule;
+  t["Celu"] = celu_rule;
+  t["Softplus"] = softplus_rule;
+  t["Softsign"] = softsign_rule;
+  t["Tan"] = tan_rule;
+  t["Mean"] = mean_rule;
   t["Max"] = nary_chain;
   t["Min"] = nary_chain;
-  t["Sum"] = [](ir::Graph&, size_t, Rewrite&) { return false; };
   t["Tile"] = tile;
   t["LayerNormalization"] = layer_norm;
   add_more_decompositions(t);

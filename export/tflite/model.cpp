@@ -1,6 +1,8 @@
 // Small helpers over the in-memory TFLite model.
 #include "export/tflite/model.h"
 
+#include <cstdint>
+
 namespace tigris::tflite {
 
 int32_t builtin_code(const Model& m, const Operator& o) {
@@ -19,7 +21,8 @@ std::string operator_kind(const Model& m, const Operator& o) {
 
 int64_t element_count(const std::vector<int32_t>& shape) {
   int64_t n = 1;
-  for (int32_t d : shape) n *= d;
+  for (int32_t d : shape)
+    if (__builtin_mul_overflow(n, static_cast<int64_t>(d), &n)) return INT64_MAX;  // saturate
   return n;
 }
 

@@ -233,7 +233,7 @@ const char* options_table_name(OptionsType t);  // "Conv2DOptions", ...
 std::string operator_kind(const Model& m, const Operator& o);  // builtin name, or custom code
 int32_t builtin_code(const Model& m, const Operator& o);       // effective code (-1 if bad index)
 
-// Element count of a shape (empty shape = 1 element).
+// Element count of a shape (empty shape = 1 element; saturates at INT64_MAX).
 int64_t element_count(const std::vector<int32_t>& shape);
 // The constant data of a tensor (empty span for activations).
 std::span<const uint8_t> tensor_data(const Model& m, const Tensor& t);

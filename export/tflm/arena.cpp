@@ -66,6 +66,9 @@ void check_model(const Model& m) {
       if (d < 0)
         throw ArenaError(Unmodeled::TensorShape,
                          who + " has an unknown dimension, which TFLite Micro cannot size");
+    // TFLite Micro sizes tensors in an int; anything near that is no MCU model.
+    if (tflite::element_count(t.shape) > (int64_t{1} << 31) / element_size(t.type))
+      throw ArenaError(Unmodeled::TensorShape, who + " is larger than TFLite Micro can size");
   }
 }
 

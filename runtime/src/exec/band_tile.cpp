@@ -18,6 +18,24 @@ const tigris_stage_t &last_stage(const BandRun &run) { return run.ctx->plan->sta
 
 bool is_hw(const BandRun &run) { return run.src.hw != 0; }
 
+// Whether list[i] is the first listing of its tensor.
+bool first_listing(const uint16_t *list, uint16_t i)
+{
+    for (uint16_t k = 0; k < i; ++k)
+        if (list[k] == list[i]) return false;
+    return true;
+}
+
+// Index of tensor t in the head's input list (its slow copy is ws.stage_in[index]).
+uint16_t input_slot(const BandRun &run, uint16_t t)
+{
+    const tigris_stage_t &h = run.ctx->plan->stages[run.pctx.head];
+    const uint16_t *ins = tigris_stage_inputs(run.ctx->plan, &h);
+    uint16_t i = 0;
+    while (i + 1u < h.inputs_count && ins[i] != t) ++i;
+    return i;
+}
+
 // Bytes of tensor t's buffer for the current band of space sp (or its line buffer).
 uint32_t band_buffer_bytes(const CostTensor &t, const CostSpace &sp, bool hw, bool at_max)
 {
@@ -27,9 +45,15 @@ uint32_t band_buffer_bytes(const CostTensor &t, const CostSpace &sp, bool hw, bo
     return bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
 }
 
+// Every tensor the run touches (listed stage inputs no op reads included) starts unplaced.
 void reset_info(BandRun &run)
 {
     int32_t *in = info(run);
+    const tigris_plan_t *plan = run.ctx->plan;
+    const tigris_stage_t &h = head_stage(run), &l = last_stage(run);
+    const uint16_t *ins = tigris_stage_inputs(plan, &h), *outs = tigris_stage_outputs(plan, &l);
+    for (uint16_t i = 0; i < h.inputs_count; ++i) in[2 * ins[i]] = kNoSpace, in[2 * ins[i] + 1] = -1;
+    for (uint16_t i = 0; i < l.outputs_count; ++i) in[2 * outs[i]] = kNoSpace, in[2 * outs[i] + 1] = -1;
     for (uint16_t j = 0; j < run.src.num_ops; ++j) {
         CostOp op;
         run.src.op(run.src.ctx, j, &op);
@@ -40,11 +64,10 @@ void reset_info(BandRun &run)
 
 }  // namespace
 
-// info: the space of every band buffer (loaded tensors: their first read), slots of the
-// head's inputs and the last stage's outputs.
+// info[2t]: the space of every band buffer (a loaded tensor: its first read); info[2t + 1]:
+// the fast offset of its line buffer (-1 without).
 void band_fill_info(BandRun &run)
 {
-    const tigris_plan_t *plan = run.ctx->plan;
     int32_t *in = info(run);
     reset_info(run);
     int32_t space = 0;
@@ -61,26 +84,24 @@ void band_fill_info(BandRun &run)
         if (op.spatial && space + 1 < run.n) ++space;
         for (uint8_t k = 0; k < op.num_outputs; ++k) in[2 * op.outputs[k]] = space;
     }
-    const tigris_stage_t &h = head_stage(run), &l = last_stage(run);
-    const uint16_t *ins = tigris_stage_inputs(plan, &h), *outs = tigris_stage_outputs(plan, &l);
-    for (uint16_t i = h.inputs_count; i > 0; --i) in[2 * ins[i - 1] + 1] = i - 1;  // first listing wins
-    for (uint16_t i = l.outputs_count; i > 0; --i) in[2 * outs[i - 1] + 1] = kOutputSlot + i - 1;
 }
 
 namespace {
 
-// Line buffers: every band buffer at its space's max rows, allocated once.
+// Line buffers: every band buffer (loads in their first space) at its space's max rows,
+// allocated once; a loaded tensor's offset is kept in info[2t + 1].
 tigris_exec_error_t alloc_line_buffers(BandRun &run)
 {
     const tigris_plan_t *plan = run.ctx->plan;
     tigris_mem_t *mem = run.ctx->mem;
-    const int32_t *in = info(run);
+    int32_t *in = info(run);
     const tigris_stage_t &h = head_stage(run);
     const uint16_t *ins = tigris_stage_inputs(plan, &h);
     for (uint16_t i = 0; i < h.inputs_count; ++i) {
         const uint16_t t = ins[i];
-        if (in[2 * t + 1] != i || in[2 * t] < 0) continue;
+        if (!first_listing(ins, i) || in[2 * t] < 0) continue;
         const CostTensor ct = plan_cost_tensor(run.pctx, t);
+        in[2 * t + 1] = (int32_t)mem->fast_used;
         if (mem_alloc_fast(mem, t, band_buffer_bytes(ct, run.spaces[in[2 * t]], false, true)) != TIGRIS_MEM_OK)
             return TIGRIS_EXEC_ERR_MEM;
     }
@@ -97,6 +118,17 @@ tigris_exec_error_t alloc_line_buffers(BandRun &run)
     return TIGRIS_EXEC_OK;
 }
 
+// A new band buffer of loaded tensor t at the current rows (and columns) of space sp.
+tigris_exec_error_t load_band(BandRun &run, uint16_t t, const CostSpace &sp)
+{
+    RunContext &ctx = *run.ctx;
+    void *full = ctx.ws.stage_in[input_slot(run, t)];
+    if (!is_hw(run)) return slab_load(ctx, t, full, slab_of(plan_cost_tensor(run.pctx, t)), sp.r0, sp.r1);
+    ctx.mem->tensor_ptrs[t] = full;
+    return mem_load_rect(ctx.mem, ctx.plan, t, sp.r0, sp.r1, sp.c0, sp.c1) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK
+                                                                                           : TIGRIS_EXEC_ERR_MEM;
+}
+
 void trace_tile(BandRun &run, uint32_t tile)
 {
     tigris_mem_t *mem = run.ctx->mem;
@@ -110,7 +142,8 @@ void trace_tile(BandRun &run, uint32_t tile)
     trace_send(mem, &e);
 }
 
-// The loaded tensors' bands of this tile (line buffers: roll, then only the new rows).
+// The loaded tensors' bands of this tile in their first space (line buffers: roll, then
+// only the new rows).
 tigris_exec_error_t load_tile_inputs(BandRun &run, bool first)
 {
     RunContext &ctx = *run.ctx;
@@ -119,27 +152,42 @@ tigris_exec_error_t load_tile_inputs(BandRun &run, bool first)
     const uint16_t *ins = tigris_stage_inputs(ctx.plan, &h);
     for (uint16_t i = 0; i < h.inputs_count; ++i) {
         const uint16_t t = ins[i];
-        if (in[2 * t + 1] != i || in[2 * t] < 0) continue;
+        if (!first_listing(ins, i) || in[2 * t] < 0) continue;
         const CostSpace &sp = run.spaces[in[2 * t]];
-        const Slab s = slab_of(plan_cost_tensor(run.pctx, t));
-        void *full = ctx.ws.stage_in[i];
-        tigris_exec_error_t rc;
-        if (is_hw(run)) {
-            ctx.mem->tensor_ptrs[t] = full;
-            rc = mem_load_rect(ctx.mem, ctx.plan, t, sp.r0, sp.r1, sp.c0, sp.c1) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK
-                                                                                                 : TIGRIS_EXEC_ERR_MEM;
-        } else if (!run.line_buffered) {
-            rc = slab_load(ctx, t, full, s, sp.r0, sp.r1);
-        } else {
-            uint8_t *buf = (uint8_t *)ctx.mem->tensor_ptrs[t];
-            int32_t from = sp.r0;
-            if (!first && sp.prev_r1 > sp.r0) {
-                slab_roll(ctx, t, buf, s, sp.prev_r1 - sp.prev_r0, sp.r0 - sp.prev_r0, sp.prev_r1 - sp.r0, sp.r1 - sp.r0);
-                from = sp.prev_r1;
-            }
-            rc = from < sp.r1 ? slab_load_into(ctx, t, full, s, from, sp.r1, buf, sp.r1 - sp.r0, from - sp.r0)
-                              : TIGRIS_EXEC_OK;
+        if (!run.line_buffered) {
+            tigris_exec_error_t rc = load_band(run, t, sp);
+            if (rc != TIGRIS_EXEC_OK) return rc;
+            continue;
         }
+        const Slab s = slab_of(plan_cost_tensor(run.pctx, t));
+        uint8_t *buf = ctx.mem->fast_base + in[2 * t + 1];
+        ctx.mem->tensor_ptrs[t] = buf;  // a reload of the previous tile may have moved it
+        int32_t from = sp.r0;
+        if (!first && sp.prev_r1 > sp.r0) {
+            slab_roll(ctx, t, buf, s, sp.prev_r1 - sp.prev_r0, sp.r0 - sp.prev_r0, sp.prev_r1 - sp.r0, sp.r1 - sp.r0);
+            from = sp.prev_r1;
+        }
+        if (from < sp.r1) {
+            tigris_exec_error_t rc = slab_load_into(ctx, t, ctx.ws.stage_in[i], s, from, sp.r1, buf, sp.r1 - sp.r0,
+                                                    from - sp.r0);
+            if (rc != TIGRIS_EXEC_OK) return rc;
+        }
+    }
+    return TIGRIS_EXEC_OK;
+}
+
+// Loaded tensors op `op` reads in a space after their first get a band of that space (once
+// per space: a buffer at or above `space_start` is this space's).
+tigris_exec_error_t reload_inputs(BandRun &run, const CostOp &op, int32_t space, uint32_t space_start)
+{
+    RunContext &ctx = *run.ctx;
+    const int32_t *in = info(run);
+    for (uint8_t k = 0; k < op.num_inputs; ++k) {
+        const uint16_t t = op.inputs[k];
+        if (in[2 * t] < 0 || in[2 * t] >= space || !(plan_cost_tensor(run.pctx, t).flags & COST_LOADED)) continue;
+        const void *p = ctx.mem->tensor_ptrs[t];
+        if (p != nullptr && in_fast(ctx.mem, p) && pool_offset(ctx.mem, p) >= space_start) continue;
+        tigris_exec_error_t rc = load_band(run, t, run.spaces[space]);
         if (rc != TIGRIS_EXEC_OK) return rc;
     }
     return TIGRIS_EXEC_OK;
@@ -212,14 +260,17 @@ tigris_exec_error_t run_tile_ops(BandRun &run, bool first)
     uint16_t member = 0;
     uint32_t member_end = plan->stages[run.pctx.head].ops_count;
     int32_t space = 0;
+    uint32_t space_start = ctx.mem->fast_used;
     for (uint16_t j = 0; j < run.src.num_ops; ++j) {
         while (j >= member_end && member + 1u < members) member_end += plan->stages[run.pctx.head + ++member].ops_count;
         run.kplan->weight_blob = run.blobs[member] != nullptr ? (const uint8_t *)run.blobs[member] : plan->weight_blob;
         CostOp op;
         run.src.op(run.src.ctx, j, &op);
-        if (op.spatial && space + 1 < run.n) ++space;
+        tigris_exec_error_t rc = reload_inputs(run, op, space, space_start);
+        if (rc != TIGRIS_EXEC_OK) return rc;
+        if (op.spatial && space + 1 < run.n) ++space, space_start = ctx.mem->fast_used;
         int32_t q0 = 0;
-        tigris_exec_error_t rc = place_outputs(run, op, space, first, &q0);
+        rc = place_outputs(run, op, space, first, &q0);
         if (rc != TIGRIS_EXEC_OK) return rc;
         if (q0 >= run.spaces[space].r1) continue;  // line buffers: every row already there
         set_op_tile(run, op, space, q0);
@@ -238,7 +289,7 @@ tigris_exec_error_t spill_tile_outputs(BandRun &run)
     const uint16_t *outs = tigris_stage_outputs(ctx.plan, &l);
     for (uint16_t i = 0; i < l.outputs_count; ++i) {
         const uint16_t t = outs[i];
-        if (in[2 * t + 1] != kOutputSlot + i || in[2 * t] < 0) continue;
+        if (!first_listing(outs, i) || in[2 * t] < 0) continue;
         const CostSpace &sp = run.spaces[in[2 * t]];
         void *full = ctx.ws.stage_out[i];
         tigris_exec_error_t rc;
@@ -263,9 +314,8 @@ tigris_exec_error_t run_tile(BandRun &run, uint32_t tile, bool first)
     if (rc == TIGRIS_EXEC_OK) rc = spill_tile_outputs(run);
     if (run.line_buffered) {
         for (uint16_t k = 0; k < run.n; ++k) run.spaces[k].prev_r0 = run.spaces[k].r0, run.spaces[k].prev_r1 = run.spaces[k].r1;
-    } else {
-        mem_reset_fast(run.ctx->mem);
     }
+    mem_reset_fast(run.ctx->mem);  // the band's buffers (line buffers: its reloads)
     run.ctx->stats->total_tiles++;
     return rc;
 }
@@ -312,7 +362,7 @@ tigris_exec_error_t band_prepare(BandRun &run)
     const uint16_t *ins = tigris_stage_inputs(ctx.plan, &h);
     for (uint16_t i = 0; i < h.inputs_count; ++i) {
         const uint16_t t = ins[i];
-        if (in[2 * t + 1] != i || in[2 * t] != kWholeSpace) continue;
+        if (!first_listing(ins, i) || in[2 * t] != kWholeSpace) continue;
         if (mem_load(ctx.mem, t, ctx.plan->tensors[t].size_bytes) != TIGRIS_MEM_OK) return TIGRIS_EXEC_ERR_MEM;
     }
     tigris_exec_error_t rc = run.line_buffered ? alloc_line_buffers(run) : TIGRIS_EXEC_OK;

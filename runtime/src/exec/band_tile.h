@@ -4,11 +4,12 @@
 //   before the first band  whole-read inputs (kept); line-buffered: every band buffer at
 //                          its space's max rows (kept);
 //   per band               TILE_BEGIN; the loaded tensors' bands (space of their first
-//                          read); each op's outputs at its space's rows; the kernels with
-//                          the tile context; the stage outputs' bands spilled; RESET.
-// Per-tensor state lives in the workspace's roll region: info[2t] = space (kNoSpace,
-// kWhole), info[2t + 1] = slot (index in the head's input list, kOutputSlot + index in the
-// last stage's output list, or -1).
+//                          read); per op: a new band of a loaded tensor it reads in a later
+//                          space (residual operands), its outputs at its space's rows, the
+//                          kernel with the tile context; the stage outputs' bands spilled;
+//                          RESET.
+// Per-tensor state lives in the workspace's roll region: info[2t] = space of the tensor's
+// (first) band (kNoSpace, kWholeSpace), info[2t + 1] = fast offset of its line buffer.
 #pragma once
 
 #include "exec/exec_internal.h"
@@ -18,7 +19,6 @@ namespace tigris_rt {
 
 constexpr int32_t kNoSpace = -1;
 constexpr int32_t kWholeSpace = -2;
-constexpr int32_t kOutputSlot = 0x10000;
 
 struct BandRun {
     RunContext *ctx;
@@ -42,7 +42,7 @@ tigris_exec_error_t band_describe(BandRun &run, uint16_t s, tigris_band_kind_t k
 tigris_exec_error_t band_choose(BandRun &run, uint16_t s, uint32_t search_upto, uint32_t *rows, uint32_t *cols,
                                 CostPeak *peak);
 
-// The per-tensor table (spaces and slots) of the run.
+// The per-tensor table of the run.
 void band_fill_info(BandRun &run);
 
 // Before the first band (after band_fill_info): load the whole-read inputs and (line

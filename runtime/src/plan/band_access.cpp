@@ -20,6 +20,7 @@ enum WalkAxes : uint8_t { AXES_H, AXES_HW, AXES_ROWS };
 struct Walk {
     const tigris_plan_t *plan;
     const tigris_stage_t *stage;
+    const tigris_stage_t *loads;        // the stage whose inputs are loaded from slow (a chain: its head)
     uint8_t rank;
     uint8_t axes;
     bool inputs_in_space0;              // chains: stage inputs arrive as the first space's band
@@ -116,6 +117,13 @@ bool read_ok(Walk &w, const tigris_op_t &op, uint32_t k, uint8_t cur)
         w.space[t] = kWhole;
         return true;
     }
+    // A tensor loaded from slow (a stage input; in a chain an input of its head) may be read in
+    // several row spaces: each space it has the extent of gets its own band of it.
+    if (stage_input && in_list(p, w.loads->inputs_off, w.loads->inputs_count, t)) {
+        if (w.space[t] == kWhole) return false;
+        if (w.space[t] == kUnset) w.space[t] = cur;
+        return extent_ok(w, t);
+    }
     if (w.space[t] == kUnset) {
         if (!stage_input || (w.inputs_in_space0 && cur != 0)) return false;
         w.space[t] = cur;
@@ -159,6 +167,7 @@ void init_walk(Walk &w, const tigris_plan_t *plan, const tigris_stage_t *stage)
 {
     w.plan = plan;
     w.stage = stage;
+    w.loads = stage;
     w.inputs_in_space0 = false;
     w.allow_whole = true;
     w.spatial = nullptr;
@@ -216,6 +225,7 @@ tigris_error_t check_chain_band(const tigris_plan_t *plan, uint16_t head)
     for (uint32_t k = 0; k < len; k++) {
         const tigris_stage_t *s = &plan->stages[head + k];
         init_walk(w, plan, s);
+        w.loads = &plan->stages[head];
         w.rank = 4;
         w.axes = AXES_H;
         w.inputs_in_space0 = true;
@@ -223,11 +233,13 @@ tigris_error_t check_chain_band(const tigris_plan_t *plan, uint16_t head)
         w.spatial = chain_spatial_op;
         if (!walk_stage(w)) return TIGRIS_ERR_CHAIN_BAND;
         if (k == 0) continue;
-        // A member's banded inputs are the previous member's output bands.
+        // A member's banded inputs are the previous member's output bands, or inputs of the
+        // head (loaded again at the rows of the space that reads them).
         const tigris_stage_t *prev = s - 1;
         for (uint32_t i = 0; i < s->inputs_count; i++) {
             const uint16_t t = list_at(plan, s->inputs_off, i);
-            if (!is_constant(plan, t) && !in_list(plan, prev->outputs_off, prev->outputs_count, t))
+            if (!is_constant(plan, t) && !in_list(plan, prev->outputs_off, prev->outputs_count, t) &&
+                !in_list(plan, w.loads->inputs_off, w.loads->inputs_count, t))
                 return TIGRIS_ERR_CHAIN_BAND;
         }
     }

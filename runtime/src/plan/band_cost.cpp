@@ -17,10 +17,10 @@ uint64_t mul_sat(uint64_t a, uint64_t b)
 
 bool banded(const CostTensor &t) { return (t.flags & (COST_CONSTANT | COST_WHOLE)) == 0; }
 
-// Whether op j (or an earlier input of op j) already read tensor `id`.
-bool read_before(const CostSource &src, uint16_t j, uint8_t k, uint16_t id)
+// Whether an op in [from, j] (of op j, an input before k) already read tensor `id`.
+bool read_before(const CostSource &src, uint16_t from, uint16_t j, uint8_t k, uint16_t id)
 {
-    for (uint16_t i = 0; i <= j; ++i) {
+    for (uint16_t i = from; i <= j; ++i) {
         CostOp op;
         src.op(src.ctx, i, &op);
         const uint8_t end = i == j ? k : op.num_inputs;
@@ -40,25 +40,34 @@ uint64_t band_tensor_bytes(const CostSource &src, const CostTensor &t, const Cos
     return cost_align(mul_sat(mul_sat(mul_sat(t.outer, (uint64_t)rows), (uint64_t)cols), t.cell), align);
 }
 
-// Sum over the band buffers: loaded tensors at their first read, op outputs.
-uint64_t buffers_bytes(const CostSource &src, const CostSpace *spaces, uint16_t n, bool at_max, uint32_t align)
+enum BufferSet : uint8_t {
+    SET_BAND,     // every band buffer at the current band
+    SET_LINES,    // line buffers: loads in their first space and op outputs, at max rows
+    SET_RELOADS   // loads in a space after their first, at the current band
+};
+
+// Sum over the band buffers: a loaded tensor once per space it is read in, op outputs.
+uint64_t buffers_bytes(const CostSource &src, const CostSpace *spaces, uint16_t n, BufferSet set, uint32_t align)
 {
     uint64_t sum = 0;
-    uint16_t space = 0;
+    uint16_t space = 0, space_begin = 0;  // first op reading in the current space
     for (uint16_t j = 0; j < src.num_ops; ++j) {
         CostOp op;
         src.op(src.ctx, j, &op);
         for (uint8_t k = 0; k < op.num_inputs; ++k) {
             CostTensor t;
             src.tensor(src.ctx, op.inputs[k], &t);
-            if (!banded(t) || (t.flags & COST_LOADED) == 0 || read_before(src, j, k, op.inputs[k])) continue;
-            sum = add_sat(sum, band_tensor_bytes(src, t, spaces[space], at_max, align));
+            if (!banded(t) || (t.flags & COST_LOADED) == 0 || read_before(src, space_begin, j, k, op.inputs[k]))
+                continue;
+            const bool first_space = space_begin == 0 || !read_before(src, 0, space_begin, 0, op.inputs[k]);
+            if (set == SET_BAND || (set == SET_LINES && first_space) || (set == SET_RELOADS && !first_space))
+                sum = add_sat(sum, band_tensor_bytes(src, t, spaces[space], set == SET_LINES, align));
         }
-        if (op.spatial && space + 1u < n) ++space;
-        for (uint8_t k = 0; k < op.num_outputs; ++k) {
+        if (op.spatial && space + 1u < n) ++space, space_begin = (uint16_t)(j + 1u);
+        for (uint8_t k = 0; k < op.num_outputs && set != SET_RELOADS; ++k) {
             CostTensor t;
             src.tensor(src.ctx, op.outputs[k], &t);
-            sum = add_sat(sum, band_tensor_bytes(src, t, spaces[space], at_max, align));
+            sum = add_sat(sum, band_tensor_bytes(src, t, spaces[space], set == SET_LINES, align));
         }
     }
     return sum;
@@ -181,12 +190,17 @@ bool cost_band_ranges(const CostSource &src, CostSpace *spaces, uint16_t n, int3
 
 uint64_t cost_band_bytes(const CostSource &src, const CostSpace *spaces, uint16_t n, uint32_t align)
 {
-    return buffers_bytes(src, spaces, n, false, align);
+    return buffers_bytes(src, spaces, n, SET_BAND, align);
 }
 
 uint64_t cost_line_buffer_bytes(const CostSource &src, const CostSpace *spaces, uint16_t n, uint32_t align)
 {
-    return buffers_bytes(src, spaces, n, true, align);
+    return buffers_bytes(src, spaces, n, SET_LINES, align);
+}
+
+uint64_t cost_reload_bytes(const CostSource &src, const CostSpace *spaces, uint16_t n, uint32_t align)
+{
+    return buffers_bytes(src, spaces, n, SET_RELOADS, align);
 }
 
 uint64_t cost_whole_bytes(const CostSource &src, uint32_t align)
@@ -198,7 +212,8 @@ uint64_t cost_whole_bytes(const CostSource &src, uint32_t align)
         for (uint8_t k = 0; k < op.num_inputs; ++k) {
             CostTensor t;
             src.tensor(src.ctx, op.inputs[k], &t);
-            if ((t.flags & COST_CONSTANT) || !(t.flags & COST_WHOLE) || read_before(src, j, k, op.inputs[k])) continue;
+            if ((t.flags & COST_CONSTANT) || !(t.flags & COST_WHOLE) || read_before(src, 0, j, k, op.inputs[k]))
+                continue;
             sum = add_sat(sum, cost_align(t.bytes, align));
         }
     }
@@ -248,12 +263,13 @@ bool cost_banded_peak(const CostSource &src, CostSpace *spaces, uint16_t n, uint
             const int32_t q1 = q0 + w < C ? q0 + w : C;
             if (!cost_band_ranges(src, spaces, n, o0, o1, q0, q1)) return false;
             note_max(spaces, n);
-            const uint64_t bytes = cost_band_bytes(src, spaces, n, align);
+            const uint64_t bytes = line_buffered ? cost_reload_bytes(src, spaces, n, align)
+                                                 : cost_band_bytes(src, spaces, n, align);
             if (bytes > best) best = bytes;
         }
     }
     out->whole = cost_whole_bytes(src, align);
-    out->band = line_buffered ? cost_line_buffer_bytes(src, spaces, n, align) : best;
+    out->band = line_buffered ? add_sat(cost_line_buffer_bytes(src, spaces, n, align), best) : best;
     out->peak = add_sat(out->whole, out->band);
     const uint64_t tiles = (uint64_t)((R + b - 1) / b) * (uint64_t)((C + w - 1) / w);
     out->tiles = tiles > UINT32_MAX ? UINT32_MAX : (uint32_t)tiles;

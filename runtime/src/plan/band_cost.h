@@ -10,12 +10,13 @@
 //
 //   whole   every tensor read whole (COST_WHOLE: broadcast operands, MatMul's second
 //           operand), loaded once before the first band and kept (each aligned);
-//   band    per band: every tensor loaded from slow (COST_LOADED, the first time an op
-//           reads it) at the rows (and columns) of the space it is read in, plus every op
-//           output at the rows of the space it is written in, each aligned:
-//           align(outer x rows x cols x cell);
-//   peak    whole + the largest band (line-buffered chain: whole + every band buffer at
-//           the most rows any band gives its space, held for the whole chain).
+//   band    per band: every tensor loaded from slow (COST_LOADED) once per row space it is
+//           read in, at the rows (and columns) of that space, plus every op output at the
+//           rows of the space it is written in, each aligned: align(outer x rows x cols x cell);
+//   peak    whole + the largest band. A line-buffered chain: whole + line buffers (every
+//           band buffer but the loads in a space after a tensor's first, at the most rows
+//           any band gives its space, held for the whole chain) + the largest band of those
+//           later loads (reloaded per band).
 //
 // Decompressed weights are not counted (tigris_fast_arena_required adds them). The
 // executor allocates exactly these buffers (bump allocation, reset after each band), so
@@ -126,13 +127,18 @@ uint64_t cost_band_bytes(const CostSource &src, const CostSpace *spaces, uint16_
 // Bytes of the whole-read tensors (aligned, each once).
 uint64_t cost_whole_bytes(const CostSource &src, uint32_t align);
 
-// Bytes of every band buffer at its space's max_rows x max_cols (line buffers, aligned).
+// Bytes of the line buffers: every band buffer but the loads in a space after the tensor's
+// first, at its space's max_rows x max_cols (aligned).
 uint64_t cost_line_buffer_bytes(const CostSource &src, const CostSpace *spaces, uint16_t n, uint32_t align);
+
+// Bytes of the current band's loads of tensors in a space after their first (a residual
+// operand read again where a chain's rows are preserved); line buffers reload them per band.
+uint64_t cost_reload_bytes(const CostSource &src, const CostSpace *spaces, uint16_t n, uint32_t align);
 
 struct CostPeak {
     uint64_t peak;       // what the executor holds at most (weights excluded)
     uint64_t whole;      // cost_whole_bytes
-    uint64_t band;       // largest band (line-buffered: the line buffers)
+    uint64_t band;       // largest band (line-buffered: line buffers + largest reloads)
     uint32_t tiles;      // bands run (x column tiles for HW)
 };
 

@@ -79,6 +79,34 @@ TEST(BandErrors, BandThatDoesNotFitFailsClosedOnEveryPath)
     tr.model_outputs = {y};
     tile_stage(tr, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 8, TIGRIS_BAND_KIND_TRANSPOSE));
     expect_tile_when_understated(tr, "transpose");
+    PlanDesc rs;
+    x = add_tensor(rs, "x", {1, 8, 4, 8}, TIGRIS_TENSOR_MODEL_INPUT);
+    y = add_tensor(rs, "y", {1, 8, 32}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    add_op(rs, TIGRIS_OP_RESHAPE, {x}, {y});
+    add_stage(rs, {0}, {x}, {y});
+    rs.model_inputs = {x};
+    rs.model_outputs = {y};
+    tile_stage(rs, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 4, TIGRIS_BAND_KIND_RESHAPE));
+    expect_tile_when_understated(rs, "reshape");
+    PlanDesc ld;
+    x = add_tensor(ld, "x", {4, 8, 6}, TIGRIS_TENSOR_MODEL_INPUT);
+    y = add_tensor(ld, "y", {8, 4, 6}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    add_op(ld, TIGRIS_OP_TRANSPOSE, {x}, {y});
+    ld.attributes = {AttrDesc{0, TIGRIS_ATTR_TRANSPOSE_PERM, {1, 0, 2}}};
+    add_stage(ld, {0}, {x}, {y});
+    ld.model_inputs = {x};
+    ld.model_outputs = {y};
+    tile_stage(ld, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 4, TIGRIS_BAND_KIND_LEADING, 0, 0, TIGRIS_LEADING_MODE_ROWS));
+    expect_tile_when_understated(ld, "leading");
+    PlanDesc rw;
+    x = add_tensor(rw, "x", {16, 8}, TIGRIS_TENSOR_MODEL_INPUT);
+    y = add_tensor(rw, "y", {16, 8}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    add_op(rw, TIGRIS_OP_RELU, {x}, {y});
+    add_stage(rw, {0}, {x}, {y});
+    rw.model_inputs = {x};
+    rw.model_outputs = {y};
+    tile_stage(rw, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 4, TIGRIS_BAND_KIND_ROWS));
+    expect_tile_when_understated(rw, "rows");
     // A chain: conv -> conv.
     PlanDesc ch = spatial_plan(conv3({1, 9, 5, 3}, 4), record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_STRIPE));
     ch.tile_plans.clear();
@@ -87,6 +115,28 @@ TEST(BandErrors, BandThatDoesNotFitFailsClosedOnEveryPath)
     add_stage(ch, {1}, {1}, {2});
     chain_stages(ch, 0, 2, 3, false);
     expect_tile_when_understated(ch, "chain");
+}
+
+TEST(BandErrors, EarlierChainThatNothingFitsIsMem)
+{
+    PlanDesc ch = spatial_plan(conv3({1, 9, 5, 3}, 4), record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_STRIPE));
+    ch.version = 9;
+    ch.tile_plans.clear();
+    ch.stages.clear();
+    add_stage(ch, {0}, {0}, {1});
+    add_stage(ch, {1}, {1}, {2});
+    chain_stages(ch, 0, 2, 4, false);
+    const std::vector<Bytes> in = inputs_for(ch);
+    RunOptions o;
+    o.fast = 1024;  // a one-row tile (3 input rows, 2 x 1 output row) fits
+    RunResult r = run_plan(ch, in, o);
+    EXPECT_EQ(r.rc, TIGRIS_EXEC_OK);
+    EXPECT_LE(r.fast_peak, 1024u);
+    EXPECT_GE(r.stats.total_tiles, 2u);
+    o.fast = 128;
+    r = run_plan(ch, in, o);
+    EXPECT_EQ(r.rc, TIGRIS_EXEC_ERR_MEM);
+    EXPECT_EQ(r.mem.fast_used, 0u);
 }
 
 TEST(BandErrors, OutputsSlowCannotHold)

@@ -109,4 +109,21 @@ TEST(Stripe, Conv1dLength)
     }
 }
 
+TEST(Stripe, CompressedWeights)
+{
+    // The conv's weights and bias in an LZ4 block: decoded once, kept for every band.
+    SpatialCase c = conv({1, 7, 5, 3}, window(3, 3, 1, 1, 1, 1, 1, 1), 4);
+    for (uint32_t b : {1u, 3u}) {
+        PlanDesc p = spatial_plan(c, stripe(b));
+        p.compression = TIGRIS_COMPRESSION_LZ4;
+        p.weight_blocks = {{0, 0, 2}};
+        const RunResult r = expect_banded_equals_whole(p, inputs_for(p), "lz4 stripe");
+        EXPECT_EQ(trace_count(r.events, TIGRIS_TRACE_WEIGHTS), 1u);
+        EXPECT_EQ(r.stats.weight_bytes, 448u);
+        PlanDesc q = p;
+        set_scheduled_peak(q);
+        EXPECT_EQ(r.fast_peak, q.scheduled_peak + al(448));
+    }
+}
+
 }  // namespace

@@ -32,12 +32,23 @@ PlanDesc three_stage_chain(uint16_t add_other) {
 
 TEST(ChainBand, MembersReadOnlyThePreviousMembersBand) {
   EXPECT_EQ(load_err(write_plan(three_stage_chain(2))), TIGRIS_OK);  // add(b, b)
-  // The last member reads the chain input x: it is not the previous member's band.
-  EXPECT_EQ(load_err(write_plan(three_stage_chain(0))), TIGRIS_ERR_CHAIN_BAND);
-  // The same read without declaring x as a stage input: outside the band as well.
+  // The last member reads the chain input x (a residual): the head loads it, so it is loaded
+  // again at the rows of the space that reads it.
+  EXPECT_EQ(load_err(write_plan(three_stage_chain(0))), TIGRIS_OK);
+  // The same read without declaring x as a stage input: outside the band.
   PlanDesc p = three_stage_chain(0);
   p.stages[2].inputs = {2};
   EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_CHAIN_BAND);
+  // A tensor the head does not load, read by the last member: neither the previous member's
+  // band nor a chain input.
+  PlanDesc q = three_stage_chain(2);
+  q.tensors.push_back(tensor("s", {1, 8, 8, 4}, TIGRIS_TENSOR_MODEL_INPUT));
+  q.ops[2].inputs = {2, 4};
+  q.stages[2].inputs = {2, 4};
+  q.model_inputs = {0, 4};
+  EXPECT_EQ(load_err(write_plan(q)), TIGRIS_ERR_CHAIN_BAND);
+  q.stages[0].inputs = {0, 4};  // the head loads it: a residual operand
+  EXPECT_EQ(load_err(write_plan(q)), TIGRIS_OK);
 }
 
 TEST(ChainBand, IntermediateBandsStayInTheChain) {
@@ -102,8 +113,9 @@ PlanDesc stripe_with_add(bool other_is_x, std::vector<int32_t> other_shape = {})
 TEST(TileBand, OperandsBelongToTheirRowSpace) {
   // A second stage input at the output rows: loaded as the output band.
   EXPECT_EQ(load_err(write_plan(stripe_with_add(false, {1, 8, 8, 2}))), TIGRIS_OK);
-  // x is the conv's input band (with halo) and is read again at the output rows: refused.
-  EXPECT_EQ(load_err(write_plan(stripe_with_add(true))), TIGRIS_ERR_TILE_BAND);
+  // x is the conv's input band (with halo) and is read again at the output rows (a
+  // residual): each space gets its own band of it.
+  EXPECT_EQ(load_err(write_plan(stripe_with_add(true))), TIGRIS_OK);
   // A broadcast operand [1,1,1,2] is read whole.
   EXPECT_EQ(load_err(write_plan(stripe_with_add(false, {1, 1, 1, 2}))), TIGRIS_OK);
   EXPECT_EQ(load_err(write_plan(stripe_with_add(false, {2}))), TIGRIS_OK);

@@ -1,7 +1,8 @@
 // int8 ADD, SUB, MUL, MAXIMUM and MINIMUM with numpy broadcasting, as TFLite's
 // reference integer kernels compute them:
-//   ADD/SUB: a' = MBQM<1((a - za) * 2^20, m1, s1), b' likewise with (m2, s2);
-//            y = clamp(MBQM<1(a' +/- b', mo, so) + zy, act_min, act_max)
+//   ADD/SUB: a' = MBQM((a - za) * 2^20, m1, s1), b' likewise with (m2, s2);
+//            y = clamp(MBQM(a' +/- b', mo, so) + zy, act_min, act_max)
+//            (TFLite's "smaller than one" form, equal to MBQM for the shifts <= 0 TFLite allows)
 //            (factors from BINARY_REQUANT when present, else derived as TFLM does)
 //   MUL:     y = clamp(MBQM((a - za) * (b - zb), m, s) + zy, act_min, act_max), m,s of sa*sb/sy
 //            (or BINARY_REQUANT's result pair)
@@ -85,11 +86,11 @@ int add_sub(const Call &c, bool is_sub)
     each(p, [&](int32_t a, int32_t b) {
         const int32_t sa = wrap_shl(f.input1_offset + a, f.left_shift);
         const int32_t sb = wrap_shl(f.input2_offset + b, f.left_shift);
-        const int32_t ra = multiply_by_quantized_multiplier_smaller_than_one(sa, f.input1_multiplier, f.input1_shift);
-        const int32_t rb = multiply_by_quantized_multiplier_smaller_than_one(sb, f.input2_multiplier, f.input2_shift);
+        const int32_t ra = multiply_by_quantized_multiplier(sa, f.input1_multiplier, f.input1_shift);
+        const int32_t rb = multiply_by_quantized_multiplier(sb, f.input2_multiplier, f.input2_shift);
         const int32_t raw = is_sub ? wrap_sub(ra, rb) : wrap_add(ra, rb);
         const int32_t out = wrap_add(
-            multiply_by_quantized_multiplier_smaller_than_one(raw, f.output_multiplier, f.output_shift), f.output_offset);
+            multiply_by_quantized_multiplier(raw, f.output_multiplier, f.output_shift), f.output_offset);
         return (int8_t)clamp_i32(out, lo, hi);
     });
     return 0;

@@ -5,6 +5,7 @@ namespace tigris::passes {
 const std::vector<Pass>& normalization_pipeline() {
   static const std::vector<Pass> passes = {
       {"remove_identities", remove_identities},
+      {"fold_qdq", fold_qdq},
       {"fold_constants", fold_constants},
       {"fold_shape_chains", fold_shape_chains},
       {"canonicalize_operands", canonicalize_operands},

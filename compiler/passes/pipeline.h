@@ -25,6 +25,7 @@ void normalize(ir::Graph& g);
 
 // ---- the passes (one line each: what it rewrites) ----
 void remove_identities(ir::Graph& g);        // Dropout, Identity (initializer Identity included)
+void fold_qdq(ir::Graph& g);                 // QDQ ONNX: Q/DQ pairs -> quantized tensors, int8 operators (qdq.cpp)
 void fold_constants(ir::Graph& g);           // Constant nodes -> weights; constant subgraphs evaluated
 void fold_shape_chains(ir::Graph& g);        // Shape of a static tensor -> constant, then fold again
 void canonicalize_operands(ir::Graph& g);    // constant operand inputs (axes, pads, shape...) -> attributes

@@ -1,0 +1,269 @@
+// fold_qdq: QuantizeLinear / DequantizeLinear pairs of a QDQ ONNX model -> quantized tensors.
+//
+// A QDQ model computes in float between DequantizeLinear (DQ) and QuantizeLinear (Q) nodes;
+// the quantized graph is what the int8 kernels run. The pass:
+//   1. constant DQ (int8/uint8 weights, int32 biases) -> a quantized constant;
+//   2. uint8 activations -> int8 (zero point moved by 128: the same real values);
+//   3. an operator whose data operands are all dequantized values and whose only reader is
+//      a Q reads the quantized tensors and writes the Q's output (the Q and DQ disappear);
+//   4. a Clip that keeps its input's quantization, after a Conv, Gemm or Add that only it
+//      reads, folds into that operator as "fused_clip" (the int8 kernels' clamp);
+//   5. a float32 model input read only by a Q, and a model output written by a DQ, become
+//      the quantized tensors with the declared dtype float32 (tigris_input_write and
+//      tigris_output_read convert);
+//   6. the Q and DQ left (float sections) become Casts, which the int8 dispatcher runs.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "compiler/passes/pipeline.h"
+#include "compiler/passes/util.h"
+
+namespace tigris::passes {
+
+namespace {
+
+bool is_q(const ir::Node& n) { return n.domain.empty() && n.op == "QuantizeLinear"; }
+bool is_dq(const ir::Node& n) { return n.domain.empty() && n.op == "DequantizeLinear"; }
+
+// Operators whose int8 form follows TFLite's: every data operand and the output quantized.
+bool quantizable(const ir::Node& n) {
+  static const char* ops[] = {"Conv", "Gemm", "Add", "Sub", "Mul", "GlobalAveragePool", "AveragePool", "MaxPool",
+                              "Flatten", "Reshape", "Concat", "Relu", "Sigmoid", "Tanh", "Softmax", "Max", "Min",
+                              "Clip", "Squeeze", "Unsqueeze", "Transpose", "Pad", "Resize", "ReduceMean"};
+  if (!n.domain.empty()) return false;
+  for (const char* op : ops)
+    if (n.op == op) return true;
+  return false;
+}
+
+// Inputs of `n` that carry data (the others are parameters: Clip bounds, Reshape shape...).
+std::vector<size_t> data_inputs(const ir::Node& n) {
+  if (n.op == "Conv" || n.op == "Gemm") return {0};
+  if (n.op == "Add" || n.op == "Sub" || n.op == "Mul" || n.op == "Max" || n.op == "Min" || n.op == "Concat") {
+    std::vector<size_t> all;
+    for (size_t i = 0; i < n.inputs.size(); ++i) all.push_back(i);
+    return all;
+  }
+  return {0};
+}
+
+// (scale, zero point, uint8) of a Q/DQ node from its constant operands; nullopt when they
+// are computed at run time.
+struct QdqParams {
+  ir::QuantParam q;
+  bool uint8 = false;
+};
+
+std::optional<QdqParams> params_of(const ir::Graph& g, const ir::Node& n) {
+  ir::TensorId s = input_or_none(n, 1), z = input_or_none(n, 2);
+  if (s < 0 || !is_const(g, s) || (z >= 0 && !is_const(g, z))) return std::nullopt;
+  QdqParams p;
+  p.q.scales = const_floats(g.tensor(s));
+  if (p.q.scales.empty()) return std::nullopt;
+  for (float v : p.q.scales)
+    if (!(v > 0.0f) || !std::isfinite(v)) throw node_error(n, "scale that is not positive and finite");
+  if (z >= 0) {
+    for (int64_t v : const_ints(g.tensor(z))) p.q.zero_points.push_back(static_cast<int32_t>(v));
+    p.uint8 = g.tensor(z).dtype == ir::DType::UInt8;
+  } else {
+    p.q.zero_points.assign(p.q.scales.size(), 0);
+    p.uint8 = is_q(n);  // ONNX: no zero point -> uint8 output
+  }
+  if (p.q.zero_points.size() != p.q.scales.size()) return std::nullopt;
+  if (p.q.scales.size() > 1) p.q.axis = static_cast<int>(n.attrs.get_int("axis", 1));
+  if (p.uint8)
+    for (int32_t& zp : p.q.zero_points) zp -= 128;
+  return p;
+}
+
+struct Folder {
+  ir::Graph& g;
+  std::vector<char> remove;
+  std::map<ir::TensorId, ir::TensorId> quantized;  // float value -> its quantized tensor
+
+  explicit Folder(ir::Graph& graph) : g(graph), remove(graph.nodes.size(), 0) {}
+
+  // Activation q (uint8 or int8) gets the int8 form of `p`.
+  void quantize_activation(ir::TensorId id, const QdqParams& p) {
+    ir::Tensor& t = g.tensor(id);
+    if (t.dtype == ir::DType::UInt8) {
+      t.dtype = ir::DType::Int8;
+      // A uint8 boundary stays uint8 for the caller (the runtime moves the zero point).
+      if (g.is_input(id) || g.is_output(id)) t.declared_dtype = ir::DType::UInt8;
+    }
+    t.quant = p.q;
+  }
+
+  // Step 1 and the activation DQs: record every dequantized value.
+  void record_dequantized() {
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      const ir::Node& n = g.nodes[i];
+      if (!is_dq(n) || n.inputs.empty()) continue;
+      std::optional<QdqParams> p = params_of(g, n);
+      if (!p) continue;
+      ir::TensorId x = n.inputs[0], y = n.outputs.at(0);
+      const ir::Tensor& xt = g.tensor(x);
+      if (xt.constant) {
+        if (xt.dtype != ir::DType::Int8 && xt.dtype != ir::DType::UInt8 && xt.dtype != ir::DType::Int32) continue;
+        std::vector<uint8_t> data = xt.data;
+        ir::DType dt = xt.dtype;
+        if (dt == ir::DType::UInt8) {
+          for (uint8_t& b : data) b ^= 0x80;  // u - 128 in two's complement
+          dt = ir::DType::Int8;
+        }
+        ir::TensorId c = add_constant(g, xt.name + "_q", dt, g.tensor(x).shape, std::move(data));
+        g.tensor(c).quant = p->q;
+        quantized[y] = c;
+      } else if (p->q.scales.size() == 1) {
+        quantize_activation(x, *p);
+        quantized[y] = x;
+      }
+    }
+  }
+
+  // The Q node that is the only reader of `y`, or -1.
+  int only_q_reader(ir::TensorId y) const {
+    if (g.is_output(y)) return -1;
+    std::vector<int> readers = g.consumers(y);
+    if (readers.size() != 1 || !is_q(g.nodes[static_cast<size_t>(readers[0])])) return -1;
+    const ir::Node& q = g.nodes[static_cast<size_t>(readers[0])];
+    std::optional<QdqParams> p = params_of(g, q);
+    if (!p || p->q.scales.size() != 1) return -1;
+    return readers[0];
+  }
+
+  // Step 3: quantized operators.
+  void fold_operators() {
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      ir::Node& n = g.nodes[i];
+      if (!quantizable(n) || n.outputs.size() != 1) continue;
+      std::vector<size_t> data = data_inputs(n);
+      bool all = true;
+      for (size_t k : data) all = all && k < n.inputs.size() && quantized.count(n.inputs[k]);
+      if (n.op == "Conv" || n.op == "Gemm") {  // weights (and bias) dequantized constants
+        for (size_t k = 1; k < n.inputs.size(); ++k)
+          all = all && n.inputs[k] >= 0 && quantized.count(n.inputs[k]) && g.tensor(quantized[n.inputs[k]]).constant;
+      }
+      int qi = all ? only_q_reader(n.outputs[0]) : -1;
+      if (qi < 0) continue;
+      ir::Node& q = g.nodes[static_cast<size_t>(qi)];
+      quantize_activation(q.outputs.at(0), *params_of(g, q));
+      for (size_t k = 0; k < n.inputs.size(); ++k)
+        if (n.inputs[k] >= 0 && quantized.count(n.inputs[k])) n.inputs[k] = quantized[n.inputs[k]];
+      n.outputs[0] = q.outputs[0];
+      remove[static_cast<size_t>(qi)] = 1;
+    }
+  }
+
+  // Readers of `id` that stay: a DQ whose value nobody reads any more does not count.
+  size_t live_readers(ir::TensorId id) const {
+    size_t count = 0;
+    for (int r : g.consumers(id)) {
+      const ir::Node& n = g.nodes[static_cast<size_t>(r)];
+      if (remove[static_cast<size_t>(r)]) continue;
+      if (is_dq(n) && g.consumers(n.outputs.at(0)).empty() && !g.is_output(n.outputs[0])) continue;
+      ++count;
+    }
+    return count;
+  }
+
+  // Step 4: Clip(x) with x written by a clamping operator only for it: the operator
+  // requantizes straight to the Clip's output and clamps.
+  void fold_clips() {
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      ir::Node& c = g.nodes[i];
+      if (c.op != "Clip" || remove[i] || c.inputs.empty() || g.tensor(c.outputs.at(0)).dtype != ir::DType::Int8) continue;
+      ir::TensorId x = c.inputs[0];
+      int p = g.producer(x);
+      if (p < 0 || live_readers(x) != 1 || g.tensor(x).dtype != ir::DType::Int8 || g.is_output(x)) continue;
+      // Exact only when the Clip does not requantize: clamping then commutes with rounding.
+      if (g.tensor(x).quant != g.tensor(c.outputs[0]).quant) continue;
+      ir::Node& prod = g.nodes[static_cast<size_t>(p)];
+      if (prod.op != "Conv" && prod.op != "Gemm" && prod.op != "Add") continue;
+      if (prod.attrs.has("fused_clip")) continue;
+      float lo = -INFINITY, hi = INFINITY;
+      ir::TensorId lo_id = input_or_none(c, 1), hi_id = input_or_none(c, 2);
+      if ((lo_id >= 0 && !is_const(g, lo_id)) || (hi_id >= 0 && !is_const(g, hi_id))) continue;
+      if (lo_id >= 0) lo = const_floats(g.tensor(lo_id)).at(0);
+      if (hi_id >= 0) hi = const_floats(g.tensor(hi_id)).at(0);
+      lo = std::max(lo, c.attrs.get_float("min", -INFINITY));
+      hi = std::min(hi, c.attrs.get_float("max", INFINITY));
+      prod.attrs.set("fused_clip", std::vector<float>{lo, hi});
+      prod.outputs[0] = c.outputs[0];
+      remove[i] = 1;
+    }
+  }
+
+  // Step 5: the model's float boundary stays float for the caller.
+  void fold_boundaries() {
+    for (ir::TensorId& in : g.inputs) {
+      std::vector<int> readers = g.consumers(in);
+      if (g.tensor(in).dtype != ir::DType::Float32 || readers.size() != 1) continue;
+      int qi = readers[0];
+      if (!is_q(g.nodes[static_cast<size_t>(qi)]) || remove[static_cast<size_t>(qi)]) continue;
+      std::optional<QdqParams> p = params_of(g, g.nodes[static_cast<size_t>(qi)]);
+      if (!p || p->q.scales.size() != 1) continue;
+      ir::TensorId q = g.nodes[static_cast<size_t>(qi)].outputs.at(0);
+      quantize_activation(q, *p);
+      swap_names(in, q);
+      g.tensor(q).declared_dtype = ir::DType::Float32;
+      in = q;
+      remove[static_cast<size_t>(qi)] = 1;
+    }
+    for (ir::TensorId& out : g.outputs) {
+      int d = g.producer(out);
+      if (d < 0 || !is_dq(g.nodes[static_cast<size_t>(d)]) || remove[static_cast<size_t>(d)]) continue;
+      ir::TensorId x = g.nodes[static_cast<size_t>(d)].inputs.at(0);
+      if (g.tensor(x).constant || g.is_output(x) || g.is_input(x) || g.tensor(x).dtype != ir::DType::Int8 ||
+          !g.tensor(x).quant)
+        continue;
+      swap_names(out, x);
+      g.tensor(x).declared_dtype = ir::DType::Float32;
+      out = x;
+      // The DQ still feeds any other reader.
+      if (g.consumers(g.nodes[static_cast<size_t>(d)].outputs[0]).empty()) remove[static_cast<size_t>(d)] = 1;
+    }
+  }
+
+  void swap_names(ir::TensorId a, ir::TensorId b) { std::swap(g.tensor(a).name, g.tensor(b).name); }
+
+  // Step 6: what is left converts between float and int8 at run time. A DQ whose output
+  // nobody reads any more goes.
+  void remaining_to_casts() {
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      ir::Node& n = g.nodes[i];
+      if (remove[i] || (!is_q(n) && !is_dq(n))) continue;
+      if (is_dq(n) && g.consumers(n.outputs.at(0)).empty() && !g.is_output(n.outputs[0])) {
+        remove[i] = 1;
+        continue;
+      }
+      std::optional<QdqParams> p = params_of(g, n);
+      if (!p || p->q.scales.size() != 1 || g.tensor(n.inputs.at(0)).constant) continue;  // refused later
+      ir::DType to = is_q(n) ? ir::DType::Int8 : ir::DType::Float32;
+      if (is_q(n)) quantize_activation(n.outputs.at(0), *p);
+      n.op = "Cast";
+      n.inputs.resize(1);
+      n.attrs = {};
+      n.attrs.set("to", static_cast<int64_t>(to));
+    }
+  }
+};
+
+}  // namespace
+
+void fold_qdq(ir::Graph& g) {
+  bool any = false;
+  for (const ir::Node& n : g.nodes) any = any || is_q(n) || is_dq(n);
+  if (!any) return;
+  Folder f(g);
+  f.record_dequantized();
+  f.fold_operators();
+  f.fold_clips();
+  f.fold_boundaries();
+  f.remaining_to_casts();
+  erase_nodes(g, f.remove);
+  g.compact();
+}
+
+}  // namespace tigris::passes

@@ -41,20 +41,22 @@ inline bool channels_last(const tigris_plan_t& plan, uint16_t t) {
   return (rec.ndim == 3 || rec.ndim == 4) && !(rec.flags & (TIGRIS_TENSOR_LINEAR | TIGRIS_TENSOR_CALLER_ORDER));
 }
 
-// Caller (channels-first) bytes -> stored bytes for tensor t, and back.
+// Caller (channels-first) bytes -> stored axis order for tensor t, and back (elements of the
+// declared dtype: a float32 boundary stored int8 is converted by tigris_input_write).
 inline std::vector<uint8_t> to_stored(const tigris_plan_t& plan, uint16_t t, const std::vector<uint8_t>& data) {
   if (!channels_last(plan, t)) return data;
   std::vector<int64_t> stored = stored_shape(plan, t);
   int rank = static_cast<int>(stored.size());
   std::vector<int64_t> caller = ir::permute_shape(stored, ir::to_channels_first_perm(rank));
-  return passes::transpose_data(data, caller, ir::to_channels_last_perm(rank), tigris_dtype_size(plan.tensors[t].dtype));
+  return passes::transpose_data(data, caller, ir::to_channels_last_perm(rank),
+                                tigris_dtype_size(tigris_tensor_declared_dtype(&plan.tensors[t])));
 }
 
 inline std::vector<uint8_t> to_caller(const tigris_plan_t& plan, uint16_t t, const std::vector<uint8_t>& data) {
   if (!channels_last(plan, t)) return data;
   std::vector<int64_t> stored = stored_shape(plan, t);
   return passes::transpose_data(data, stored, ir::to_channels_first_perm(static_cast<int>(stored.size())),
-                                tigris_dtype_size(plan.tensors[t].dtype));
+                                tigris_dtype_size(tigris_tensor_declared_dtype(&plan.tensors[t])));
 }
 
 struct FreeDeleter {

@@ -1,12 +1,16 @@
 // A deliberately plain ONNX interpreter for the small test models (float32, NCHW, model
 // order, double accumulation), written independently of the compiler and the kernels:
 // Conv (groups, pads, strides, dilations; 1-D and 2-D), BatchNormalization, Relu, Tanh,
-// Sigmoid, Add, Mul, Gemm (transB), Flatten, GlobalAveragePool.
+// Sigmoid, Add, Mul, Gemm (transB), Flatten, GlobalAveragePool; for QDQ models Clip,
+// QuantizeLinear (round half to even, saturate) and DequantizeLinear as the ONNX spec
+// defines them (per tensor or per axis), with the float math between them in double.
 #pragma once
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -19,6 +23,7 @@ namespace tigris::test {
 struct RefTensor {
   std::vector<int64_t> shape;
   std::vector<double> v;
+  bool uint8 = false;  // uint8 data (a zero point, a QuantizeLinear output): the output saturates to [0, 255]
 };
 
 class OnnxReference {
@@ -28,7 +33,16 @@ class OnnxReference {
       ir::TensorValue tv = frontend::onnx::tensor_from_proto(init);
       RefTensor t{tv.shape, {}};
       const float* f = reinterpret_cast<const float*>(tv.data.data());
+      const uint8_t* d = tv.data.data();
       if (tv.dtype == ir::DType::Float32) t.v.assign(f, f + tv.data.size() / 4);
+      for (size_t i = 0; tv.dtype == ir::DType::UInt8 && i < tv.data.size(); ++i) t.v.push_back(d[i]);
+      for (size_t i = 0; tv.dtype == ir::DType::Int8 && i < tv.data.size(); ++i) t.v.push_back(static_cast<int8_t>(d[i]));
+      for (size_t i = 0; tv.dtype == ir::DType::Int32 && i + 4 <= tv.data.size(); i += 4) {
+        int32_t v;
+        std::memcpy(&v, d + i, 4);
+        t.v.push_back(v);
+      }
+      t.uint8 = tv.dtype == ir::DType::UInt8;
       values_[init.name()] = t;
     }
   }
@@ -38,6 +52,8 @@ class OnnxReference {
     for (const auto& n : model_.graph().node()) values_[n.output(0)] = eval(n);
     return values_.at(model_.graph().output(0).name());
   }
+  // Any tensor of the last run, by name.
+  const RefTensor& value(const std::string& name) const { return values_.at(name); }
 
  private:
   static int64_t count(const std::vector<int64_t>& s) {
@@ -136,8 +152,40 @@ class OnnxReference {
     return y;
   }
 
+  // QuantizeLinear / DequantizeLinear: scale and zero point per tensor or along `axis`.
+  RefTensor qdq(const onnx::NodeProto& n, bool quantize) {
+    RefTensor y = in(n, 0);
+    const RefTensor& sc = in(n, 1);
+    const RefTensor* zp = n.input_size() > 2 && !n.input(2).empty() ? &in(n, 2) : nullptr;
+    int64_t axis = intv(n, "axis", 1), inner = 1;
+    if (sc.v.size() > 1)
+      for (size_t d = static_cast<size_t>(axis) + 1; d < y.shape.size(); ++d) inner *= y.shape[d];
+    bool u8 = zp ? zp->uint8 : true;
+    y.uint8 = quantize && u8;
+    for (size_t i = 0; i < y.v.size(); ++i) {
+      size_t c = sc.v.size() > 1 ? static_cast<size_t>((static_cast<int64_t>(i) / inner) % static_cast<int64_t>(sc.v.size())) : 0;
+      double s = static_cast<float>(sc.v[c]), z = zp ? zp->v[c] : 0.0;
+      if (quantize) {
+        double q = std::nearbyint(static_cast<float>(y.v[i]) / static_cast<float>(s)) + z;  // ties to even
+        y.v[i] = std::clamp(q, u8 ? 0.0 : -128.0, u8 ? 255.0 : 127.0);
+      } else {
+        y.v[i] = static_cast<float>((y.v[i] - z) * s);
+      }
+    }
+    return y;
+  }
+
   RefTensor eval(const onnx::NodeProto& n) {
     const std::string& op = n.op_type();
+    if (op == "QuantizeLinear") return qdq(n, true);
+    if (op == "DequantizeLinear") return qdq(n, false);
+    if (op == "Clip") {
+      double lo = n.input_size() > 1 && !n.input(1).empty() ? in(n, 1).v.at(0) : -INFINITY;
+      double hi = n.input_size() > 2 && !n.input(2).empty() ? in(n, 2).v.at(0) : INFINITY;
+      RefTensor y = in(n, 0);
+      for (double& v : y.v) v = std::clamp(v, lo, hi);
+      return y;
+    }
     if (op == "Conv") return conv(n);
     if (op == "Relu") return unary(in(n, 0), [](double v) { return v > 0 ? v : 0.0; });
     if (op == "Tanh") return unary(in(n, 0), [](double v) { return std::tanh(v); });

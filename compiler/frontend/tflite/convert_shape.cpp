@@ -1,5 +1,5 @@
 // Shape and axis operators: RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE, CONCATENATION, PAD,
-// PADV2, MEAN, SOFTMAX, RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR, STRIDED_SLICE.
+// PADV2, MEAN, SOFTMAX, RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR, STRIDED_SLICE, SLICE.
 #include <algorithm>
 #include <cstring>
 
@@ -260,6 +260,37 @@ void strided_slice(Importer& imp) {
   finish(imp, dst, yid);
 }
 
+// SLICE: begin and size per TFLite axis (size -1: to the end).
+void slice(Importer& imp) {
+  int32_t x = imp.input(0), y = imp.output(0);
+  ir::DType t = imp.act_dtype(x);
+  if (imp.act_dtype(y) != t) refuse("input and output types differ");
+  std::vector<int64_t> xs = imp.tfl_shape(x), ys = imp.tfl_shape(y);
+  std::vector<int64_t> b = imp.ints(imp.input(1)), n = imp.ints(imp.input(2));
+  int rank = static_cast<int>(xs.size());
+  if (b.size() != xs.size() || n.size() != xs.size()) refuse("begin and size of the wrong length");
+  std::vector<int64_t> counts;
+  for (size_t a = 0; a < xs.size(); ++a) {
+    int64_t count = n[a] == -1 ? xs[a] - b[a] : n[a];
+    if (b[a] < 0 || count <= 0 || b[a] + count > xs[a]) refuse("a slice outside the input");
+    counts.push_back(count);
+  }
+  if (counts != ys) refuse("output shape does not match the slice");
+  std::vector<int64_t> perm = ir_perm(rank), starts, ends, axes, steps;
+  for (int j = 0; j < rank; ++j) {
+    size_t a = static_cast<size_t>(perm[static_cast<size_t>(j)]);
+    starts.push_back(b[a]);
+    ends.push_back(b[a] + counts[a]);
+    axes.push_back(j);
+    steps.push_back(1);
+  }
+  ir::Node& node = imp.add_node("Slice", {imp.act(x)}, {imp.act(y)});
+  node.attrs.set("starts", starts);
+  node.attrs.set("ends", ends);
+  node.attrs.set("axes", axes);
+  node.attrs.set("steps", steps);
+}
+
 }  // namespace
 
 void register_shape(std::map<int32_t, Converter>& t) {
@@ -275,6 +306,7 @@ void register_shape(std::map<int32_t, Converter>& t) {
   t[tfl::op::kResizeNearestNeighbor] = resize_nearest;
   t[tfl::op::kResizeBilinear] = resize_bilinear;
   t[tfl::op::kStridedSlice] = strided_slice;
+  t[tfl::op::kSlice] = slice;
 }
 
 }  // namespace tigris::frontend::tflite

@@ -162,3 +162,64 @@ TEST(InspectErrors, LegacyPlanNamesItsSchema)
   GTEST_SKIP() << "models folder absent";
 #endif
 }
+
+TEST(InspectPlan, Lz4BlocksAndXipAreReported)
+{
+  PlanDesc desc = conv_relu_plan();
+  desc.flags = TIGRIS_FLAG_XIP;
+  desc.compression = TIGRIS_COMPRESSION_LZ4;
+  desc.weight_blocks = {WeightBlockDesc{0, 0, 2}};  // the conv's weight and bias, stage 0
+  const auto bytes = write_plan(desc);
+  const auto r = inspect_bytes(bytes, "lz.tgrs");
+  EXPECT_TRUE(r.memory.xip);
+  EXPECT_TRUE(r.memory.lz4);
+  ASSERT_EQ(r.weight_blocks.size(), 1u);
+  EXPECT_EQ(r.weight_blocks[0].stage, 0u);
+  EXPECT_GT(r.memory.compressed_weight_bytes, 0u);
+  EXPECT_EQ(r.memory.compressed_weight_bytes, r.weight_blocks[0].compressed_bytes);
+  // The arena holds the stated peak plus the decompressed block.
+  EXPECT_GE(r.memory.decompressed_weights, 304u);
+  EXPECT_EQ(r.memory.fast_arena_required, 4096u + r.memory.decompressed_weights);
+
+  TempDir dir;
+  write_bytes(dir.file("lz.tgrs"), bytes);
+  const CliResult text = run_cli({"inspect", "lz.tgrs"}, dir.path());
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("required to run; 4.00 KiB activations, " +
+                          tigris::report::format_bytes(r.memory.decompressed_weights) + " decompressed weights\n"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("read in place (XIP), LZ4 " + tigris::report::format_bytes(r.memory.compressed_weight_bytes)),
+            std::string::npos)
+      << text.out;
+}
+
+TEST(InspectErrors, PlanBeyondTheBuildLimitsNamesTheFlags)
+{
+  // 600 tensors in a chain of ReLUs: more than the default TIGRIS_MAX_TENSORS (512).
+  PlanDesc p;
+  p.model_name = "long";
+  p.budget = p.peak = p.scheduled_peak = 64;
+  StageDesc s;
+  for (uint16_t i = 0; i < 600; ++i) {
+    const uint8_t flags = i == 0 ? TIGRIS_TENSOR_MODEL_INPUT : i == 599 ? TIGRIS_TENSOR_MODEL_OUTPUT : 0;
+    const std::string index = std::to_string(i);
+    p.tensors.push_back(tensor(std::string("t").append(index), {1, 4}, flags));
+    if (i) {
+      p.ops.push_back(op(TIGRIS_OP_RELU, std::string("r").append(index), {static_cast<uint16_t>(i - 1)}, {i}));
+      s.ops.push_back(static_cast<uint16_t>(i - 1));
+    }
+  }
+  s.inputs = {0};
+  s.outputs = {599};
+  s.peak_bytes = 64;
+  p.stages = {s};
+  p.model_inputs = {0};
+  p.model_outputs = {599};
+  TempDir dir;
+  write_bytes(dir.file("long.tgrs"), write_plan(p));
+  const CliResult r = run_cli({"inspect", "long.tgrs"}, dir.path());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "Error: long.tgrs: plan exceeds the executor limits of this build; build the runtime with "
+                   "-DTIGRIS_MAX_TENSORS=600\n");
+}

@@ -20,6 +20,7 @@ struct Command {
 using Registry = std::vector<Command>;
 
 void register_analyze(CLI::App& app, Registry& commands);
+void register_codegen(CLI::App& app, Registry& commands);
 void register_compile(CLI::App& app, Registry& commands);
 void register_inspect(CLI::App& app, Registry& commands);
 void register_run(CLI::App& app, Registry& commands);

@@ -67,6 +67,7 @@ int main(int argc, char** argv)
   Registry commands;
   register_analyze(app, commands);
   register_compile(app, commands);
+  register_codegen(app, commands);
   register_export(app, commands);
   register_inspect(app, commands);
   register_run(app, commands);

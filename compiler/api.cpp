@@ -8,6 +8,7 @@
 
 #include "compiler/api_internal.h"
 #include "compiler/frontend/onnx/onnx_loader.h"
+#include "compiler/frontend/tflite/tflite_loader.h"
 #include "compiler/passes/pipeline.h"
 
 namespace tigris::compiler {
@@ -44,11 +45,24 @@ Model load_model(const std::string& path, const LoadOptions& options) {
 
 Model load_model_bytes(const std::vector<uint8_t>& bytes, const std::string& name, const LoadOptions& options) {
   auto impl = std::make_unique<Model::Impl>();
-  if (is_tflite(bytes))
-    throw CompileError(ErrorKind::Unsupported, name + ": TFLite models are not supported by this build yet");
-  std::vector<frontend::onnx::InputShape> shapes;
-  for (const ShapeBinding& b : options.input_shapes) shapes.push_back({b.input, b.dims});
-  impl->graph = frontend::onnx::load_onnx(bytes, name, shapes, impl->warnings);
+  if (is_tflite(bytes)) {
+    // TFLite shapes are static: --input-shape has nothing to bind.
+    if (!options.input_shapes.empty())
+      throw CompileError(ErrorKind::Usage, "--input-shape: " + name + " is a TFLite model, whose shapes are static");
+    impl->graph = frontend::tflite::load_tflite(bytes, name, impl->warnings);
+  } else {
+    std::vector<frontend::onnx::InputShape> shapes;
+    for (const ShapeBinding& b : options.input_shapes) shapes.push_back({b.input, b.dims});
+    impl->graph = frontend::onnx::load_onnx(bytes, name, shapes, impl->warnings);
+  }
+  for (const std::string& t : options.extra_outputs) {
+    ir::TensorId id = impl->graph.find_tensor(t);
+    if (id == ir::kNoTensor || impl->graph.tensor(id).constant)
+      throw CompileError(ErrorKind::Usage, name + ": no activation tensor named '" + t + "'");
+    if (impl->graph.is_output(id) || impl->graph.is_input(id)) continue;
+    impl->graph.outputs.push_back(id);
+    impl->graph.tensor(id).caller_channels_last = impl->graph.format == "tflite";
+  }
   try {
     passes::normalize(impl->graph);
     impl->summary = detail::summarize(impl->graph, name);

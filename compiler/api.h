@@ -45,6 +45,9 @@ struct ShapeBinding {
 
 struct LoadOptions {
   std::vector<ShapeBinding> input_shapes;
+  // Intermediate tensors (by name) exposed as extra model outputs, after the declared ones:
+  // lets tests and debugging compare every layer with a reference. Unknown names: Usage error.
+  std::vector<std::string> extra_outputs;
 };
 
 struct TensorSummary {

@@ -10,13 +10,20 @@ namespace tigris::compiler::detail {
 namespace {
 
 // Shape in the caller's (model's declared) axis order.
-std::vector<int64_t> caller_shape(const ir::Tensor& t) {
-  if (t.layout != ir::Layout::ChannelsLast) return t.shape;
+// TFLite models declare every rank-3/4 tensor channels-last (`nhwc`).
+std::vector<int64_t> caller_shape(const ir::Tensor& t, bool nhwc = false) {
+  bool last = t.layout == ir::Layout::ChannelsLast;
+  if ((nhwc || t.caller_channels_last) && (t.rank() == 3 || t.rank() == 4))
+    return last ? t.shape : ir::permute_shape(t.shape, ir::to_channels_last_perm(t.rank()));
+  if (!last) return t.shape;
   return ir::permute_shape(t.shape, ir::to_channels_first_perm(t.rank()));
 }
 
+// The dtype callers see: the declared one at a boundary (a QDQ float32 input stored int8).
 TensorSummary tensor_summary(const ir::Tensor& t) {
-  return TensorSummary{t.name, caller_shape(t), ir::dtype_name(t.dtype), t.bytes()};
+  ir::DType d = t.declared_dtype != ir::DType::Undefined ? t.declared_dtype : t.dtype;
+  uint64_t bytes = static_cast<uint64_t>(t.elements()) * ir::dtype_size(d);
+  return TensorSummary{t.name, caller_shape(t), ir::dtype_name(d), bytes};
 }
 
 std::string model_dtype(const ir::Graph& g) {
@@ -67,7 +74,8 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path) {
       continue;
     }
     ++s.activations;
-    if (t.bytes() > s.largest_tensor.bytes || s.largest_tensor.name.empty()) s.largest_tensor = tensor_summary(t);
+    if (t.bytes() > s.largest_tensor.bytes || s.largest_tensor.name.empty())
+      s.largest_tensor = TensorSummary{t.name, caller_shape(t, g.format == "tflite"), ir::dtype_name(t.dtype), t.bytes()};
   }
   s.unscheduled_peak_bytes = schedule::memory_timeline(g, schedule::compute_lifetimes(g)).peak_bytes;
   for (ir::TensorId id : g.inputs) s.inputs.push_back(tensor_summary(g.tensor(id)));

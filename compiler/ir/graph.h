@@ -33,6 +33,10 @@ struct Tensor {
   std::vector<uint8_t> data;         // constant value, little-endian, row-major in `shape`
   // The caller's arrays for this boundary tensor are channels-last (TFLite models); ONNX: false.
   bool caller_channels_last = false;
+  // Boundary tensors: the dtype the model declares when the stored one differs (a float32
+  // input quantized inside a QDQ model is stored int8; a uint8 boundary is stored int8).
+  // Undefined = the stored dtype. The runtime converts (tigris_input_write/output_read).
+  DType declared_dtype = DType::Undefined;
 
   int64_t elements() const { return num_elements(shape); }
   uint64_t bytes() const { return static_cast<uint64_t>(elements()) * dtype_size(dtype); }

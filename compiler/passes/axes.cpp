@@ -49,9 +49,11 @@ void expand_broadcast_ranks(ir::Graph& g) {
       ir::Shape shape = with_rank(t.shape, rank);
       if (t.constant) {
         g.nodes[i].inputs[k] = add_constant(g, t.name + "_r" + std::to_string(rank), t.dtype, shape, t.data);
+        g.tensor(g.nodes[i].inputs[k]).quant = t.quant;
         continue;
       }
       ir::TensorId out = add_activation(g, t.name + "_r" + std::to_string(rank), t.dtype, shape);
+      g.tensor(out).quant = t.quant;
       ir::Node r;
       r.name = g.unique_node_name(t.name + "_rank" + std::to_string(rank));
       r.op = "Reshape";

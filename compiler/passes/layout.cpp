@@ -76,6 +76,11 @@ std::vector<Layout> decide(const ir::Graph& g) {
           if (candidate(g, id)) votes[static_cast<size_t>(groups.find(id))] -= 1;
     }
   }
+  // A boundary tensor the caller passes channels-last (TFLite) is stored that way whatever
+  // the votes: the caller's array is then the stored one.
+  for (size_t i = 0; i < g.tensors.size(); ++i)
+    if (g.tensors[i].caller_channels_last && candidate(g, static_cast<ir::TensorId>(i)))
+      votes[static_cast<size_t>(groups.find(static_cast<ir::TensorId>(i)))] += 1 << 20;
   std::vector<Layout> layout(g.tensors.size(), Layout::Model);
   for (size_t i = 0; i < g.tensors.size(); ++i)
     if (candidate(g, static_cast<ir::TensorId>(i)) && votes[static_cast<size_t>(groups.find(static_cast<ir::TensorId>(i)))] > 0)
@@ -130,6 +135,7 @@ struct Rewriter {
     if (auto it = converted.find(key); it != converted.end()) return it->second;
     const ir::Tensor t = g.tensor(src);
     ir::TensorId dst = add_activation(g, t.name + (to == Layout::ChannelsLast ? "_nhwc" : "_nchw"), t.dtype, t.shape);
+    g.tensor(dst).quant = t.quant;
     layout.push_back(to);
     out.push_back(conversion(src, dst, to));
     converted[key] = dst;
@@ -160,6 +166,7 @@ struct Rewriter {
       if (!candidate(g, id) || layout[static_cast<size_t>(id)] == need) continue;
       const ir::Tensor t = g.tensor(id);
       ir::TensorId tmp = add_activation(g, t.name + (need == Layout::ChannelsLast ? "_nhwc" : "_nchw"), t.dtype, t.shape);
+      g.tensor(tmp).quant = t.quant;
       layout.push_back(need);
       n.outputs[i] = tmp;
       after.push_back(conversion(tmp, id, layout[static_cast<size_t>(id)]));
@@ -185,6 +192,7 @@ void apply_layouts(ir::Graph& g, const std::vector<Layout>& layout) {
         std::vector<int64_t> perm = ir::to_channels_last_perm(c.rank());
         id = add_constant(g, c.name + "_nhwc", c.dtype, ir::permute_shape(c.shape, perm),
                           transpose_data(c.data, c.shape, perm, ir::dtype_size(c.dtype)));
+        g.tensor(id).quant = c.quant;
       }
     }
     n.attrs.erase("__model_order_perm");

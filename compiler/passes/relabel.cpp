@@ -59,9 +59,13 @@ void relabel_global_pools(ir::Graph& g) {
     if (!n.domain.empty() || n.inputs.empty()) continue;
     if (is_pool(n.op)) {
       make_spatial_explicit(g, n);
-      if (n.op != "LpPool" && covers_map(g, n)) {
+      // (A fused clamp, int8 TFLite pools only, stays on the windowed pool that applies it.)
+      if (n.op != "LpPool" && covers_map(g, n) && !n.attrs.has("fused_activation")) {
+        bool average = n.op == "AveragePool";
         n.op = n.op == "MaxPool" ? "GlobalMaxPool" : "GlobalAveragePool";
         n.attrs = {};
+        // int8: TFLite's AVERAGE_POOL_2D rounds the mean of the raw sum (not MEAN's factors).
+        if (average) n.attrs.set("average_pool_rounding", int64_t{1});
       }
     } else if (n.op == "ReduceMean" && is_spatial_mean(g, n)) {
       n.op = "GlobalAveragePool";

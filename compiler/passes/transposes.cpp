@@ -83,7 +83,7 @@ void fold_reshapes(ir::Graph& g) {
     const ir::Node& r = g.nodes[i];
     if (r.op != "Reshape" || r.inputs.size() != 1 || g.is_output(r.outputs[0])) continue;
     ir::TensorId src = r.inputs[0], dst = r.outputs[0];
-    if (g.tensor(src).dtype != g.tensor(dst).dtype) continue;
+    if (g.tensor(src).dtype != g.tensor(dst).dtype || g.tensor(src).quant != g.tensor(dst).quant) continue;
     std::vector<int> readers = g.consumers(dst);
     bool ok = !readers.empty();
     for (int c : readers) ok = ok && reads_bytes_only(g.nodes[static_cast<size_t>(c)], dst);

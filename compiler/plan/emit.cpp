@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/ir/error.h"
+#include "compiler/plan/emit_quant.h"
 #include "compiler/plan/lower.h"
 
 namespace tigris::plan {
@@ -42,6 +43,10 @@ TensorMap add_tensors(const ir::Graph& g, PlanDesc& p) {
     }
     d.dtype = static_cast<uint8_t>(t.dtype);
     d.flags = tensor_flags(g, static_cast<ir::TensorId>(i));
+    if (t.quant) d.quant = add_quant(p, *t.quant, t.name);
+    bool boundary = d.flags & (TIGRIS_TENSOR_MODEL_INPUT | TIGRIS_TENSOR_MODEL_OUTPUT);
+    if (boundary && t.declared_dtype != ir::DType::Undefined && t.declared_dtype != t.dtype)
+      d.iface_dtype = static_cast<uint8_t>(t.declared_dtype);
     m.plan_index[i] = to_u16(p.tensors.size(), "tensors");
     p.tensors.push_back(std::move(d));
   }
@@ -67,12 +72,14 @@ void add_ops(const ir::Graph& g, const TensorMap& m, WeightTable& weights, PlanD
     op.bias = lo.bias;
     op.fused_act = lo.fused_act;
     uint16_t index = to_u16(p.ops.size(), "operators");
+    size_t attrs_from = p.attributes.size();
     for (auto& [kind, data] : lo.attrs) {
       if (data.size() > 255)
         throw CompileError(ErrorKind::Unsupported, n.op + " '" + n.name + "': attribute longer than 255 bytes",
                            {n.name});
       p.attributes.push_back(AttrDesc{index, kind, std::move(data)});
     }
+    apply_int8(lo, n.name, op.outputs.at(0), attrs_from, op, p);
     p.ops.push_back(std::move(op));
   }
 }
@@ -131,6 +138,10 @@ uint8_t tensor_flags(const ir::Graph& g, ir::TensorId id) {
   if (g.is_input(id)) flags |= TIGRIS_TENSOR_MODEL_INPUT;
   if (g.is_output(id)) flags |= TIGRIS_TENSOR_MODEL_OUTPUT;
   if ((t.rank() == 3 || t.rank() == 4) && t.layout == ir::Layout::Model) flags |= TIGRIS_TENSOR_LINEAR;
+  // TFLite boundaries: the caller's (channels-last) array is the stored one.
+  if ((flags & (TIGRIS_TENSOR_MODEL_INPUT | TIGRIS_TENSOR_MODEL_OUTPUT)) && t.caller_channels_last &&
+      (t.rank() == 3 || t.rank() == 4) && t.layout == ir::Layout::ChannelsLast)
+    flags |= TIGRIS_TENSOR_CALLER_ORDER;
   return flags;
 }
 

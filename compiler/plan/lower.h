@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,15 @@ struct LoweredOp {
   uint16_t bias = TIGRIS_NONE;
   uint8_t fused_act = TIGRIS_ACT_NONE;
   std::vector<std::pair<uint8_t, std::vector<uint8_t>>> attrs;  // (tigris_attr_kind_t, payload)
+  // int8 ops: the output clamp (TFLite's activation range), and for conv-like ops the
+  // requantization factors the plan stores on output 0's quant param (one per channel or one).
+  int8_t act_min = -128;
+  int8_t act_max = 127;
+  std::vector<int32_t> out_multipliers;
+  std::vector<int32_t> out_shifts;
+  // int8 constant operand (CONSTANT_OPERAND): its quant param; emit adds it to the plan
+  // and writes its index into the attribute (payload bytes 2..3).
+  std::optional<ir::QuantParam> constant_quant;
 };
 
 // Throws ir::CompileError(Unsupported) naming the node and the reason when the plan has no

@@ -28,6 +28,10 @@ void operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& 
   const ir::Tensor& c = g.tensor(n.inputs[static_cast<size_t>(constant_at)]);
   if (!ir::dtype_storable(c.dtype)) unsupported(n, "constant of type " + ir::dtype_name(c.dtype));
   op.weight = w.get(g, n.inputs[static_cast<size_t>(constant_at)], "", [](const ir::Tensor& t) { return t.data; });
+  if (c.dtype == DType::Int8 && c.quant) {
+    if (c.quant->per_channel()) unsupported(n, "a per-channel quantized constant operand");
+    op.constant_quant = *c.quant;  // emit writes its index into the payload
+  }
   Payload p;
   p.u8(static_cast<uint64_t>(constant_at)).u8(static_cast<uint64_t>(c.rank())).u16(TIGRIS_NONE);
   for (int64_t d : c.shape) p.i32(d);
@@ -35,6 +39,29 @@ void operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& 
 }
 
 DType data_type(const ir::Graph& g, const ir::Node& n, size_t i) { return g.tensor(n.inputs.at(i)).dtype; }
+
+// Ops with an int8 kernel (docs/operators.md §5.3) among the unary and binary ones.
+bool int8_kernel(uint8_t type) {
+  switch (type) {
+    case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6: case TIGRIS_OP_CLIP: case TIGRIS_OP_LEAKY_RELU:
+    case TIGRIS_OP_HARDSWISH: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_TANH: case TIGRIS_OP_ADD:
+    case TIGRIS_OP_SUB: case TIGRIS_OP_MUL: case TIGRIS_OP_MAXIMUM: case TIGRIS_OP_MINIMUM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// An int8 op of `type` on quantized data: every tensor quantized, clamp where kernels apply it.
+bool lower_q8(const ir::Graph& g, const ir::Node& n, uint8_t type, LoweredOp& op) {
+  bool any = false;
+  for (ir::TensorId id : n.inputs) any = any || (id >= 0 && is_q8(g, id));
+  if (!any || !int8_kernel(type)) return false;
+  require_all_q8(g, n);
+  if (type == TIGRIS_OP_ADD || type == TIGRIS_OP_SUB || type == TIGRIS_OP_MUL) int8_clamp(g, n, op);
+  else if (n.attrs.has("fused_activation")) unsupported(n, "fused activation");
+  return true;
+}
 
 void same_dtypes(const ir::Graph& g, const ir::Node& n, size_t from) {
   for (size_t i = from; i + 1 < n.inputs.size(); ++i)
@@ -46,7 +73,7 @@ LowerFn unary(uint8_t type, std::initializer_list<DType> dtypes) {
   return [type, allowed](const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) {
     if (n.inputs.size() != 1 || n.inputs[0] < 0) unsupported(n, "expects one input");
     DType t = data_type(g, n, 0);
-    if (std::find(allowed.begin(), allowed.end(), t) == allowed.end())
+    if (!lower_q8(g, n, type, op) && std::find(allowed.begin(), allowed.end(), t) == allowed.end())
       unsupported(n, "no kernel for " + ir::dtype_name(t) + " data");
     op.type = type;
     op.inputs = {n.inputs[0]};
@@ -59,11 +86,13 @@ LowerFn binary(uint8_t type, std::initializer_list<DType> dtypes) {
     if (n.inputs.size() != 2) unsupported(n, "expects two operands");
     same_dtypes(g, n, 0);
     DType t = data_type(g, n, 0);
-    if (std::find(allowed.begin(), allowed.end(), t) == allowed.end())
+    bool q8 = lower_q8(g, n, type, op);
+    if (!q8 && std::find(allowed.begin(), allowed.end(), t) == allowed.end())
       unsupported(n, "no kernel for " + ir::dtype_name(t) + " data");
     op.type = type;
     operands(g, n, w, op);
     if (type == TIGRIS_OP_ADD) op.fused_act = fused_activation(n);
+    else if (!q8 && n.attrs.has("fused_activation")) unsupported(n, "fused activation");
   };
 }
 

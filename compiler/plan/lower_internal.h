@@ -65,4 +65,21 @@ uint16_t fit_u16(const ir::Node& n, int64_t v, const char* what);
 // The fused activation attribute as TIGRIS_ACT_*.
 uint8_t fused_activation(const ir::Node& n);
 
+// ---- int8 (lower_int8.cpp) ----
+// Tensor id is int8 with a per-tensor quant param: data of the int8 kernels.
+bool is_q8(const ir::Graph& g, ir::TensorId id);
+// Every activation operand and output of the node is such a tensor.
+void require_all_q8(const ir::Graph& g, const ir::Node& n);
+// op.act_min/act_max from the node's "fused_activation" (Relu, Relu6, ReluN1To1) or
+// "fused_clip" [lo, hi] and its output quant, as TFLite's CalculateActivationRangeQuantized.
+void int8_clamp(const ir::Graph& g, const ir::Node& n, LoweredOp& op);
+// int8 weights of a conv-like op (input i): symmetric, per tensor or per output channel
+// (axis 0, `channels` scales), converted to the plan layout by `convert`.
+uint16_t int8_weight(const ir::Graph& g, const ir::Node& n, size_t i, WeightTable& w, const std::string& tag,
+                     std::vector<uint8_t> (*convert)(const ir::Tensor&), int64_t channels);
+// int32 bias (input i, optional: TIGRIS_NONE when absent) of `channels` entries.
+uint16_t int32_bias(const ir::Graph& g, const ir::Node& n, size_t i, WeightTable& w, int64_t channels);
+// Per-channel requantization factors (tigris_s8::layer_multiplier) into op.out_*.
+void conv_factors(const ir::Graph& g, const ir::Node& n, LoweredOp& op, bool fully_connected);
+
 }  // namespace tigris::plan::detail

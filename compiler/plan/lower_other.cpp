@@ -21,12 +21,23 @@ int64_t rank_of(const ir::Graph& g, ir::TensorId id) { return g.tensor(id).rank(
 void gemm(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
   ir::TensorId a = n.inputs.at(0);
   if (g.tensor(a).constant) unsupported(n, "constant input");
-  require_dtype(g, n, a, kFloat);
+  bool q8 = is_q8(g, a);
+  if (q8) require_all_q8(g, n);
+  else require_dtype(g, n, a, kFloat);
   ir::TensorId wid = n.inputs.size() > 1 ? n.inputs[1] : ir::kNoTensor;
   if (wid < 0 || !g.tensor(wid).constant) runtime_operand(g, n, wid);
   if (g.tensor(wid).rank() != 2 || n.attrs.get_int("transB", 0) != 1) unsupported(n, "weight layout");
   op.type = TIGRIS_OP_FULLY_CONN;
   op.inputs = {a};
+  if (q8) {
+    int64_t units = g.tensor(wid).shape[0];
+    op.weight = int8_weight(g, n, 1, w, "", [](const ir::Tensor& t) { return t.data; }, units);
+    op.bias = int32_bias(g, n, 2, w, units);
+    op.fused_act = fused_activation(n);
+    conv_factors(g, n, op, true);
+    int8_clamp(g, n, op);
+    return;
+  }
   op.weight = w.get(g, wid, "", [](const ir::Tensor& t) { return t.data; });
   if (n.inputs.size() > 2 && n.inputs[2] >= 0) {
     if (!g.tensor(n.inputs[2]).constant) runtime_operand(g, n, n.inputs[2]);
@@ -58,8 +69,11 @@ void matmul(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op
 
 void softmax(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) {
   ir::TensorId x = only_input(g, n);
-  require_dtype(g, n, x, kFloat);
+  if (is_q8(g, x) && n.op == "Softmax") require_all_q8(g, n);
+  else require_dtype(g, n, x, kFloat);
   op.type = n.op == "Softmax" ? TIGRIS_OP_SOFTMAX : TIGRIS_OP_LOG_SOFTMAX;
+  float beta = n.attrs.get_float("beta", 1.0f);  // TFLite SOFTMAX's beta
+  if (beta != 1.0f) add_attr(op, TIGRIS_ATTR_ALPHA, Payload().f32(beta));
   op.inputs = {x};
   int64_t rank = rank_of(g, x);
   int64_t axis = axis_in(n, n.attrs.get_int("axis", g.opset >= 13 ? -1 : 1), std::max<int64_t>(rank, 1));
@@ -112,9 +126,13 @@ void reduce(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) 
                                                        {"ReduceMin", TIGRIS_OP_REDUCE_MIN},
                                                        {"ReduceSum", TIGRIS_OP_REDUCE_SUM}};
   op.type = types.at(n.op);
-  require_dtype(g, n, x, n.op == "ReduceSum" || n.op == "ReduceMax" || n.op == "ReduceMin" ? kNumeric : kFloat);
-  if (op.type != TIGRIS_OP_REDUCE_MEAN && op.type != TIGRIS_OP_REDUCE_SUM && g.tensor(x).dtype != DType::Float32)
-    unsupported(n, "no kernel for " + ir::dtype_name(g.tensor(x).dtype) + " data");
+  if (is_q8(g, x)) {
+    require_all_q8(g, n);
+  } else {
+    require_dtype(g, n, x, n.op == "ReduceSum" || n.op == "ReduceMax" || n.op == "ReduceMin" ? kNumeric : kFloat);
+    if (op.type != TIGRIS_OP_REDUCE_MEAN && op.type != TIGRIS_OP_REDUCE_SUM && g.tensor(x).dtype != DType::Float32)
+      unsupported(n, "no kernel for " + ir::dtype_name(g.tensor(x).dtype) + " data");
+  }
   op.inputs = {x};
   int64_t rank = rank_of(g, x);
   std::vector<int64_t> axes = n.attrs.get_ints("axes");

@@ -15,7 +15,8 @@ ir::TensorId data_input(const ir::Graph& g, const ir::Node& n, int rank) {
   if (x.rank() != rank) unsupported(n, "input rank " + std::to_string(x.rank()) + " (needs " + std::to_string(rank) + ")");
   if (x.layout != ir::Layout::ChannelsLast || g.tensor(n.outputs[0]).layout != ir::Layout::ChannelsLast)
     unsupported(n, "spatial operator on a tensor in model order");
-  require_dtype(g, n, n.inputs[0], kFloat);
+  if (is_q8(g, n.inputs[0])) require_all_q8(g, n);
+  else require_dtype(g, n, n.inputs[0], kFloat);
   return n.inputs[0];
 }
 
@@ -63,15 +64,27 @@ void conv(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) 
   int64_t group = n.attrs.get_int("group", 1);
   fill_spatial(n, one_d ? 1 : 2, op.spatial);
   op.spatial.group = fit_u16(n, group, "group");
+  bool q8 = is_q8(g, op.inputs[0]);
+  const ir::Tensor& y = g.tensor(n.outputs[0]);
+  int64_t channels = y.shape.empty() ? 0 : y.shape.back();
+  auto weight = [&](const std::string& tag, std::vector<uint8_t> (*convert)(const ir::Tensor&)) {
+    return q8 ? int8_weight(g, n, 1, w, tag, convert, channels) : float_weight(g, n, 1, w, tag, convert);
+  };
   if (n.op == "DepthwiseConv") {
     op.type = TIGRIS_OP_DEPTHWISE;
-    op.weight = float_weight(g, n, 1, w, "khkwc", depthwise_weight);
+    op.weight = weight("khkwc", depthwise_weight);
   } else {
     op.type = one_d ? TIGRIS_OP_CONV1D : TIGRIS_OP_CONV;
-    op.weight = float_weight(g, n, 1, w, one_d ? "okc" : "ohwi", one_d ? conv1d_weight : conv_weight_ohwi);
+    op.weight = one_d ? weight("okc", conv1d_weight) : weight("ohwi", conv_weight_ohwi);
   }
-  bias(g, n, w, op);
   op.fused_act = fused_activation(n);
+  if (!q8) {
+    bias(g, n, w, op);
+    return;
+  }
+  op.bias = int32_bias(g, n, 2, w, channels);
+  conv_factors(g, n, op, false);
+  int8_clamp(g, n, op);
 }
 
 void conv_transpose(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
@@ -94,6 +107,8 @@ void pool(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) {
   op.inputs = {data_input(g, n, rank == 3 ? 3 : 4)};
   if (n.outputs.size() > 1) unsupported(n, "the Indices output");
   fill_spatial(n, rank - 2, op.spatial);
+  if (is_q8(g, op.inputs[0])) int8_clamp(g, n, op);
+  else if (n.attrs.has("fused_activation")) unsupported(n, "a fused activation on a float pool");
   uint8_t flags = 0;
   if (n.op == "MaxPool") {
     op.type = TIGRIS_OP_MAX_POOL;
@@ -114,6 +129,9 @@ void global_pool(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp&
   int rank = g.tensor(n.inputs.at(0)).rank();
   op.inputs = {data_input(g, n, rank == 3 ? 3 : 4)};
   op.type = n.op == "GlobalMaxPool" ? TIGRIS_OP_GLOBAL_MAX : TIGRIS_OP_GLOBAL_AVG;
+  // int8 mean of an AveragePool over the whole map: TFLite's AVERAGE_POOL_2D rounding.
+  if (op.type == TIGRIS_OP_GLOBAL_AVG && is_q8(g, op.inputs[0]) && n.attrs.get_int("average_pool_rounding", 0))
+    add_attr(op, TIGRIS_ATTR_POOL_ROUNDING, Payload().u8(1));
 }
 
 uint8_t coord_mode(const ir::Node& n) {
@@ -159,7 +177,8 @@ void resize(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) 
     op.type = TIGRIS_OP_RESIZE;
   } else if (mode == "linear") {
     op.type = TIGRIS_OP_RESIZE_LINEAR;
-    require_dtype(g, n, op.inputs[0], kFloat);
+    if (is_q8(g, op.inputs[0])) require_all_q8(g, n);
+    else require_dtype(g, n, op.inputs[0], kFloat);
   } else {
     unsupported(n, "mode " + mode);
   }
@@ -168,7 +187,8 @@ void resize(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) 
   uint8_t coord = coord_mode(n);
   float sh = s[2], sw = s[3];
   int64_t ih = x.shape[1], iw = x.shape[2];
-  if (coord == 3 && ih > 1 && iw > 1) {
+  // TFLite models keep align_corners: their kernels derive it from the tensor sizes.
+  if (coord == 3 && ih > 1 && iw > 1 && !n.attrs.get_int("exact_align_corners", 0)) {
     // align_corners maps o to o*(I-1)/(I*s-1) (ONNX uses the unrounded I*s): asymmetric with
     // the scale (I*s-1)/(I-1).
     coord = 0;

@@ -132,6 +132,7 @@ AnalysisReport build_analysis(const std::string& file, const compiler::ModelSumm
       r.flash.plan_fits = flash->plan_fits;
     }
     if (flash->int8_plan_bytes_estimate) r.flash.int8_plan_bytes = flash->int8_plan_bytes_estimate;
+    if (flash->lz4_plan_bytes_estimate) r.flash.lz4_plan_bytes = flash->lz4_plan_bytes_estimate;
   } else {
     r.flash.weight_bytes = model.weight_bytes;
   }

@@ -4,7 +4,8 @@ namespace tigris::report {
 
 std::vector<int> declared_from_stored(const tigris_tensor_t& tensor)
 {
-  const bool channels_last = (tensor.flags & TIGRIS_TENSOR_LINEAR) == 0;
+  // LINEAR: stored in the model's order; CALLER_ORDER: the caller uses the stored order.
+  const bool channels_last = (tensor.flags & (TIGRIS_TENSOR_LINEAR | TIGRIS_TENSOR_CALLER_ORDER)) == 0;
   if (channels_last && tensor.ndim == 4) return {0, 3, 1, 2};  // NHWC -> NCHW
   if (channels_last && tensor.ndim == 3) return {0, 2, 1};     // NLC -> NCL
   std::vector<int> identity;
@@ -36,6 +37,10 @@ std::vector<int64_t> declared_shape(const tigris_plan_t& plan, const tigris_tens
 
 std::string stored_layout_name(const tigris_tensor_t& tensor)
 {
+  if (tensor.flags & TIGRIS_TENSOR_CALLER_ORDER) {
+    if (tensor.ndim == 4) return "NHWC as declared";
+    if (tensor.ndim == 3) return "NLC as declared";
+  }
   if ((tensor.flags & TIGRIS_TENSOR_LINEAR) == 0) {
     if (tensor.ndim == 4) return "NHWC";
     if (tensor.ndim == 3) return "NLC";

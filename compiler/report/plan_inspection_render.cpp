@@ -76,6 +76,7 @@ std::string memory_section(const PlanInspection& p)
 std::string stages_table(const PlanInspection& p)
 {
   TextTable t;
+  t.right_align(0);
   t.right_align(2);
   t.right_align(3);
   t.add({"stage", "ops", "untiled peak", "weights", "tiling"});
@@ -90,6 +91,8 @@ std::string stages_table(const PlanInspection& p)
 std::string steps_table(const PlanInspection& p)
 {
   TextTable t;
+  t.right_align(0);
+  t.right_align(3);
   t.add({"step", "operator", "type", "stage", "inputs", "outputs", "activation"});
   for (const PlanStep& s : p.steps) {
     t.add({std::to_string(s.index), s.name, s.type, std::to_string(s.stage), join(s.inputs), join(s.outputs),

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "export/tflite/edit.h"
 
@@ -138,12 +139,9 @@ class BandWriter {
     const Tensor& s = g_.tensors[static_cast<size_t>(source)];
     std::vector<int32_t> pads = {0, 0, static_cast<int32_t>(pad_rows.lo), static_cast<int32_t>(pad_rows.hi),
                                  static_cast<int32_t>(b.w.pad_before), static_cast<int32_t>(b.w.pad_after), 0, 0};
-    Tensor padded = s;
+    Tensor padded = activation_like(s, short_name(origin(source)) + "/band" + std::to_string(k) + "_pad");
     padded.shape[1] += pads[2] + pads[3];
     padded.shape[2] += pads[4] + pads[5];
-    padded.name = short_name(origin(source)) + "/band" + std::to_string(k) + "_pad";
-    padded.buffer = 0;
-    padded.shape_signature.reset();
     Operator o;
     bool max_pool = b.code == op::kMaxPool2D;
     o.opcode_index = tflite::operator_code_index(m_, max_pool ? op::kPadV2 : op::kPad, kInt8Version);
@@ -163,14 +161,32 @@ class BandWriter {
 
   // A new activation like original tensor t, holding `rows` of it.
   int32_t band_tensor(int32_t t, Rows rows, const std::string& tag) {
-    Tensor n = g_.tensors[static_cast<size_t>(t)];
+    Tensor n = activation_like(g_.tensors[static_cast<size_t>(t)], short_name(t) + "/" + tag);
     n.shape[1] = static_cast<int32_t>(rows.size());
-    n.name = short_name(t) + "/" + tag;
-    n.buffer = 0;
-    n.shape_signature.reset();
     int32_t index = tflite::add_tensor(g_, std::move(n));
     origin_[index] = t;
     return index;
+  }
+
+  // A new activation tensor of the type and quantization of `like`, with its own empty
+  // buffer (as converters give each tensor); the quantization keeps what TFLite Micro reads
+  // (scale, zero point, axis) and no min/max range; no shape_signature.
+  Tensor activation_like(const Tensor& like, std::string name) {
+    Tensor n;
+    n.shape = like.shape;
+    n.type = like.type;
+    n.name = std::move(name);
+    n.quantization = kernel_quantization(like);
+    n.buffer = tflite::add_buffer(m_, {});
+    return n;
+  }
+
+  static std::optional<tflite::Quantization> kernel_quantization(const Tensor& like) {
+    if (!like.quantization) return std::nullopt;
+    tflite::Quantization q = *like.quantization;
+    q.min.clear();
+    q.max.clear();
+    return q;
   }
 
   // The last part of a converter's ';'-joined tensor name, or t<index>.
@@ -187,13 +203,12 @@ class BandWriter {
 
   int32_t paddings_constant(const std::vector<int32_t>& pads) { return int_constant("paddings", {4, 2}, pads); }
 
-  // Constants are shared between bands when their values are equal.
+  // Constants are shared between bands when their values are equal; they have no name.
   int32_t int_constant(const std::string& kind, const std::vector<int32_t>& shape, const std::vector<int32_t>& values) {
     auto key = std::make_pair(kind, values);
     auto it = constants_.find(key);
     if (it != constants_.end()) return it->second;
-    std::string name = "tigris/" + kind + "_" + std::to_string(constants_.size());
-    int32_t index = tflite::add_int32_constant(m_, g_, name, shape, values);
+    int32_t index = tflite::add_int32_constant(m_, g_, "", shape, values);
     constants_.emplace(key, index);
     return index;
   }
@@ -203,8 +218,7 @@ class BandWriter {
     Tensor v;
     v.shape = {1};
     v.type = tflite::TensorType::Int8;
-    v.name = "tigris_export/max_pool_pad_value";
-    v.quantization = like.quantization;  // TFLite Micro wants the output's scale and zero point
+    v.quantization = kernel_quantization(like);  // TFLite Micro wants the output's scale and zero point
     v.buffer = tflite::add_buffer(m_, {0x80});
     lowest_ = tflite::add_tensor(g_, std::move(v));
     return lowest_;

@@ -74,7 +74,10 @@ enum {
 #define TIGRIS_TENSOR_MODEL_OUTPUT 0x04u
 #define TIGRIS_TENSOR_LINEAR       0x08u /* axes stored in the model's own order (v7+) */
 #define TIGRIS_TENSOR_STATE        0x10u /* variable kept across runs (v10+) */
-#define TIGRIS_TENSOR_FLAGS_KNOWN  0x1Fu
+/* Boundary tensors only (v7+, not with LINEAR): the caller's arrays are in the stored
+ * (channels-last) order, as a TFLite model declares them; callers do not reorder axes. */
+#define TIGRIS_TENSOR_CALLER_ORDER 0x20u
+#define TIGRIS_TENSOR_FLAGS_KNOWN  0x3Fu
 
 /* Header flags. */
 #define TIGRIS_FLAG_XIP 0x1u

@@ -1,7 +1,8 @@
 // Test helper: run a compiled plan on the host runtime (loader + executor + float kernels)
 // with caller-order inputs, converting to and from the stored layout as `tigris run` does:
-// a rank-3/4 boundary tensor without the LINEAR flag is stored channels-last while the
-// caller's arrays are channels-first (NCHW / NCL).
+// a rank-3/4 boundary tensor without the LINEAR or CALLER_ORDER flag is stored channels-last
+// while the caller's arrays are channels-first (NCHW / NCL). int8 plans run on the int8
+// dispatcher.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "tigris_executor.h"
 #include "tigris_iface.h"
 #include "tigris_kernels.h"
+#include "tigris_kernels_s8.h"
 #include "tigris_loader.h"
 
 namespace tigris::test {
@@ -36,7 +38,7 @@ inline std::vector<int64_t> stored_shape(const tigris_plan_t& plan, uint16_t t) 
 
 inline bool channels_last(const tigris_plan_t& plan, uint16_t t) {
   const tigris_tensor_t& rec = plan.tensors[t];
-  return (rec.ndim == 3 || rec.ndim == 4) && !(rec.flags & TIGRIS_TENSOR_LINEAR);
+  return (rec.ndim == 3 || rec.ndim == 4) && !(rec.flags & (TIGRIS_TENSOR_LINEAR | TIGRIS_TENSOR_CALLER_ORDER));
 }
 
 // Caller (channels-first) bytes -> stored bytes for tensor t, and back.
@@ -94,8 +96,10 @@ inline PlanRun run_plan(const std::vector<uint8_t>& bytes, const std::vector<std
     }
   }
   std::vector<uint8_t> ws(tigris_executor_workspace_required(&plan) + 64);
-  tigris_exec_error_t xe = tigris_run_with_workspace_buffer(&plan, &mem, tigris_dispatch_kernel, nullptr, &r.stats,
-                                                            ws.data(), ws.size());
+  // int8 plans run on the int8 dispatcher (it hands float sections to the float kernels).
+  tigris_kernel_fn kernel = tigris_plan_data_dtype(&plan) == TIGRIS_DTYPE_INT8 ? tigris_dispatch_kernel_s8
+                                                                               : tigris_dispatch_kernel;
+  tigris_exec_error_t xe = tigris_run_with_workspace_buffer(&plan, &mem, kernel, nullptr, &r.stats, ws.data(), ws.size());
   r.fast_peak = mem.fast_peak;
   if (xe != TIGRIS_EXEC_OK) {
     r.error = std::string("run: ") + tigris_exec_error_str(xe);

@@ -83,6 +83,11 @@ constexpr uint32_t kSequence = 0;
 #else
 constexpr uint32_t kSequence = kF;
 #endif
+#ifdef TIGRIS_NO_KERNEL_DETECTION
+constexpr uint32_t kDetection = 0;
+#else
+constexpr uint32_t kDetection = kF | D(TIGRIS_DTYPE_INT8);
+#endif
 #ifdef TIGRIS_NO_KERNEL_CAST
 constexpr uint32_t kCast = 0;
 #else
@@ -129,6 +134,7 @@ uint32_t dtypes_for(uint8_t op_type) {
     case TIGRIS_OP_SELECT_V2: return kSelect;
     case TIGRIS_OP_CAST: return kCast;
     case TIGRIS_OP_SVDF: case TIGRIS_OP_LSTM: return kSequence;
+    case TIGRIS_OP_DETECTION_POSTPROCESS: return kDetection;
     case TIGRIS_OP_IF: case TIGRIS_OP_WHILE: return kAny;  // run by the executor, no kernel
     default: return 0;
     }

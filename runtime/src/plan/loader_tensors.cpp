@@ -75,6 +75,10 @@ bool flags_ok(uint32_t version, uint8_t flags)
     if (flags & ~TIGRIS_TENSOR_FLAGS_KNOWN) return false;
     if ((flags & TIGRIS_TENSOR_LINEAR) && version < 7) return false;
     if ((flags & TIGRIS_TENSOR_STATE) && version < 10) return false;
+    if (flags & TIGRIS_TENSOR_CALLER_ORDER) {
+        const uint8_t boundary = TIGRIS_TENSOR_MODEL_INPUT | TIGRIS_TENSOR_MODEL_OUTPUT;
+        if (version < 7 || !(flags & boundary) || (flags & TIGRIS_TENSOR_LINEAR)) return false;
+    }
     return true;
 }
 

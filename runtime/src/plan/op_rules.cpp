@@ -76,6 +76,8 @@ uint32_t allowed_attributes(uint8_t op_type) {
         return A(TIGRIS_ATTR_CONSTANTS) | A(TIGRIS_ATTR_SVDF);
     case TIGRIS_OP_LSTM:
         return A(TIGRIS_ATTR_CONSTANTS) | A(TIGRIS_ATTR_LSTM);
+    case TIGRIS_OP_DETECTION_POSTPROCESS:
+        return A(TIGRIS_ATTR_DETECTION);
     default:
         return kNoRule;
     }

@@ -83,6 +83,7 @@ Verdict check_sequence(const OpView &v) {
     switch (v.op->op_type) {
     case TIGRIS_OP_SVDF: return verdict(check_svdf(v));
     case TIGRIS_OP_LSTM: return verdict(check_lstm(v));
+    case TIGRIS_OP_DETECTION_POSTPROCESS: return verdict(check_detection(v));
     default: return kNotMine;
     }
 }

@@ -73,7 +73,8 @@ enum Verdict { kNotMine, kBad, kOk };
 Verdict check_spatial(const OpView &v);      // op_rules_spatial.cpp: conv, matrices, pools, resize
 Verdict check_elementwise(const OpView &v);  // op_rules_elementwise.cpp: unary, binary, select, cast
 Verdict check_shape_ops(const OpView &v);    // op_rules_shape.cpp: movement, reductions, norms
-Verdict check_sequence(const OpView &v);     // op_rules_sequence.cpp: SVDF, LSTM
+Verdict check_sequence(const OpView &v);     // op_rules_sequence.cpp: SVDF, LSTM, (detection)
+bool check_detection(const OpView &v);       // op_rules_detection.cpp
 // int8 additions (op_rules_quant.cpp), called for ops whose kernel dtype is quantized int8.
 bool check_quant(const OpView &v);
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "export/banding/macs.h"
 #include "export/command.h"
@@ -112,6 +113,29 @@ TEST(ExportVww, BandStructure) {
   EXPECT_EQ(g.tensors[g.operators[18].outputs[0]].name, in.subgraphs[0].tensors[61].name);
   EXPECT_EQ(g.operators[18].options.get<tflite::ConcatenationOptions>()->axis, 1);
   EXPECT_EQ(g.tensors.size(), 89u - 1 + 24);  // conv 2's output gone; 16 band tensors, 8 constants
+  // New tensors (88 on): band tensors have their own empty buffer, scale and zero point
+  // only, no shape_signature; constants have no name. The file's size depends on it.
+  std::set<uint32_t> buffers;
+  size_t band_tensors = 0, constants = 0;
+  for (size_t i = 88; i < g.tensors.size(); ++i) {
+    const tflite::Tensor& t = g.tensors[i];
+    EXPECT_TRUE(buffers.insert(t.buffer).second) << "buffer " << t.buffer << " shared";
+    EXPECT_FALSE(t.shape_signature.has_value());
+    if (tflite::is_constant(m, t)) {
+      ++constants;
+      EXPECT_EQ(t.name, "");
+      continue;
+    }
+    ++band_tensors;
+    EXPECT_NE(t.buffer, 0u);
+    EXPECT_NE(t.name.find("/band"), std::string::npos) << t.name;
+    ASSERT_TRUE(t.quantization.has_value());
+    EXPECT_TRUE(t.quantization->min.empty() && t.quantization->max.empty());
+    EXPECT_EQ(t.quantization->scale.size(), 1u);
+  }
+  EXPECT_EQ(band_tensors, 16u);
+  EXPECT_EQ(constants, 8u);
+  EXPECT_EQ(m.buffers.size(), 91u - 1 + 24);
 }
 
 TEST(ExportVww, BandedTensorsEqualTheOriginal) {
@@ -167,7 +191,11 @@ TEST(ExportCommand, WritesTheSpecReport) {
                    "  persistent      +2.31 KiB\n"
                    "  total change   -24.69 KiB\n"
                    "\n"
-                   "wrote " + expected_path + "   " + exporter::format_bytes(static_cast<int64_t>(r.written_bytes)) + "\n");
+                   "wrote " + expected_path + "   328.78 KiB\n");
+  // The spec's 328.78 KiB, to the byte: the input's 333288 bytes as the object API wrote
+  // them, plus 15 operators, 8 unnamed int32 constants with their buffers and 16 band
+  // tensors, each with its own empty buffer, scale and zero point only, no shape_signature.
+  EXPECT_EQ(r.written_bytes, 336672u);
   // The written file reads back, is the planned model, and has the planned arena.
   tflite::Model back = tflite::read_model_file(expected_path);
   EXPECT_TRUE(back == r.outcome.model);

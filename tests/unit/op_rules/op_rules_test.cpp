@@ -482,7 +482,7 @@ TEST(KernelSet, FloatTableAndInt8Fallback) {
     EXPECT_TRUE(tigris_rt::kernel_enabled(TIGRIS_OP_LOGICAL_NOT, TIGRIS_DTYPE_BOOL));
     EXPECT_FALSE(tigris_rt::kernel_enabled(TIGRIS_OP_LOGICAL_NOT, TIGRIS_DTYPE_FLOAT32));
     EXPECT_TRUE(tigris_rt::kernel_enabled(TIGRIS_OP_SVDF, TIGRIS_DTYPE_FLOAT32));
-    EXPECT_FALSE(tigris_rt::kernel_enabled(TIGRIS_OP_DETECTION_POSTPROCESS, TIGRIS_DTYPE_FLOAT32));
+    EXPECT_TRUE(tigris_rt::kernel_enabled(TIGRIS_OP_DETECTION_POSTPROCESS, TIGRIS_DTYPE_FLOAT32));
     EXPECT_FALSE(tigris_rt::kernel_enabled(200, TIGRIS_DTYPE_FLOAT32));
     EXPECT_FALSE(tigris_rt::kernel_enabled(TIGRIS_OP_EXP, 200));
 }

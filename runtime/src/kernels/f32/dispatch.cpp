@@ -52,6 +52,7 @@ int dispatch(const Call &c) {
         return k::slice(c);
     case TIGRIS_OP_SVDF: return k::svdf(c);
     case TIGRIS_OP_LSTM: return k::lstm(c);
+    case TIGRIS_OP_DETECTION_POSTPROCESS: return k::detection_postprocess(c);
     default: return -1;
     }
 }

@@ -34,6 +34,7 @@ int gather(const Call &c);          // Gather, GatherND, EmbeddingLookup (gather
 int slice(const Call &c);           // StridedSlice, ReverseV2, DynamicUpdateSlice (slice.cpp)
 int svdf(const Call &c);            // sequence.cpp
 int lstm(const Call &c);            // sequence.cpp
+int detection_postprocess(const Call &c);  // detection.cpp
 
 // Views of input 0 and output 0 (same shape) under the call's band; -1 when the band cuts an
 // axis of [a0, a1] or a buffer is missing (softmax.cpp).

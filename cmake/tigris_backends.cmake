@@ -1,0 +1,72 @@
+# Accelerated int8 backends (docs/backends.md). Sources under runtime/src/backends/ stay out of
+# the default build; each adapter is compiled into the runtime only when its library's source
+# tree is given, and that library is then built from the given tree:
+#   -DTIGRIS_CMSIS_NN_DIR=<CMSIS-NN tree>  CMSIS-NN adapter, TIGRIS_HAS_CMSIS_NN (built with the
+#                                           tree's own CMakeLists.txt, target cmsis-nn)
+#   -DTIGRIS_ESP_NN_DIR=<esp-nn tree>      ESP-NN adapter, TIGRIS_HAS_ESP_NN (its portable C
+#                                           sources; TIGRIS_ESP_NN_OPTIMIZED picks the generic
+#                                           optimized variants over the ANSI reference ones)
+# A parent project that already defines the target cmsis-nn or esp-nn is used as is.
+set(TIGRIS_CMSIS_NN_DIR "" CACHE PATH "CMSIS-NN source tree; builds the CMSIS-NN adapter")
+set(TIGRIS_ESP_NN_DIR "" CACHE PATH "esp-nn source tree; builds the ESP-NN adapter")
+option(TIGRIS_ESP_NN_OPTIMIZED "Build esp-nn's generic optimized C kernels (CONFIG_NN_OPTIMIZED)" OFF)
+
+set(TIGRIS_BACKENDS_SRC ${CMAKE_SOURCE_DIR}/runtime/src/backends)
+set(TIGRIS_BACKEND_CMSIS_NN OFF)
+set(TIGRIS_BACKEND_ESP_NN OFF)
+
+if(TIGRIS_CMSIS_NN_DIR)
+  if(NOT TARGET cmsis-nn)
+    if(NOT EXISTS ${TIGRIS_CMSIS_NN_DIR}/Include/arm_nnfunctions.h)
+      message(FATAL_ERROR "TIGRIS_CMSIS_NN_DIR=${TIGRIS_CMSIS_NN_DIR} is not a CMSIS-NN source tree "
+                          "(no Include/arm_nnfunctions.h)")
+    endif()
+    add_subdirectory(${TIGRIS_CMSIS_NN_DIR} ${CMAKE_BINARY_DIR}/vendor/cmsis-nn EXCLUDE_FROM_ALL)
+  endif()
+  set(TIGRIS_BACKEND_CMSIS_NN ON)
+  message(STATUS "backends: CMSIS-NN adapter from ${TIGRIS_CMSIS_NN_DIR}")
+endif()
+
+if(TIGRIS_ESP_NN_DIR)
+  if(NOT TARGET esp-nn)
+    if(NOT EXISTS ${TIGRIS_ESP_NN_DIR}/include/esp_nn.h)
+      message(FATAL_ERROR "TIGRIS_ESP_NN_DIR=${TIGRIS_ESP_NN_DIR} is not an esp-nn source tree (no include/esp_nn.h)")
+    endif()
+    # The portable C kernels (the ESP-IDF component build adds the Xtensa/RISC-V assembly).
+    file(GLOB esp_nn_sources ${TIGRIS_ESP_NN_DIR}/src/*/*_ansi.c ${TIGRIS_ESP_NN_DIR}/src/*/*_opt.c)
+    add_library(esp-nn STATIC ${esp_nn_sources})
+    target_include_directories(esp-nn PUBLIC ${TIGRIS_ESP_NN_DIR}/include PRIVATE ${TIGRIS_ESP_NN_DIR}/src/common)
+    target_compile_options(esp-nn PRIVATE -O2 -Wno-unused-function)
+    set_target_properties(esp-nn PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    if(TIGRIS_ESP_NN_OPTIMIZED)
+      target_compile_definitions(esp-nn PUBLIC CONFIG_NN_OPTIMIZED=1)
+    endif()
+  endif()
+  set(TIGRIS_BACKEND_ESP_NN ON)
+  message(STATUS "backends: ESP-NN adapter from ${TIGRIS_ESP_NN_DIR} (optimized: ${TIGRIS_ESP_NN_OPTIMIZED})")
+endif()
+
+# Other folders (tests/backends) read which adapters this build has.
+set_property(GLOBAL PROPERTY TIGRIS_BACKEND_CMSIS_NN ${TIGRIS_BACKEND_CMSIS_NN})
+set_property(GLOBAL PROPERTY TIGRIS_BACKEND_ESP_NN ${TIGRIS_BACKEND_ESP_NN})
+
+# tigris_attach_backends(<runtime target>): adds the configured adapters to a runtime library.
+function(tigris_attach_backends target)
+  if(NOT TIGRIS_BACKEND_CMSIS_NN AND NOT TIGRIS_BACKEND_ESP_NN)
+    return()
+  endif()
+  file(GLOB common ${TIGRIS_BACKENDS_SRC}/common/*.cpp)
+  target_sources(${target} PRIVATE ${common})
+  if(TIGRIS_BACKEND_CMSIS_NN)
+    file(GLOB cmsis ${TIGRIS_BACKENDS_SRC}/cmsis_nn/*.cpp)
+    target_sources(${target} PRIVATE ${cmsis})
+    target_compile_definitions(${target} PUBLIC TIGRIS_HAS_CMSIS_NN=1)
+    target_link_libraries(${target} PUBLIC cmsis-nn)
+  endif()
+  if(TIGRIS_BACKEND_ESP_NN)
+    file(GLOB esp ${TIGRIS_BACKENDS_SRC}/esp_nn/*.cpp)
+    target_sources(${target} PRIVATE ${esp})
+    target_compile_definitions(${target} PUBLIC TIGRIS_HAS_ESP_NN=1)
+    target_link_libraries(${target} PUBLIC esp-nn)
+  endif()
+endfunction()

@@ -1,0 +1,370 @@
+// The TFLite importer: tensors, layout helpers and the per-operator driver.
+#include "compiler/frontend/tflite/importer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "compiler/ir/error.h"
+#include "compiler/passes/util.h"
+
+namespace tigris::frontend::tflite {
+
+void refuse(const std::string& reason) { throw Refusal{reason}; }
+
+std::string ConversionReason::text() const {
+  if (operator_index < 0) return reason;
+  return "operator " + std::to_string(operator_index) + " (" + kind + "): " + reason;
+}
+
+namespace {
+
+ir::DType dtype_of(tfl::TensorType t) {
+  switch (t) {
+    case tfl::TensorType::Float32: return ir::DType::Float32;
+    case tfl::TensorType::Int8: return ir::DType::Int8;
+    case tfl::TensorType::UInt8: return ir::DType::UInt8;
+    case tfl::TensorType::Int16: return ir::DType::Int16;
+    case tfl::TensorType::Int32: return ir::DType::Int32;
+    case tfl::TensorType::Int64: return ir::DType::Int64;
+    case tfl::TensorType::Bool: return ir::DType::Bool;
+    case tfl::TensorType::Float16: return ir::DType::Float16;
+    case tfl::TensorType::Float64: return ir::DType::Float64;
+    default: return ir::DType::Undefined;
+  }
+}
+
+const std::map<int32_t, Converter>& converters() {
+  static const std::map<int32_t, Converter> table = [] {
+    std::map<int32_t, Converter> t;
+    register_conv(t);
+    register_elementwise(t);
+    register_shape(t);
+    return t;
+  }();
+  return table;
+}
+
+bool is_identity(const std::vector<int64_t>& perm) {
+  for (size_t i = 0; i < perm.size(); ++i)
+    if (perm[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<int64_t> ir_perm(int rank) {
+  if (rank == 3 || rank == 4) return ir::to_channels_first_perm(rank);
+  std::vector<int64_t> p(static_cast<size_t>(std::max(rank, 0)));
+  for (int i = 0; i < rank; ++i) p[static_cast<size_t>(i)] = i;
+  return p;
+}
+
+int64_t ir_axis(int64_t tfl_axis, int rank) {
+  std::vector<int64_t> p = ir_perm(rank);
+  for (size_t j = 0; j < p.size(); ++j)
+    if (p[j] == tfl_axis) return static_cast<int64_t>(j);
+  refuse("axis " + std::to_string(tfl_axis) + " is out of range for rank " + std::to_string(rank));
+}
+
+std::vector<int64_t> window_pads(tfl::Padding padding, const std::vector<int64_t>& in_hw,
+                                 const std::vector<int64_t>& out_hw, const std::vector<int64_t>& kernel,
+                                 const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations) {
+  std::vector<int64_t> pads(4, 0);
+  for (size_t a = 0; a < 2; ++a) {
+    if (strides[a] < 1 || kernel[a] < 1 || dilations[a] < 1) refuse("stride, kernel and dilation must be positive");
+    int64_t eff = (kernel[a] - 1) * dilations[a] + 1;
+    int64_t expect = padding == tfl::Padding::Same ? (in_hw[a] + strides[a] - 1) / strides[a]
+                                                   : (in_hw[a] - eff + strides[a]) / strides[a];
+    if (out_hw[a] != expect)
+      refuse("output extent " + std::to_string(out_hw[a]) + " does not follow from the input, window and padding");
+    if (padding != tfl::Padding::Same) continue;
+    int64_t total = std::max<int64_t>((out_hw[a] - 1) * strides[a] + eff - in_hw[a], 0);
+    pads[a] = total / 2;
+    pads[a + 2] = total - total / 2;
+  }
+  return pads;
+}
+
+Importer::Importer(const tfl::Model& model, const std::string& path)
+    : model_(model), sg_(model.subgraphs.at(0)), path_(path), act_ids_(sg_.tensors.size(), ir::kNoTensor) {}
+
+int32_t Importer::input(size_t k) const { return k < op_->inputs.size() ? op_->inputs[k] : -1; }
+int32_t Importer::output(size_t k) const {
+  if (k >= op_->outputs.size()) refuse("missing output " + std::to_string(k));
+  return op_->outputs[k];
+}
+
+const tfl::Tensor& Importer::tensor(int32_t i) const {
+  if (i < 0 || static_cast<size_t>(i) >= sg_.tensors.size()) refuse("a required operand is absent");
+  return sg_.tensors[static_cast<size_t>(i)];
+}
+
+std::vector<int64_t> Importer::tfl_shape(int32_t i) const {
+  const tfl::Tensor& t = tensor(i);
+  return std::vector<int64_t>(t.shape.begin(), t.shape.end());
+}
+
+bool Importer::is_const(int32_t i) const { return folded_.count(i) || tfl::is_constant(model_, tensor(i)); }
+
+std::span<const uint8_t> Importer::data(int32_t i) const {
+  auto it = folded_.find(i);
+  if (it != folded_.end()) return it->second.bytes;
+  return tfl::tensor_data(model_, tensor(i));
+}
+
+tfl::TensorType Importer::type(int32_t i) const {
+  auto it = folded_.find(i);
+  return it != folded_.end() ? it->second.type : tensor(i).type;
+}
+
+std::optional<ir::QuantParam> Importer::quant(int32_t i) const {
+  if (folded_.count(i)) return std::nullopt;
+  const tfl::Tensor& t = tensor(i);
+  if (!t.quantization || !t.quantization->affine()) return std::nullopt;
+  const tfl::Quantization& q = *t.quantization;
+  ir::QuantParam p;
+  p.scales = q.scale;
+  for (int64_t z : q.zero_point) p.zero_points.push_back(static_cast<int32_t>(z));
+  if (p.scales.size() != p.zero_points.size()) {
+    if (p.zero_points.size() != 1) refuse("tensor '" + t.name + "' has " + std::to_string(p.scales.size()) +
+                                          " scales and " + std::to_string(p.zero_points.size()) + " zero points");
+    p.zero_points.assign(p.scales.size(), p.zero_points[0]);
+  }
+  for (float s : p.scales)
+    if (!(s > 0.0f) || !std::isfinite(s)) refuse("tensor '" + t.name + "' has a scale that is not positive and finite");
+  if (p.scales.size() > 1) p.axis = q.quantized_dimension;
+  return p;
+}
+
+std::vector<int64_t> Importer::ints(int32_t i) const {
+  if (!is_const(i)) refuse("operand '" + tensor(i).name + "' is computed at run time");
+  std::span<const uint8_t> d = data(i);
+  std::vector<int64_t> out;
+  if (type(i) == tfl::TensorType::Int32) {
+    for (size_t k = 0; k + 4 <= d.size(); k += 4) {
+      int32_t v;
+      std::memcpy(&v, d.data() + k, 4);
+      out.push_back(v);
+    }
+  } else if (type(i) == tfl::TensorType::Int64) {
+    for (size_t k = 0; k + 8 <= d.size(); k += 8) {
+      int64_t v;
+      std::memcpy(&v, d.data() + k, 8);
+      out.push_back(v);
+    }
+  } else {
+    refuse("operand '" + tensor(i).name + "' is not an integer constant");
+  }
+  return out;
+}
+
+bool Importer::quantized(int32_t i) const { return type(i) == tfl::TensorType::Int8 && quant(i).has_value(); }
+
+ir::DType Importer::act_dtype(int32_t i) const {
+  const tfl::Tensor& t = tensor(i);
+  tfl::TensorType ty = type(i);
+  std::optional<ir::QuantParam> q = quant(i);
+  if (ty == tfl::TensorType::Int8) {
+    if (!q) refuse("int8 tensor '" + t.name + "' has no quantization");
+    if (q->per_channel()) refuse("tensor '" + t.name + "' is quantized per channel");
+    if (q->zero_points[0] < -128 || q->zero_points[0] > 127) refuse("tensor '" + t.name + "' has a zero point outside int8");
+    return ir::DType::Int8;
+  }
+  if (ty == tfl::TensorType::UInt8 && q)
+    refuse("tensor '" + t.name + "' is uint8-quantized (TFLite's legacy quantization); convert the model to int8");
+  if (ty == tfl::TensorType::Int16) refuse("tensor '" + t.name + "' is int16 (16x8 quantization is not supported)");
+  ir::DType d = dtype_of(ty);
+  if (!ir::dtype_storable(d))
+    refuse("tensor '" + t.name + "' is " + tfl::tensor_type_name(ty) + "; plans hold float32, int8, int32, int64 and bool");
+  return d;
+}
+
+ir::TensorId Importer::make_tensor(int32_t i, bool constant, const std::vector<int64_t>& perm,
+                                   const std::string& suffix) {
+  const tfl::Tensor& t = tensor(i);
+  ir::Tensor x;
+  std::string base = t.name.empty() ? "t" + std::to_string(i) : t.name;
+  x.name = g.unique_tensor_name(suffix.empty() ? base : base + "_" + suffix);
+  x.dtype = dtype_of(type(i));
+  std::vector<int64_t> shape = tfl_shape(i);
+  for (int64_t d : shape)
+    if (d <= 0) refuse("tensor '" + t.name + "' has extent " + std::to_string(d));
+  x.shape = ir::permute_shape(shape, perm);
+  x.quant = quant(i);
+  if (x.quant && x.quant->axis >= 0) {
+    if (x.quant->axis >= static_cast<int>(shape.size())) refuse("tensor '" + t.name + "' has a bad quantized dimension");
+    x.quant->axis = static_cast<int>(std::find(perm.begin(), perm.end(), x.quant->axis) - perm.begin());
+  }
+  if (constant) {
+    x.constant = true;
+    std::span<const uint8_t> d = data(i);
+    std::vector<uint8_t> bytes(d.begin(), d.end());
+    size_t esize = ir::dtype_size(x.dtype);
+    if (esize == 0 || bytes.size() != static_cast<size_t>(ir::num_elements(shape)) * esize)
+      refuse("constant '" + t.name + "' has " + std::to_string(bytes.size()) + " bytes for its shape and type");
+    x.data = is_identity(perm) ? std::move(bytes) : passes::transpose_data(bytes, shape, perm, esize);
+  }
+  return g.add_tensor(std::move(x));
+}
+
+ir::TensorId Importer::act(int32_t i) {
+  tensor(i);
+  if (is_const(i)) refuse("operand '" + tensor(i).name + "' is a constant where an activation is expected");
+  ir::TensorId& id = act_ids_[static_cast<size_t>(i)];
+  if (id == ir::kNoTensor) id = make_tensor(i, false, ir_perm(static_cast<int>(tensor(i).shape.size())), "");
+  return id;
+}
+
+ir::TensorId Importer::constant(int32_t i) {
+  return weight(i, ir_perm(static_cast<int>(tensor(i).shape.size())), "");
+}
+
+ir::TensorId Importer::weight(int32_t i, const std::vector<int64_t>& perm, const std::string& suffix) {
+  if (!is_const(i)) refuse("operand '" + tensor(i).name + "' is computed at run time");
+  std::string key = std::to_string(i) + "/" + suffix;
+  auto it = const_ids_.find(key);
+  if (it != const_ids_.end()) return it->second;
+  ir::TensorId id = make_tensor(i, true, perm, suffix);
+  const_ids_[key] = id;
+  return id;
+}
+
+void Importer::fold_to(int32_t i, tfl::TensorType type, std::vector<uint8_t> bytes) {
+  folded_[i] = Folded{type, std::move(bytes)};
+}
+
+ir::TensorId Importer::temp(ir::TensorId like, const ir::Shape& shape, const std::string& suffix) {
+  const ir::Tensor src = g.tensor(like);
+  ir::Tensor t;
+  t.name = g.unique_tensor_name(src.name + "_" + suffix);
+  t.dtype = src.dtype;
+  t.shape = shape;
+  t.quant = src.quant;
+  return g.add_tensor(std::move(t));
+}
+
+ir::Node& Importer::add_node(const std::string& op, std::vector<ir::TensorId> in, std::vector<ir::TensorId> out,
+                             const std::string& suffix) {
+  ir::Node n;
+  std::string base = kind_ + "_" + std::to_string(op_index_);
+  n.name = g.unique_node_name(suffix.empty() ? base : base + "_" + suffix);
+  n.op = op;
+  n.inputs = std::move(in);
+  n.outputs = std::move(out);
+  g.nodes.push_back(std::move(n));
+  return g.nodes.back();
+}
+
+ir::TensorId Importer::tfl_order(ir::TensorId x) {
+  int r = g.tensor(x).rank();
+  if (r != 3 && r != 4) return x;
+  std::vector<int64_t> perm = ir::to_channels_last_perm(r);
+  ir::TensorId y = temp(x, ir::permute_shape(g.tensor(x).shape, perm), "tfl");
+  add_node("Transpose", {x}, {y}, "to_tfl").attrs.set("perm", perm);
+  return y;
+}
+
+void Importer::from_tfl_order(ir::TensorId x_tfl, ir::TensorId y) {
+  int r = g.tensor(y).rank();
+  if ((r == 3 || r == 4) && g.tensor(x_tfl).rank() == r) {
+    add_node("Transpose", {x_tfl}, {y}, "from_tfl").attrs.set("perm", ir::to_channels_first_perm(r));
+    return;
+  }
+  add_node("Reshape", {x_tfl}, {y}, "from_tfl").attrs.set("shape", g.tensor(y).shape);
+}
+
+void Importer::fuse(size_t node, tfl::Activation a, bool clamps) {
+  if (a == tfl::Activation::None) return;
+  std::string name = a == tfl::Activation::Relu ? "Relu" : a == tfl::Activation::Relu6 ? "Relu6" : "";
+  if (a == tfl::Activation::ReluN1To1) name = "ReluN1To1";
+  if (name.empty()) refuse("fused activation " + std::to_string(static_cast<int>(a)) + " (TANH or SIGN_BIT) is not supported");
+  ir::TensorId y = g.nodes.at(node).outputs.at(0);
+  bool int8 = g.tensor(y).dtype == ir::DType::Int8;
+  if (clamps && (int8 || name != "ReluN1To1")) {
+    g.nodes[node].attrs.set("fused_activation", name);
+    return;
+  }
+  ir::TensorId t = temp(y, g.tensor(y).shape, "preact");
+  g.nodes[node].outputs[0] = t;
+  ir::Node& n = add_node(name == "ReluN1To1" ? "Clip" : name, {t}, {y}, "act");
+  if (name == "ReluN1To1") {
+    n.attrs.set("min", -1.0f);
+    n.attrs.set("max", 1.0f);
+  }
+}
+
+void Importer::placeholder(const std::string& reason) {
+  std::vector<ir::TensorId> in, out;
+  for (int32_t i : op_->inputs)
+    if (i >= 0 && static_cast<size_t>(i) < sg_.tensors.size() && !is_const(i)) {
+      try {
+        in.push_back(act(i));
+      } catch (const Refusal&) {
+      }
+    }
+  for (int32_t i : op_->outputs) {
+    try {
+      out.push_back(act(i));
+    } catch (const Refusal&) {
+    }
+  }
+  ir::Node& n = add_node(kind_, in, out);
+  n.attrs.set("__unsupported", reason);
+}
+
+void Importer::convert_operator(size_t index) {
+  op_ = &sg_.operators[index];
+  op_index_ = index;
+  kind_ = tfl::operator_kind(model_, *op_);
+  size_t nodes0 = g.nodes.size(), tensors0 = g.tensors.size();
+  std::string reason;
+  try {
+    auto it = converters().find(tfl::builtin_code(model_, *op_));
+    if (it == converters().end()) refuse("no conversion for this operator");
+    it->second(*this);
+    return;
+  } catch (const Refusal& r) {
+    reason = r.reason;
+  } catch (const std::exception& e) {
+    reason = e.what();
+  }
+  g.nodes.resize(nodes0);
+  g.tensors.resize(tensors0);
+  for (ir::TensorId& id : act_ids_)
+    if (id >= static_cast<ir::TensorId>(tensors0)) id = ir::kNoTensor;
+  for (auto it = const_ids_.begin(); it != const_ids_.end();)
+    it = it->second >= static_cast<ir::TensorId>(tensors0) ? const_ids_.erase(it) : std::next(it);
+  reasons.push_back({static_cast<int>(index), kind_, reason});
+  placeholder(reason);
+}
+
+ir::Graph Importer::run() {
+  g.format = "tflite";
+  g.opset = 13;
+  for (int32_t i : sg_.inputs) {
+    try {
+      ir::TensorId id = act(i);
+      act_dtype(i);
+      g.inputs.push_back(id);
+    } catch (const Refusal& r) {
+      reasons.push_back({-1, "", "model input " + std::to_string(i) + ": " + r.reason});
+    }
+  }
+  for (size_t k = 0; k < sg_.operators.size(); ++k) convert_operator(k);
+  for (int32_t i : sg_.outputs) {
+    try {
+      ir::TensorId id = act(i);
+      act_dtype(i);
+      if (g.is_input(id)) refuse("it is also a model input");
+      g.outputs.push_back(id);
+    } catch (const Refusal& r) {
+      reasons.push_back({-1, "", "model output " + std::to_string(i) + ": " + r.reason});
+    }
+  }
+  for (ir::TensorId id : g.inputs) g.tensor(id).caller_channels_last = true;
+  for (ir::TensorId id : g.outputs) g.tensor(id).caller_channels_last = true;
+  return std::move(g);
+}
+
+}  // namespace tigris::frontend::tflite

@@ -1,0 +1,115 @@
+// Internal to the TFLite frontend: the importer state and the helpers the operator
+// converters (convert_*.cpp) share.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compiler/frontend/tflite/tflite_loader.h"
+#include "compiler/ir/graph.h"
+#include "export/tflite/model.h"
+
+namespace tigris::frontend::tflite {
+
+namespace tfl = tigris::tflite;
+
+// Thrown by a converter when the operator has no IR form; `reason` has no operator index.
+struct Refusal {
+  std::string reason;
+};
+[[noreturn]] void refuse(const std::string& reason);
+
+class Importer;
+using Converter = void (*)(Importer&);
+
+// Converters by builtin code, one registration function per file.
+void register_conv(std::map<int32_t, Converter>& table);
+void register_elementwise(std::map<int32_t, Converter>& table);
+void register_shape(std::map<int32_t, Converter>& table);
+
+class Importer {
+ public:
+  Importer(const tfl::Model& model, const std::string& path);
+
+  // Converts every operator; operator-level refusals become placeholder nodes.
+  ir::Graph run();
+  std::vector<ConversionReason> reasons;  // collected by run()
+
+  // ---- the operator being converted ----
+  const tfl::Operator& op() const { return *op_; }
+  const std::string& kind() const { return kind_; }
+  int32_t input(size_t k) const;   // TFLite tensor index of input k, -1 when absent
+  int32_t output(size_t k) const;
+  size_t num_inputs() const { return op_->inputs.size(); }
+
+  // ---- TFLite tensors ----
+  const tfl::Tensor& tensor(int32_t i) const;
+  std::vector<int64_t> tfl_shape(int32_t i) const;
+  bool is_const(int32_t i) const;
+  std::span<const uint8_t> data(int32_t i) const;
+  tfl::TensorType type(int32_t i) const;
+  std::optional<ir::QuantParam> quant(int32_t i) const;  // TFLite axis for per-channel
+  // Values of an integer constant (shape operands, axes, paddings...).
+  std::vector<int64_t> ints(int32_t i) const;
+  // An activation's dtype (refuses types plans do not hold, hybrid and uint8 quantization).
+  ir::DType act_dtype(int32_t i) const;
+  bool quantized(int32_t i) const;  // int8 with a quant param
+
+  // ---- IR tensors ----
+  ir::TensorId act(int32_t i);                 // activation in IR order (created once)
+  ir::TensorId constant(int32_t i);            // constant in IR order, quant kept
+  // Constant reordered by `perm` (data axes, TFLite order -> IR), quant axis mapped.
+  ir::TensorId weight(int32_t i, const std::vector<int64_t>& perm, const std::string& suffix);
+  ir::TensorId operand(int32_t i) { return is_const(i) ? constant(i) : act(i); }
+  // A TFLite constant replaced by a value computed here (DEQUANTIZE of a constant).
+  void fold_to(int32_t i, tfl::TensorType type, std::vector<uint8_t> bytes);
+
+  // A view of IR tensor x in TFLite's axis order (a Transpose for rank 3/4, else x).
+  ir::TensorId tfl_order(ir::TensorId x);
+  // Writes IR tensor y (IR order) from x_tfl (TFLite order): a Transpose, or a Reshape
+  // when ranks match and no reordering is needed. For rank != 3/4 a Reshape.
+  void from_tfl_order(ir::TensorId x_tfl, ir::TensorId y);
+  // A new activation with `like`'s dtype and quant, in `shape`.
+  ir::TensorId temp(ir::TensorId like, const ir::Shape& shape, const std::string& suffix);
+  // Appends a node named <KIND>_<index>[_suffix].
+  ir::Node& add_node(const std::string& op, std::vector<ir::TensorId> in, std::vector<ir::TensorId> out,
+                     const std::string& suffix = "");
+  // The operator's fused activation, for node `node` (just added): kept on the node as
+  // "fused_activation" when `clamps` (its kernel clamps: int8 conv-like, binary and pool
+  // ops; float Conv/DW/FC/Add with ReLU or ReLU6), else as a following Relu/Relu6/Clip.
+  void fuse(size_t node, tfl::Activation a, bool clamps);
+
+  ir::Graph g;
+
+ private:
+  void convert_operator(size_t index);
+  void placeholder(const std::string& reason);
+  ir::TensorId make_tensor(int32_t i, bool constant, const std::vector<int64_t>& perm, const std::string& suffix);
+
+  const tfl::Model& model_;
+  const tfl::SubGraph& sg_;
+  std::string path_;
+  const tfl::Operator* op_ = nullptr;
+  size_t op_index_ = 0;
+  std::string kind_;
+  std::vector<ir::TensorId> act_ids_;  // TFLite tensor -> IR activation
+  std::map<std::string, ir::TensorId> const_ids_;  // (tensor, layout) -> IR constant
+  struct Folded {
+    tfl::TensorType type;
+    std::vector<uint8_t> bytes;
+  };
+  std::map<int32_t, Folded> folded_;
+};
+
+// Tensor-independent helpers.
+std::vector<int64_t> ir_perm(int rank);  // TFLite -> IR axis order ([0, r-1, 1..r-2] for rank 3/4)
+int64_t ir_axis(int64_t tfl_axis, int rank);  // IR position of a (non-negative) TFLite axis
+// Explicit pads [begin_h, begin_w, end_h, end_w] of a TFLite window op.
+std::vector<int64_t> window_pads(tfl::Padding padding, const std::vector<int64_t>& in_hw,
+                                 const std::vector<int64_t>& out_hw, const std::vector<int64_t>& kernel,
+                                 const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations);
+
+}  // namespace tigris::frontend::tflite

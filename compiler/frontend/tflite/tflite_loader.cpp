@@ -1,0 +1,78 @@
+// TFLite frontend entry points: read, list the reasons a model does not convert, import.
+#include "compiler/frontend/tflite/tflite_loader.h"
+
+#include "compiler/frontend/tflite/importer.h"
+#include "compiler/ir/error.h"
+#include "export/tflite/reader.h"
+
+namespace tigris::frontend::tflite {
+
+namespace {
+
+// Reasons that concern the whole file, not one operator.
+std::vector<ConversionReason> model_reasons(const tfl::Model& m) {
+  std::vector<ConversionReason> out;
+  for (const std::string& part : m.uncarried) out.push_back({-1, "", part});
+  if (m.subgraphs.size() != 1)
+    out.push_back({-1, "", "the model has " + std::to_string(m.subgraphs.size()) +
+                               " subgraphs (control flow); one subgraph is supported"});
+  return out;
+}
+
+std::string stem(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  size_t dot = base.rfind('.');
+  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+}
+
+std::string prefix(const std::string& path) { return path.empty() ? "" : path + ": "; }
+
+std::string listing(const std::vector<ConversionReason>& reasons) {
+  std::string s = std::to_string(reasons.size()) + (reasons.size() == 1 ? " reason" : " reasons");
+  for (size_t i = 0; i < reasons.size(); ++i) s += (i ? "; " : ": ") + reasons[i].text();
+  return s;
+}
+
+}  // namespace
+
+std::vector<ConversionReason> conversion_reasons(const tfl::Model& model) {
+  std::vector<ConversionReason> reasons = model_reasons(model);
+  if (model.subgraphs.size() != 1) return reasons;
+  Importer imp(model, "");
+  imp.run();
+  reasons.insert(reasons.end(), imp.reasons.begin(), imp.reasons.end());
+  return reasons;
+}
+
+ir::Graph import_tflite(const tfl::Model& model, const std::string& path) {
+  std::vector<ConversionReason> reasons = model_reasons(model);
+  if (!reasons.empty()) {
+    if (model.subgraphs.size() == 1) {
+      Importer imp(model, path);
+      imp.run();
+      reasons.insert(reasons.end(), imp.reasons.begin(), imp.reasons.end());
+    }
+    throw ir::CompileError(ir::ErrorKind::Unsupported, prefix(path) + "cannot convert the TFLite model: " + listing(reasons));
+  }
+  Importer imp(model, path);
+  ir::Graph g = imp.run();
+  bool model_level = false;
+  for (const ConversionReason& r : imp.reasons) model_level = model_level || r.operator_index < 0;
+  if (model_level)
+    throw ir::CompileError(ir::ErrorKind::Unsupported, prefix(path) + "cannot convert the TFLite model: " + listing(imp.reasons));
+  g.name = stem(path);
+  return g;
+}
+
+ir::Graph load_tflite(const std::vector<uint8_t>& bytes, const std::string& path, std::vector<std::string>&) {
+  tfl::Model model;
+  try {
+    model = tfl::read_model(bytes, path, tfl::ReadOptions{.lenient = true});
+  } catch (const tfl::ModelError& e) {
+    throw ir::CompileError(ir::ErrorKind::Parse, e.what());
+  }
+  return import_tflite(model, path);
+}
+
+}  // namespace tigris::frontend::tflite

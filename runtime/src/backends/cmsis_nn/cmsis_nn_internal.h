@@ -1,0 +1,47 @@
+// CMSIS-NN adapter internals: the process-global prepared context (a reservation at the top
+// of one mem's fast buffer) and the forwarders of each accelerated op.
+#pragma once
+
+#include <stdint.h>
+
+#include "backends/common/accel_layers.h"
+
+namespace tigris_cmsis {
+
+using tigris_accel::Call;
+
+// The reservation: vendor scratch first, then the per-channel expansion arrays
+// (multipliers, then shifts, `expand_channels` each). Both 16-aligned.
+struct Workspace {
+    uint8_t *vendor;
+    uint32_t vendor_size;
+    int32_t *expand;
+    uint32_t expand_channels;
+};
+
+struct Context {
+    bool active;
+    tigris_mem_t *mem;
+    uint32_t saved_fast_size;
+    Workspace ws;
+};
+Context &context();
+
+// Adapter needs of a plan: the largest vendor scratch and the most channels a per-tensor
+// conv-like output expands to, over every op the adapter forwards untiled; false when the
+// plan is invalid or a size overflows.
+struct Needs {
+    uint64_t vendor, expand_channels;
+};
+bool plan_needs(const tigris_plan_t *plan, Needs *n);
+
+// Vendor scratch bytes op `c` needs as the adapter would forward it, and the channels its
+// per-tensor factors expand to; -1 when it is not forwarded or is an op that needs neither
+// (Mul, Maximum, Minimum).
+int64_t op_vendor_need(const Call &c, uint32_t *expand_channels);
+
+// Forward call `c` to CMSIS-NN with workspace `ws`: 0 done, tigris_accel::kFallback when the
+// reference kernels must run it (nothing the reference rewrites is left half-done).
+int forward(const Call &c, const Workspace &ws);
+
+}  // namespace tigris_cmsis

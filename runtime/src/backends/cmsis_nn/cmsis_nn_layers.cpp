@@ -1,0 +1,229 @@
+// The ops the CMSIS-NN adapter forwards (docs/backends.md §2): the resolved layer
+// (backends/common/accel_layers.h) turned into CMSIS-NN's argument structs, one image per
+// call (band buffers have their own batch strides), with per-tensor factors expanded into
+// the reservation's arrays. Anything CMSIS-NN refuses goes back to the reference kernels.
+#include "arm_nnfunctions.h"
+#include "backends/cmsis_nn/cmsis_nn_internal.h"
+
+#if defined(CMSIS_NN_USE_SINGLE_ROUNDING)
+#error "TiGrIS needs CMSIS-NN's default double rounding (bit-exact with TFLite): undefine CMSIS_NN_USE_SINGLE_ROUNDING"
+#endif
+
+namespace tigris_cmsis {
+
+using namespace tigris_accel;
+
+namespace {
+
+struct ConvArgs {
+    cmsis_nn_conv_params conv;
+    cmsis_nn_dw_conv_params dw;
+    cmsis_nn_dims in, filter, bias, out;
+};
+
+void conv_args(const ConvLayer &l, ConvArgs *a)
+{
+    const Window &w = l.win;
+    const cmsis_nn_activation act{l.act_min, l.act_max};
+    const cmsis_nn_tile stride{w.s_w, w.s_h}, pad{w.pad_left, w.pad_top}, dilation{1, 1};
+    a->in = cmsis_nn_dims{1, w.in_h, w.in_w, l.g.c_in};
+    a->out = cmsis_nn_dims{1, w.out_h, w.out_w, l.g.c_out};
+    a->bias = cmsis_nn_dims{1, 1, 1, l.g.c_out};
+    a->conv = cmsis_nn_conv_params{l.in_offset, l.out_offset, stride, pad, dilation, act};
+    a->dw = cmsis_nn_dw_conv_params{l.in_offset, l.out_offset, l.ch_mult, stride, pad, dilation, act};
+    a->filter = l.depthwise ? cmsis_nn_dims{1, w.k_h, w.k_w, l.g.c_out}
+                            : cmsis_nn_dims{l.g.c_out, w.k_h, w.k_w, l.g.c_in / l.groups};
+}
+
+int64_t conv_need(const ConvArgs &a, bool depthwise)
+{
+    const int32_t n = depthwise ? arm_depthwise_conv_wrapper_s8_get_buffer_size(&a.dw, &a.in, &a.filter, &a.out)
+                                : arm_convolve_wrapper_s8_get_buffer_size(&a.conv, &a.in, &a.filter, &a.out);
+    return n < 0 ? -1 : n;
+}
+
+// The layer's per-channel factor arrays: the plan's, or the per-tensor pair expanded.
+bool channel_factors(const Requant &rq, int32_t channels, const Workspace &ws, cmsis_nn_per_channel_quant_params *q)
+{
+    if (!rq.per_tensor) {
+        q->multiplier = const_cast<int32_t *>(rq.mult);
+        q->shift = const_cast<int32_t *>(rq.shift);
+        return true;
+    }
+    if (ws.expand == nullptr || (uint32_t)channels > ws.expand_channels) return false;
+    int32_t *m = ws.expand, *s = ws.expand + ws.expand_channels;
+    for (int32_t ch = 0; ch < channels; ch++) m[ch] = rq.mult0, s[ch] = rq.shift0;
+    q->multiplier = m;
+    q->shift = s;
+    return true;
+}
+
+cmsis_nn_context vendor_context(const Workspace &ws, int64_t need)
+{
+    return cmsis_nn_context{need > 0 ? (void *)ws.vendor : nullptr, (int32_t)need};
+}
+
+int forward_conv(const Call &c, const Workspace &ws)
+{
+    ConvLayer l;
+    if (conv_layer(c, &l) || l.weights == nullptr) return kFallback;
+    int8_t *x = input_data(c, 0), *y = output_data(c, 0);
+    ConvArgs a;
+    conv_args(l, &a);
+    const int64_t need = conv_need(a, l.depthwise);
+    cmsis_nn_per_channel_quant_params q;
+    if (x == nullptr || y == nullptr || need < 0 || need > ws.vendor_size ||
+        !channel_factors(l.rq, l.g.c_out, ws, &q))
+        return kFallback;
+    const cmsis_nn_context ctx = vendor_context(ws, need);
+    for (int32_t n = 0; n < l.g.n; n++) {
+        const int8_t *xn = x + n * l.g.in_batch + l.g.in_row_start * l.g.in_row;
+        int8_t *yn = y + n * l.g.out_batch + l.g.out_row_start * l.g.out_row;
+        const arm_cmsis_nn_status st =
+            l.depthwise ? arm_depthwise_conv_wrapper_s8(&ctx, &a.dw, &q, &a.in, xn, &a.filter, l.weights, &a.bias,
+                                                        l.bias, &a.out, yn)
+                        : arm_convolve_wrapper_s8(&ctx, &a.conv, &q, &a.in, xn, &a.filter, l.weights, &a.bias, l.bias,
+                                                  &a.out, yn);
+        if (st != ARM_CMSIS_NN_SUCCESS) return kFallback;
+    }
+    return 0;
+}
+
+struct FcArgs {
+    cmsis_nn_fc_params fc;
+    cmsis_nn_dims in, filter, bias, out;
+};
+
+void fc_args(const FcLayer &l, FcArgs *a)
+{
+    a->fc = cmsis_nn_fc_params{l.in_offset, 0, l.out_offset, cmsis_nn_activation{l.act_min, l.act_max}};
+    a->in = cmsis_nn_dims{l.rows, 1, 1, l.in_c};
+    a->filter = cmsis_nn_dims{l.in_c, 1, 1, l.out_c};
+    a->bias = cmsis_nn_dims{1, 1, 1, l.out_c};
+    a->out = cmsis_nn_dims{l.rows, 1, 1, l.out_c};
+}
+
+int forward_fc(const Call &c, const Workspace &ws)
+{
+    FcLayer l;
+    if (fc_layer(c, &l) || l.weights == nullptr) return kFallback;
+    int8_t *x = input_data(c, 0), *y = output_data(c, 0);
+    FcArgs a;
+    fc_args(l, &a);
+    const int64_t need = arm_fully_connected_s8_get_buffer_size(&a.filter);
+    if (x == nullptr || y == nullptr || need < 0 || need > ws.vendor_size) return kFallback;
+    const cmsis_nn_context ctx = vendor_context(ws, need);
+    if (need > 0) {  // Helium: kernel sums (bias folded in) precomputed in the scratch
+        arm_vector_sum_s8((int32_t *)ws.vendor, l.in_c, l.out_c, l.weights, l.in_offset, 0, l.bias);
+    }
+    x += (int64_t)l.in_row0 * l.in_c;
+    y += (int64_t)l.out_row0 * l.out_c;
+    arm_cmsis_nn_status st;
+    if (l.rq.per_tensor) {
+        const cmsis_nn_per_tensor_quant_params q{l.rq.mult0, l.rq.shift0};
+        st = arm_fully_connected_s8(&ctx, &a.fc, &q, &a.in, x, &a.filter, l.weights, &a.bias, l.bias, &a.out, y);
+    } else {
+        const cmsis_nn_per_channel_quant_params q{const_cast<int32_t *>(l.rq.mult), const_cast<int32_t *>(l.rq.shift)};
+        st = arm_fully_connected_per_channel_s8(&ctx, &a.fc, &q, &a.in, x, &a.filter, l.weights, &a.bias, l.bias,
+                                                &a.out, y);
+    }
+    return st == ARM_CMSIS_NN_SUCCESS ? 0 : kFallback;
+}
+
+int forward_pool(const Call &c, const Workspace &ws, const PoolLayer &l)
+{
+    const Window &w = l.win;
+    const cmsis_nn_pool_params p{cmsis_nn_tile{w.s_w, w.s_h}, cmsis_nn_tile{w.pad_left, w.pad_top},
+                                 cmsis_nn_activation{l.act_min, l.act_max}};
+    const cmsis_nn_dims in{1, w.in_h, w.in_w, l.c}, filter{1, w.k_h, w.k_w, 1}, out{1, w.out_h, w.out_w, l.c};
+    const int64_t need = arm_avgpool_s8_get_buffer_size(w.out_w, l.c);
+    int8_t *x = input_data(c, 0), *y = output_data(c, 0);
+    if (x == nullptr || y == nullptr || need < 0 || need > ws.vendor_size) return kFallback;
+    const cmsis_nn_context ctx = vendor_context(ws, need);
+    // Untiled: images are dense; the rows past in_h (never read) stay in the batch stride.
+    const tigris_tensor_t &ti = c.in(0);
+    const int32_t full_h = c.shape(ti)[1];
+    for (int32_t n = 0; n < l.n; n++) {
+        const int8_t *xn = x + (int64_t)n * full_h * w.in_w * l.c;
+        int8_t *yn = y + (int64_t)n * w.out_h * w.out_w * l.c;
+        if (arm_avgpool_s8(&ctx, &p, &in, xn, &filter, &out, yn) != ARM_CMSIS_NN_SUCCESS) return kFallback;
+    }
+    return 0;
+}
+
+int forward_elementwise(const Call &c, const MulLayer &l)
+{
+    const int8_t *a = input_data(c, 0), *b = input_data(c, 1);
+    int8_t *y = output_data(c, 0);
+    if (a == nullptr || b == nullptr || y == nullptr) return kFallback;
+    const uint8_t type = c.op->op_type;
+    const cmsis_nn_dims dims{1, 1, 1, l.count};
+    const cmsis_nn_context none{nullptr, 0};
+    for (int32_t s = 0; s < l.segments; s++) {
+        const int8_t *as = a + l.in_first + s * l.in_seg_stride, *bs = b + l.in_first + s * l.in_seg_stride;
+        int8_t *ys = y + l.out_first + s * l.out_seg_stride;
+        arm_cmsis_nn_status st;
+        if (type == TIGRIS_OP_MUL) {
+            st = arm_elementwise_mul_s8(as, bs, l.in1_offset, l.in2_offset, ys, l.out_offset, l.mult, l.shift,
+                                        l.act_min, l.act_max, l.count);
+        } else if (type == TIGRIS_OP_MAXIMUM) {
+            st = arm_maximum_s8(&none, as, &dims, bs, &dims, ys, &dims);
+        } else {
+            st = arm_minimum_s8(&none, as, &dims, bs, &dims, ys, &dims);
+        }
+        if (st != ARM_CMSIS_NN_SUCCESS) return kFallback;
+    }
+    return 0;
+}
+
+}  // namespace
+
+int64_t op_vendor_need(const Call &c, uint32_t *expand_channels)
+{
+    *expand_channels = 0;
+    switch (c.op->op_type) {
+    case TIGRIS_OP_CONV:
+    case TIGRIS_OP_DEPTHWISE: {
+        ConvLayer l;
+        if (conv_layer(c, &l)) return -1;
+        ConvArgs a;
+        conv_args(l, &a);
+        if (l.rq.per_tensor) *expand_channels = (uint32_t)l.g.c_out;
+        return conv_need(a, l.depthwise);
+    }
+    case TIGRIS_OP_FULLY_CONN: {
+        FcLayer l;
+        if (fc_layer(c, &l)) return -1;
+        FcArgs a;
+        fc_args(l, &a);
+        return arm_fully_connected_s8_get_buffer_size(&a.filter);
+    }
+    case TIGRIS_OP_AVG_POOL:
+    case TIGRIS_OP_GLOBAL_AVG: {
+        PoolLayer l;
+        const int rc = c.op->op_type == TIGRIS_OP_AVG_POOL ? avg_pool_layer(c, &l) : global_avg_layer(c, &l);
+        return rc ? -1 : arm_avgpool_s8_get_buffer_size(l.win.out_w, l.c);
+    }
+    default:
+        return -1;
+    }
+}
+
+int forward(const Call &c, const Workspace &ws)
+{
+    PoolLayer pool;
+    MulLayer mul;
+    switch (c.op->op_type) {
+    case TIGRIS_OP_CONV:
+    case TIGRIS_OP_DEPTHWISE: return forward_conv(c, ws);
+    case TIGRIS_OP_FULLY_CONN: return forward_fc(c, ws);
+    case TIGRIS_OP_AVG_POOL: return avg_pool_layer(c, &pool) ? kFallback : forward_pool(c, ws, pool);
+    case TIGRIS_OP_GLOBAL_AVG: return global_avg_layer(c, &pool) ? kFallback : forward_pool(c, ws, pool);
+    case TIGRIS_OP_MUL: return mul_layer(c, &mul) ? kFallback : forward_elementwise(c, mul);
+    case TIGRIS_OP_MAXIMUM:
+    case TIGRIS_OP_MINIMUM: return min_max_layer(c, &mul) ? kFallback : forward_elementwise(c, mul);
+    default: return kFallback;
+    }
+}
+
+}  // namespace tigris_cmsis

@@ -1,0 +1,51 @@
+// Helpers for the TFLite end-to-end tests: reading the TFLite Micro reference folders
+// (<models>/refs/<model>.tflm/, see TFLM-REFERENCES.md there), compiling a model at a
+// budget and running it on the host runtime (int8 plans on the int8 dispatcher).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "compiler/api.h"
+#include "compiler_support/npy.h"
+#include "compiler_support/plan_runner.h"
+
+namespace tigris::test {
+
+inline std::string models_dir() { return std::string(TIGRIS_MODELS_DIR); }
+inline std::string tflite_path(const std::string& model) { return models_dir() + "/tflite/" + model + ".tflite"; }
+inline std::string tflm_dir(const std::string& model) { return models_dir() + "/refs/" + model + ".tflm/"; }
+
+// input_<k>.npy / output_<k>.npy pairs present in the model's reference folder.
+inline int tflm_cases(const std::string& model) {
+  int k = 0;
+  while (std::filesystem::exists(tflm_dir(model) + "input_" + std::to_string(k) + ".npy") &&
+         std::filesystem::exists(tflm_dir(model) + "output_" + std::to_string(k) + ".npy"))
+    ++k;
+  return k;
+}
+
+struct CompiledRun {
+  compiler::CompileResult compile;
+  PlanRun run;
+};
+
+// Compile at `fast` bytes and run once; the fast arena is exactly the plan's requirement.
+inline CompiledRun compile_and_run(const compiler::Model& m, uint64_t fast, const std::vector<uint8_t>& input) {
+  CompiledRun r;
+  compiler::Budgets b;
+  b.fast = fast;
+  r.compile = compiler::compile(m, b);
+  if (!r.compile.ok()) {
+    r.run.error = "compile: " + r.compile.error;
+    return r;
+  }
+  uint64_t slow = r.compile.schedule.slow.peak_bytes + input.size() + (1u << 20);
+  r.run = run_plan(r.compile.plan, {input}, static_cast<uint32_t>(slow));
+  return r;
+}
+
+}  // namespace tigris::test

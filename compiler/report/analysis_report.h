@@ -97,6 +97,7 @@ struct AnalysisStage {
     uint64_t tiled_peak_bytes = 0;
   };
   std::optional<Tiles> tiles;
+  std::string why;                       // the scheduler's decision (analyze -v, JSON "decision")
 };
 
 // TFLite models: TensorFlow Lite Micro's own figures (export/analyze_rows.h), filled by

@@ -317,6 +317,9 @@ Schedule partition(const ir::Graph& g, uint64_t budget, const PartitionOptions& 
   sch.budget = budget;
   if (n == 0) return sch;
   const uint64_t whole = normal_stage_peak(g, u, 0, n);
+  Partitioner p(g, budget, options);
+  sch.probe_usable = p.banding();
+  p.floor(sch);  // stated even when everything fits: the smallest budget any plan fits
   if (budget == 0 || whole <= budget) {
     Stage st;
     st.first = 0;
@@ -329,9 +332,6 @@ Schedule partition(const ir::Graph& g, uint64_t budget, const PartitionOptions& 
     finish_stages(g, u, sch);
     return sch;
   }
-  Partitioner p(g, budget, options);
-  sch.probe_usable = p.banding();
-  p.floor(sch);
   sch.stages = sch.floor > budget ? p.per_op_floors() : p.run();
   for (Stage& st : sch.stages) {
     if (st.fits) continue;

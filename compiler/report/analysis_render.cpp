@@ -71,6 +71,11 @@ std::string verdict_lines(const AnalysisReport& r)
 std::string memory_section(const AnalysisReport& r, bool sweep)
 {
   TextTable t;
+  if (r.tflite_micro) {
+    t.add({"TFLite Micro arena", format_bytes(r.tflite_micro->tensor_arena_bytes),
+           "its planner and reduction scratch; persistent allocations and other kernel scratch excluded"});
+    t.add({"TFLite Micro export", r.tflite_micro->export_value, r.tflite_micro->export_detail});
+  }
   t.add({"unscheduled", format_bytes(r.model.unscheduled_peak_bytes)});
   t.add({"largest tensor", format_bytes(r.model.largest_tensor.bytes), format_shape(r.model.largest_tensor.shape)});
   const bool fits = r.fast.verdict == Verdict::kFits;
@@ -239,6 +244,14 @@ nlohmann::ordered_json to_json(const AnalysisReport& r)
   j["version"] = kAnalysisVersion;
   j["model"] = model_json(r.model);
   j["tflite_micro"] = nullptr;
+  if (r.tflite_micro) {
+    const AnalysisTflm& t = *r.tflite_micro;
+    j["tflite_micro"] = {{"tensor_arena_bytes", t.tensor_arena_bytes},
+                         {"excludes", {"persistent allocations", "other kernel scratch"}},
+                         {"export", {{"written", t.export_written},
+                                     {"total_change_bytes", optional_json(t.export_change_bytes)},
+                                     {"detail", t.export_detail}}}};
+  }
   j["fast"] = fast_json(r.fast);
   j["slow"] = {{"budget_bytes", optional_json(r.slow.budget_bytes)},
                {"peak_bytes", r.slow.peak_bytes},

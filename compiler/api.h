@@ -133,14 +133,32 @@ struct StageSummary {
   uint32_t first_op = 0;             // execution-order indices, inclusive
   uint32_t last_op = 0;
   uint32_t operators = 0;
-  uint64_t peak_bytes = 0;           // fast bytes the executor holds at most (32-aligned sizes)
-  std::vector<std::string> inputs;   // reloaded from slow memory
-  std::vector<std::string> outputs;  // spilled to slow memory
-  uint64_t reload_bytes = 0;
-  uint64_t spill_bytes = 0;
+  uint64_t peak_bytes = 0;           // fast bytes the executor holds at most (32-aligned sizes;
+                                     // a chain member: the chain's)
+  uint64_t untiled_peak_bytes = 0;   // what the ops would hold as one whole stage
+  std::vector<std::string> inputs;   // the stage's inputs (a chain head: every tensor the chain loads)
+  std::vector<std::string> outputs;  // the stage's outputs (inner chain members: bands, not spilled)
+  uint64_t reload_bytes = 0;         // tensor bytes reloaded from slow memory
+  uint64_t spill_bytes = 0;          // tensor bytes spilled to slow memory
+  uint64_t load_traffic_bytes = 0;   // bytes the runtime loads (halo rows, residual reloads; on a chain head)
+  uint64_t spill_traffic_bytes = 0;  // bytes the runtime spills (on a chain head)
+  uint64_t halo_macs = 0;            // multiply-accumulates computed more than once (on a chain head)
   uint64_t slow_bytes = 0;           // slow memory in use at the end of this stage
   bool fits = true;                  // peak_bytes <= fast budget
-  bool needs_tiling = false;         // over budget (tiling not implemented: not tileable)
+  bool needs_tiling = false;         // banded or chained: too large to run whole
+  // How it runs: "untiled", "stripe", "2D tile", "row bands", "reduce by rows", "transpose",
+  // "reshape bands", "leading bands", or "chain" (every member).
+  std::string kind = "untiled";
+  uint32_t tiles = 0;                // bands (x column tiles); a chain's on its head
+  uint32_t tile_rows = 0;            // rows per band (a chain head: chain_tile_h)
+  uint32_t tile_cols = 0;            // 2-D tiles: columns per tile
+  uint32_t extent = 0;               // rows the bands divide
+  uint32_t halo = 0;                 // rows a band reads beyond its own
+  uint32_t axis = 0;                 // tile record axis (1 height, 3 HW), 0 untiled
+  int32_t chain_head = -1;           // chain: the head stage's index
+  uint32_t chain_len = 0;
+  bool line_buffered = false;        // chain head: rows kept between tiles
+  std::string decision;              // why it runs this way (analyze -v)
   std::string reason;                // why it does not fit, when !fits
 };
 
@@ -156,13 +174,21 @@ struct FastReport {
   uint64_t scheduled_peak_bytes = 0; // the largest stage peak (goes into the plan's MEMORY section)
   uint32_t stages = 0;
   uint32_t stages_needing_tiling = 0;
-  uint32_t stages_tileable = 0;      // 0 until spatial tiling lands
+  uint32_t stages_tileable = 0;      // banded stages and chain members
   uint32_t stages_untileable = 0;
   std::vector<std::string> untileable_operators;  // ops of over-budget stages
-  uint64_t minimum_for_partition_bytes = 0;       // smallest budget a partition fits (largest op)
+  uint64_t minimum_for_partition_bytes = 0;       // the floor: no plan fits below it
+  std::string floor_operator;                     // the operator that sets it ("name (Type)")
   std::vector<BlockingStage> blocking_stages;     // over-budget stages, largest first
-  uint64_t spill_bytes = 0;
+  uint64_t spill_bytes = 0;                       // tensor bytes spilled / reloaded
   uint64_t reload_bytes = 0;
+  uint32_t banded_stages = 0;                     // standalone stages with a tile record
+  uint32_t chains = 0;
+  uint64_t tiles = 0;                             // bands and tiles the run executes
+  uint64_t load_traffic_bytes = 0;                // what the runtime moves (halos, residual reloads)
+  uint64_t spill_traffic_bytes = 0;
+  uint64_t halo_macs = 0;
+  uint64_t weight_reserve_bytes = 0;              // -c lz4: fast bytes held for decompressed weights
 };
 
 struct SlowReport {

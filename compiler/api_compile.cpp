@@ -1,9 +1,13 @@
 // compile(): checks, schedule, plan bytes and the flash figures.
 #include <lz4hc.h>
 
+#include <algorithm>
+
 #include "compiler/api_internal.h"
 #include "compiler/plan/emit.h"
 #include "compiler/plan/plan_writer.h"
+#include "compiler/plan/weight_blocks.h"
+#include "tigris_loader.h"
 
 namespace tigris::compiler::detail {
 
@@ -22,14 +26,13 @@ std::string unsupported_message(const ModelSummary& s) {
 }
 
 // The reason no plan can be written before scheduling, or "".
-std::string precheck(const ModelSummary& s, const Budgets& b, const CompileOptions& o) {
+std::string precheck(const ModelSummary& s, const Budgets& b) {
   if (!s.unsupported_operators.empty()) return unsupported_message(s);
   if (!s.dtype_errors.empty()) return "cannot compile: " + s.dtype_errors.front();
   if (b.fast == 0) return "Fast-memory budget must be greater than zero";
   if (b.fast > kU32Max) return "Fast-memory budget exceeds the uint32 plan-format limit";
   if (s.unscheduled_peak_bytes > kU32Max) return "Peak activation memory exceeds the uint32 plan-format limit";
   if (b.slow && *b.slow == 0) return "Slow-memory budget must be greater than zero";
-  if (o.compression == Compression::Lz4) return "LZ4 weight compression is not implemented yet";
   return "";
 }
 
@@ -61,38 +64,83 @@ uint64_t lz4_weight_bytes(const std::vector<plan::WeightDesc>& weights) {
 
 }  // namespace
 
+namespace {
+
+constexpr int kMaxReserveAttempts = 64;
+
+// Fast bytes the runtime reserves for the plan's decompressed weight blocks.
+uint64_t decompression_overhead(const std::vector<uint8_t>& bytes) {
+  tigris_plan_t plan;
+  if (tigris_plan_load(bytes.data(), static_cast<uint32_t>(bytes.size()), &plan) != TIGRIS_OK) return 0;
+  return tigris_weight_decompression_overhead(&plan);
+}
+
+void fill_flash(const plan::PlanDesc& desc, const std::vector<plan::WeightDesc>& weights, size_t plan_bytes,
+                FlashReport& f) {
+  f.weight_bytes = desc.compression == TIGRIS_COMPRESSION_NONE ? plan::weight_blob_bytes(weights) : 0;
+  uint64_t weight_elements = 0;
+  for (const plan::WeightDesc& w : weights) weight_elements += w.data.size() / 4;
+  f.plan_bytes = plan_bytes;
+  f.overhead_bytes = plan_bytes - std::min<uint64_t>(plan_bytes, f.weight_bytes);
+  f.int8_plan_bytes_estimate = weight_elements + f.overhead_bytes;
+  f.lz4_plan_bytes_estimate = lz4_weight_bytes(weights) + f.overhead_bytes;
+}
+
+}  // namespace
+
 CompileResult compile_model(const Model& model, const Budgets& budgets, const CompileOptions& options) {
   CompileResult result;
   const ModelSummary& s = model.summary();
   result.flash.budget_bytes = budgets.flash;
-  result.error = precheck(s, budgets, options);
+  result.error = precheck(s, budgets);
   if (!result.error.empty()) return result;
 
-  auto [report, sch] = schedule_report(model.graph(), budgets);
-  result.schedule = std::move(report);
-  if (!result.schedule.fits()) {
-    result.error = budget_failure(result.schedule);
-    return result;
-  }
-  plan::EmitOptions eo;
-  eo.model_name = s.name;
-  eo.budget = static_cast<uint32_t>(budgets.fast);
-  eo.unscheduled_peak = static_cast<uint32_t>(s.unscheduled_peak_bytes);
-  eo.xip = options.xip;
+  // -c lz4: decompressed weights take fast memory next to the activations, and the stage
+  // boundaries decide the blocks: plan with the budget less a reserve until the blocks fit it.
+  const bool lz4 = options.compression == Compression::Lz4;
+  uint64_t reserve = 0;
   std::vector<uint8_t> bytes;
-  try {
-    plan::PlanDesc desc = plan::describe_plan(model.graph(), sch, eo);
-    result.flash.weight_bytes = plan::weight_blob_bytes(desc.weights);
-    uint64_t weight_elements = 0;
-    for (const plan::WeightDesc& w : desc.weights) weight_elements += w.data.size() / 4;
-    bytes = plan::write_plan(desc);
-    result.flash.plan_bytes = bytes.size();
-    result.flash.overhead_bytes = bytes.size() - result.flash.weight_bytes;
-    result.flash.int8_plan_bytes_estimate = weight_elements + result.flash.overhead_bytes;
-    result.flash.lz4_plan_bytes_estimate = lz4_weight_bytes(desc.weights) + result.flash.overhead_bytes;
-  } catch (const std::exception& e) {
-    result.error = std::string("no plan written: ") + e.what();
-    return result;
+  for (int attempt = 0;; ++attempt) {
+    if (attempt == kMaxReserveAttempts) {
+      result.error = "no plan written: the weight reservation did not converge";
+      return result;
+    }
+    Budgets act = budgets;
+    act.fast = budgets.fast - reserve;
+    auto [report, sch] = schedule_report(model.graph(), act);
+    result.schedule = std::move(report);
+    result.schedule.fast.budget_bytes = budgets.fast;
+    result.schedule.fast.weight_reserve_bytes = reserve;
+    if (!result.schedule.fits()) {
+      result.error = budget_failure(result.schedule);
+      if (reserve > 0)
+        result.error += " (" + bytes_str(reserve) + " of the budget holds decompressed weights)";
+      return result;
+    }
+    plan::EmitOptions eo;
+    eo.model_name = s.name;
+    eo.budget = static_cast<uint32_t>(budgets.fast);
+    eo.unscheduled_peak = static_cast<uint32_t>(s.unscheduled_peak_bytes);
+    eo.xip = options.xip;
+    try {
+      plan::PlanDesc desc = plan::describe_plan(model.graph(), sch, eo);
+      const std::vector<plan::WeightDesc> weights = desc.weights;
+      if (lz4) plan::group_weights_per_stage(desc);
+      bytes = plan::write_plan(desc);
+      fill_flash(desc, weights, bytes.size(), result.flash);
+    } catch (const std::exception& e) {
+      result.error = std::string("no plan written: ") + e.what();
+      return result;
+    }
+    if (!lz4) break;
+    const uint64_t need = decompression_overhead(bytes);
+    if (need >= budgets.fast) {
+      result.error = "no plan written: decompressed weights need " + bytes_str(need) +
+                     " of fast memory, the budget is " + bytes_str(budgets.fast);
+      return result;
+    }
+    if (need <= reserve) break;
+    reserve = need;
   }
   if (budgets.flash && bytes.size() > *budgets.flash) {
     result.flash.plan_fits = false;

@@ -87,29 +87,63 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path) {
 
 namespace {
 
-StageSummary stage_summary(const ir::Graph& g, const schedule::Stage& st, uint32_t index) {
+const char* kind_name(const schedule::Stage& st) {
+  if (st.form == schedule::StageForm::Chain) return "chain";
+  if (st.form == schedule::StageForm::Normal) return "untiled";
+  switch (st.band.kind) {
+    case TIGRIS_BAND_KIND_STRIPE: return "stripe";
+    case TIGRIS_BAND_KIND_HW: return "2D tile";
+    case TIGRIS_BAND_KIND_ROWS: return "row bands";
+    case TIGRIS_BAND_KIND_BY_INPUT: return "reduce by rows";
+    case TIGRIS_BAND_KIND_TRANSPOSE: return "transpose";
+    case TIGRIS_BAND_KIND_RESHAPE: return "reshape bands";
+    case TIGRIS_BAND_KIND_LEADING: return "leading bands";
+    default: return "banded";
+  }
+}
+
+StageSummary stage_summary(const ir::Graph& g, const schedule::Stage& st, uint32_t index, uint64_t untiled) {
   StageSummary s;
   s.index = index;
   s.first_op = static_cast<uint32_t>(st.first);
   s.last_op = static_cast<uint32_t>(st.end - 1);
   s.operators = static_cast<uint32_t>(st.end - st.first);
   s.peak_bytes = st.peak_bytes;
+  s.untiled_peak_bytes = untiled;
   for (ir::TensorId id : st.inputs) s.inputs.push_back(g.tensor(id).name);
   for (ir::TensorId id : st.outputs) s.outputs.push_back(g.tensor(id).name);
   s.reload_bytes = st.reload_bytes;
   s.spill_bytes = st.spill_bytes;
+  s.load_traffic_bytes = st.load_traffic;
+  s.spill_traffic_bytes = st.spill_traffic;
+  s.halo_macs = st.halo_macs;
   s.slow_bytes = st.slow_bytes_after;
   s.fits = st.fits;
-  s.needs_tiling = !st.fits;
-  if (!st.fits) {
-    const ir::Node& n = g.nodes[static_cast<size_t>(st.first)];
-    s.reason = "operator " + n.name + " (" + n.op + ") alone needs " + bytes_str(st.peak_bytes) +
-               "; spatial tiling is not available yet";
+  s.kind = kind_name(st);
+  s.needs_tiling = st.form != schedule::StageForm::Normal;
+  const bool head = st.form != schedule::StageForm::Chain || st.chain_head == static_cast<int>(index);
+  if (st.form != schedule::StageForm::Normal && head) {
+    s.tiles = st.band.tiles;
+    s.tile_rows = st.band.rows;
+    s.tile_cols = st.band.cols;
+    s.extent = st.band.extent;
+    s.halo = st.band.halo;
+    s.line_buffered = st.band.line_buffered;
   }
+  if (st.form == schedule::StageForm::Banded) s.axis = st.band.axis;
+  if (st.form == schedule::StageForm::Chain) {
+    s.axis = TIGRIS_TILE_AXIS_HEIGHT;
+    s.chain_head = st.chain_head;
+    s.chain_len = static_cast<uint32_t>(st.chain_len);
+  }
+  s.decision = st.decision;
+  s.reason = st.reason;
+  if (!st.fits && s.reason.empty()) s.reason = "exceeds the budget";
   return s;
 }
 
-uint64_t minimum_for_partition(const ir::Graph& g) {
+uint64_t minimum_for_partition(const ir::Graph& g, const schedule::Schedule& sch) {
+  if (sch.floor > 0) return sch.floor;
   uint64_t m = 0;
   int n = static_cast<int>(g.nodes.size());
   for (int i = 0; i < n; ++i) m = std::max(m, schedule::stage_cost(g, i, i + 1, n == 1));
@@ -126,13 +160,27 @@ std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g
   f.fits = sch.fits;
   f.scheduled_peak_bytes = sch.scheduled_peak;
   f.stages = static_cast<uint32_t>(sch.stages.size());
-  f.minimum_for_partition_bytes = minimum_for_partition(g);
+  f.minimum_for_partition_bytes = minimum_for_partition(g, sch);
+  f.floor_operator = sch.floor_op;
   for (size_t i = 0; i < sch.stages.size(); ++i) {
-    StageSummary s = stage_summary(g, sch.stages[i], static_cast<uint32_t>(i));
+    const schedule::Stage& st = sch.stages[i];
+    const uint64_t untiled = st.form == schedule::StageForm::Normal
+                                 ? st.peak_bytes
+                                 : schedule::stage_cost(g, st.first, st.end, false);
+    StageSummary s = stage_summary(g, st, static_cast<uint32_t>(i), untiled);
     f.spill_bytes += s.spill_bytes;
     f.reload_bytes += s.reload_bytes;
-    if (!s.fits) {
+    f.load_traffic_bytes += s.load_traffic_bytes;
+    f.spill_traffic_bytes += s.spill_traffic_bytes;
+    f.halo_macs += s.halo_macs;
+    f.tiles += s.tiles;
+    if (st.form == schedule::StageForm::Banded) ++f.banded_stages;
+    if (st.form == schedule::StageForm::Chain && st.chain_head == static_cast<int>(i)) ++f.chains;
+    if (s.needs_tiling) {
       ++f.stages_needing_tiling;
+      ++f.stages_tileable;
+    }
+    if (!s.fits) {
       ++f.stages_untileable;
       for (uint32_t k = s.first_op; k <= s.last_op; ++k) f.untileable_operators.push_back(g.nodes[k].name);
       f.blocking_stages.push_back({s.index, s.peak_bytes, s.reason});

@@ -1,5 +1,7 @@
 #include "compiler/plan/emit.h"
 
+#include <algorithm>
+
 #include "compiler/ir/error.h"
 #include "compiler/plan/emit_quant.h"
 #include "compiler/plan/lower.h"
@@ -82,13 +84,47 @@ void add_ops(const ir::Graph& g, const TensorMap& m, WeightTable& weights, PlanD
   }
 }
 
+// The tile record a banded stage states (facts are filled from the plan by fill_tile_facts).
+tigris_tile_plan_v11_t tile_record(const schedule::Stage& st) {
+  const schedule::BandChoice& b = st.band;
+  tigris_tile_plan_v11_t r{};
+  r.choices.tileable = 1;
+  r.choices.axis = b.axis;
+  r.choices.tile_extent_wide = b.rows;
+  r.choices.tile_height = static_cast<uint16_t>(std::min<uint32_t>(b.rows, 0xFFFF));
+  r.choices.tile_width = static_cast<uint16_t>(std::min<uint32_t>(b.cols, 0xFFFF));
+  r.choices.flags = b.flags;
+  r.choices.num_tiles = static_cast<uint16_t>(std::min<uint32_t>(b.tiles, 0xFFFF));
+  r.choices.halo = static_cast<uint16_t>(std::min<uint32_t>(b.halo, 0xFFFF));
+  r.choices.receptive_field = static_cast<uint16_t>(std::min<uint32_t>(b.halo + 1, 0xFFFF));
+  r.choices.original_height = static_cast<uint16_t>(std::min<uint32_t>(b.extent, 0xFFFF));
+  r.choices.tiled_peak_bytes = static_cast<uint32_t>(std::min<uint64_t>(st.peak_bytes, 0xFFFFFFFFu));
+  const uint64_t io = st.reload_bytes + st.spill_bytes;
+  const uint64_t moved = st.load_traffic + st.spill_traffic;
+  r.choices.overhead_bytes = static_cast<uint32_t>(std::min<uint64_t>(moved > io ? moved - io : 0, 0xFFFFFFFFu));
+  r.facts.band = TIGRIS_TILE_BAND(b.kind, b.mode);
+  return r;
+}
+
 void add_stages(const schedule::Schedule& s, const TensorMap& m, PlanDesc& p) {
-  for (const schedule::Stage& st : s.stages) {
+  for (size_t k = 0; k < s.stages.size(); ++k) {
+    const schedule::Stage& st = s.stages[k];
     StageDesc d;
     for (int i = st.first; i < st.end; ++i) d.ops.push_back(static_cast<uint16_t>(i));
     d.inputs = mapped(m, st.inputs);
     d.outputs = mapped(m, st.outputs);
     d.peak_bytes = static_cast<uint32_t>(std::min<uint64_t>(st.peak_bytes, 0xFFFFFFFFu));
+    if (st.form == schedule::StageForm::Banded) {
+      p.tile_plans.push_back(tile_record(st));
+      d.tile_plan = to_u16(p.tile_plans.size() - 1, "tile records");
+    } else if (st.form == schedule::StageForm::Chain) {
+      d.chain_id = to_u16(static_cast<size_t>(st.chain_head), "stages");
+      d.chain_len = static_cast<uint16_t>(st.chain_len);
+      if (static_cast<int>(k) == st.chain_head) {
+        d.chain_tile_h = static_cast<uint16_t>(std::min<uint32_t>(st.band.rows, 0xFFFF));
+        d.flags = st.band.line_buffered ? TIGRIS_STAGE_LINE_BUFFERED : 0;
+      }
+    }
     p.stages.push_back(std::move(d));
   }
 }
@@ -130,6 +166,7 @@ PlanDesc describe_plan(const ir::Graph& g, const schedule::Schedule& s, const Em
   p.model_outputs = mapped(m, g.outputs);
   p.scheduled_peak = static_cast<uint32_t>(std::min<uint64_t>(s.scheduled_peak, 0xFFFFFFFFu));
   p.slow_peak = static_cast<uint32_t>(std::min<uint64_t>(s.slow_peak, 0xFFFFFFFFu));
+  fill_tile_facts(p);
   return p;
 }
 

@@ -153,6 +153,18 @@ uint8_t nearest_mode(const ir::Node& n) {
   unsupported(n, "nearest_mode " + m);
 }
 
+// Whether nearest resizing by integer factors (<= 255) maps output o to input floor(o / s)
+// for this coordinate and rounding mode: asymmetric with floor; half-pixel (also PyTorch's)
+// with round-prefer-floor/ceil, where (o + 0.5) / s - 0.5 lies strictly within half a row of
+// floor(o / s); TensorFlow's half-pixel for nearest with floor.
+bool integer_factor_form(uint8_t coord, uint8_t nearest, float sh, float sw) {
+  for (float v : {sh, sw})
+    if (v < 1.0f || v > 255.0f || v != std::floor(v)) return false;
+  if (coord == 0) return nearest == 0;
+  if (coord == 1 || coord == 2) return nearest == 1 || nearest == 2;
+  return coord == 4 && nearest == 0;
+}
+
 void resize(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) {
   const ir::Tensor& x = g.tensor(n.inputs.at(0));
   if (x.rank() != 4) unsupported(n, "resize of a rank-" + std::to_string(x.rank()) + " tensor");
@@ -183,6 +195,12 @@ void resize(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) 
     sh = static_cast<float>((static_cast<double>(ih) * s[2] - 1.0) / static_cast<double>(ih - 1));
     sw = static_cast<float>((static_cast<double>(iw) * s[3] - 1.0) / static_cast<double>(iw - 1));
     if (!(sh > 0.0f) || !(sw > 0.0f)) unsupported(n, "align_corners to a single row or column");
+  }
+  if (op.type == TIGRIS_OP_RESIZE && integer_factor_form(coord, nearest_mode(n), sh, sw)) {
+    // Output row o reads row o / factor: the form band rules can stripe and tile (no attribute).
+    op.spatial.stride_h = static_cast<uint8_t>(sh);
+    op.spatial.stride_w = static_cast<uint8_t>(sw);
+    return;
   }
   add_attr(op, TIGRIS_ATTR_RESIZE_SCALES,
            Payload().f32(sh).f32(sw).u8(coord).u8(op.type == TIGRIS_OP_RESIZE ? nearest_mode(n) : 0).u8(0).u8(0));

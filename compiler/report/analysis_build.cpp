@@ -61,6 +61,20 @@ AnalysisFast fast_of(const compiler::ScheduleResult& s, uint64_t budget)
   return out;
 }
 
+std::string tiling_cell(const compiler::StageSummary& s)
+{
+  if (s.kind == "untiled") return s.fits ? "untiled" : "untiled, over budget";
+  if (s.kind == "chain") {
+    if (s.chain_head != static_cast<int32_t>(s.index)) return "in chain " + std::to_string(s.chain_head);
+    return "chain of " + std::to_string(s.chain_len) + ", tile height " + std::to_string(s.tile_rows) +
+           (s.line_buffered ? ", line-buffered" : "");
+  }
+  std::string cell = s.kind + ", " + std::to_string(s.tiles) + (s.tiles == 1 ? " tile" : " tiles");
+  if (s.kind == "2D tile") return cell + " of " + std::to_string(s.tile_rows) + "x" + std::to_string(s.tile_cols) +
+                                  ", halo " + std::to_string(s.halo);
+  return cell + ", axis " + std::to_string(s.axis) + ", halo " + std::to_string(s.halo);
+}
+
 AnalysisStage stage_of(const compiler::StageSummary& s)
 {
   AnalysisStage out;
@@ -68,13 +82,15 @@ AnalysisStage stage_of(const compiler::StageSummary& s)
   out.first_op = s.first_op;
   out.last_op = s.last_op;
   out.operators = s.operators;
-  out.peak_bytes = s.peak_bytes;
+  out.peak_bytes = s.untiled_peak_bytes;
   out.inputs = s.inputs;
   out.outputs = s.outputs;
   out.in_bytes = s.reload_bytes;
   out.out_bytes = s.spill_bytes;
   out.needs_tiling = s.needs_tiling;
-  out.tiling = s.needs_tiling ? "untiled, over budget" : "untiled";
+  out.tiling = tiling_cell(s);
+  out.why = s.decision;
+  if (s.tiles > 0) out.tiles = AnalysisStage::Tiles{s.axis, s.tile_rows, s.tiles, s.halo, s.peak_bytes};
   return out;
 }
 

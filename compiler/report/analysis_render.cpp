@@ -71,6 +71,11 @@ std::string verdict_lines(const AnalysisReport& r)
 std::string memory_section(const AnalysisReport& r, bool sweep)
 {
   TextTable t;
+  if (r.tflite_micro) {
+    t.add({"TFLite Micro arena", format_bytes(r.tflite_micro->tensor_arena_bytes),
+           "its planner and reduction scratch; persistent allocations and other kernel scratch excluded"});
+    t.add({"TFLite Micro export", r.tflite_micro->export_value, r.tflite_micro->export_detail});
+  }
   t.add({"unscheduled", format_bytes(r.model.unscheduled_peak_bytes)});
   t.add({"largest tensor", format_bytes(r.model.largest_tensor.bytes), format_shape(r.model.largest_tensor.shape)});
   const bool fits = r.fast.verdict == Verdict::kFits;
@@ -122,12 +127,18 @@ std::string stages_table(const AnalysisReport& r)
   t.right_align(2);
   t.right_align(3);
   t.right_align(4);
-  t.add({"stage", "ops", "untiled peak", "in", "out", "tiling"});
+  // The scheduler's reasons, when it gave any (reports rebuilt from a plan have none).
+  const bool why = std::any_of(r.stages.begin(), r.stages.end(), [](const AnalysisStage& s) { return !s.why.empty(); });
+  std::vector<std::string> head = {"stage", "ops", "untiled peak", "in", "out", "tiling"};
+  if (why) head.push_back("why");
+  t.add(head);
   for (const AnalysisStage& s : r.stages) {
     const std::string ops = s.first_op == s.last_op ? std::to_string(s.first_op)
                                                     : std::to_string(s.first_op) + "-" + std::to_string(s.last_op);
-    t.add({std::to_string(s.stage), ops,
-           format_bytes(s.peak_bytes), format_bytes(s.in_bytes), format_bytes(s.out_bytes), s.tiling});
+    std::vector<std::string> row = {std::to_string(s.stage), ops, format_bytes(s.peak_bytes),
+                                    format_bytes(s.in_bytes), format_bytes(s.out_bytes), s.tiling};
+    if (why) row.push_back(s.why);
+    t.add(row);
   }
   return "stages\n" + t.render();
 }
@@ -202,7 +213,7 @@ nlohmann::ordered_json stage_json(const AnalysisStage& s)
   return {{"stage", s.stage},         {"first_op", s.first_op},   {"last_op", s.last_op},
           {"operators", s.operators}, {"peak_bytes", s.peak_bytes}, {"inputs", s.inputs},
           {"outputs", s.outputs},     {"reload_bytes", s.in_bytes}, {"spill_bytes", s.out_bytes},
-          {"needs_tiling", s.needs_tiling}, {"tiling", s.tiling}, {"tiles", tiles}};
+          {"needs_tiling", s.needs_tiling}, {"tiling", s.tiling}, {"tiles", tiles}, {"decision", s.why}};
 }
 
 }  // namespace
@@ -233,6 +244,14 @@ nlohmann::ordered_json to_json(const AnalysisReport& r)
   j["version"] = kAnalysisVersion;
   j["model"] = model_json(r.model);
   j["tflite_micro"] = nullptr;
+  if (r.tflite_micro) {
+    const AnalysisTflm& t = *r.tflite_micro;
+    j["tflite_micro"] = {{"tensor_arena_bytes", t.tensor_arena_bytes},
+                         {"excludes", {"persistent allocations", "other kernel scratch"}},
+                         {"export", {{"written", t.export_written},
+                                     {"total_change_bytes", optional_json(t.export_change_bytes)},
+                                     {"detail", t.export_detail}}}};
+  }
   j["fast"] = fast_json(r.fast);
   j["slow"] = {{"budget_bytes", optional_json(r.slow.budget_bytes)},
                {"peak_bytes", r.slow.peak_bytes},

@@ -97,6 +97,16 @@ struct AnalysisStage {
     uint64_t tiled_peak_bytes = 0;
   };
   std::optional<Tiles> tiles;
+  std::string why;                       // the scheduler's decision (analyze -v, JSON "decision")
+};
+
+// TFLite models: TensorFlow Lite Micro's own figures (export/analyze_rows.h), filled by
+// `tigris analyze` (the compiler library does not run the export search).
+struct AnalysisTflm {
+  uint64_t tensor_arena_bytes = 0;           // planner head plus reduction scratch
+  bool export_written = false;               // a rewrite lowers the arena
+  std::optional<int64_t> export_change_bytes;  // total change when written
+  std::string export_value, export_detail;   // the rendered row ("-24.69 KiB" / "none", and why)
 };
 
 struct AnalysisReport {
@@ -106,6 +116,7 @@ struct AnalysisReport {
   AnalysisFlash flash;
   std::vector<BudgetTried> budgets_tried;
   std::vector<AnalysisStage> stages;
+  std::optional<AnalysisTflm> tflite_micro;  // TFLite models, analyze only
 };
 
 std::string verdict_name(Verdict v);  // fits | does_not_fit | no_budget | cannot_compile

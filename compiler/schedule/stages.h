@@ -1,14 +1,13 @@
-// Temporal partitioning: the op list cut into stages that fit the fast budget.
+// Partitioning: the op list cut into stages that fit the fast budget, each stage run whole
+// (the normal path), banded (a tile record: stripes, 2-D tiles, row bands, layout bands), or
+// as a member of a chain (members stream row bands through each other).
 //
-// A stage's cost is what the runtime's normal-stage executor holds (32-aligned sizes):
-// every stage input is loaded from slow memory at the start and held until its last
-// read in the stage; an op's outputs are allocated before it runs and held until their
-// last read in the stage, or to the end of the stage when a later stage or the caller
-// reads them (they are spilled) or nobody does; tensors produced before and read after
-// the stage stay in slow memory. A single-stage plan that reads every model input and
-// writes every model output reads the inputs in place: there they are held for the whole
-// stage, and nothing lives in slow memory. The cuts minimise spill + reload bytes
-// (dynamic programme over the op order), then the number of stages.
+// Every candidate range is costed by the runtime's own byte counts: normal stages by the
+// live-set model of usage.h, banded stages and chains by the band cost model (band_cost.h)
+// on a probe plan (probe.h), with the band the plan will state. A dynamic programme over
+// the op order picks the cuts minimising slow-memory traffic (the bytes the runtime loads
+// and spills, halos included) plus weighted halo recomputation and per-tile overhead;
+// ranges that cannot fit the budget in any form are infeasible.
 #pragma once
 
 #include <cstdint>
@@ -23,17 +22,46 @@ namespace tigris::schedule {
 inline constexpr size_t kMaxStageInputs = 16;
 inline constexpr size_t kMaxStageOutputs = 16;
 
+enum class StageForm : uint8_t {
+  Normal,  // whole, on the normal path
+  Banded,  // a standalone stage with a tileable record
+  Chain    // a member of a chain (the head holds the chain's choices)
+};
+
+// The band a banded stage (or a chain, on its head) states, and what it costs.
+struct BandChoice {
+  uint8_t kind = 0;          // tigris_band_kind_t (banded stages)
+  uint8_t mode = 0;          // LEADING mode
+  uint8_t axis = 0;          // record axis: TIGRIS_TILE_AXIS_HEIGHT or TIGRIS_TILE_AXIS_HW
+  uint16_t flags = 0;        // record flags (TIGRIS_TILE_BAND_ON_COLUMNS)
+  uint32_t rows = 0;         // rows per band (tile_extent_wide), a chain's chain_tile_h
+  uint32_t cols = 0;         // HW: columns per tile (0: every column)
+  uint32_t extent = 0;       // rows the bands divide
+  uint32_t col_extent = 0;   // HW: columns the tiles divide
+  uint32_t tiles = 0;        // bands run (x column tiles)
+  uint32_t halo = 0;         // rows a band reads beyond its own (composed for chains)
+  bool line_buffered = false;
+};
+
 struct Stage {
   int first = 0;  // ops [first, end)
   int end = 0;
-  std::vector<ir::TensorId> inputs;   // reloaded, in order of first read
-  std::vector<ir::TensorId> outputs;  // spilled, in production order
-  uint64_t peak_bytes = 0;
-  uint64_t reload_bytes = 0;          // unaligned tensor bytes (0 for a one-stage in-place plan)
-  uint64_t spill_bytes = 0;
+  std::vector<ir::TensorId> inputs;   // the plan's stage inputs (a chain head: every external read)
+  std::vector<ir::TensorId> outputs;  // the plan's stage outputs
+  StageForm form = StageForm::Normal;
+  BandChoice band;                    // Banded, and a chain's head
+  int chain_head = -1;                // Chain: index of the head stage
+  int chain_len = 0;
+  uint64_t peak_bytes = 0;            // fast bytes held (a chain: the chain's, on every member)
+  uint64_t reload_bytes = 0;          // tensor bytes of the inputs it reloads (0 for chain members)
+  uint64_t spill_bytes = 0;           // tensor bytes of the outputs it spills (0 for inner members)
+  uint64_t load_traffic = 0;          // bytes the runtime loads (bands and halos), on a head
+  uint64_t spill_traffic = 0;         // bytes the runtime spills, on a head
+  uint64_t halo_macs = 0;             // multiply-accumulates computed more than once, on a head
   uint64_t slow_bytes_after = 0;      // slow memory in use at the end of the stage (aligned)
   bool fits = true;
-  std::string reason;                 // when !fits
+  std::string reason;                 // why it does not fit, when !fits
+  std::string decision;               // why it has this form (analyze -v)
 };
 
 struct Schedule {
@@ -41,17 +69,24 @@ struct Schedule {
   std::vector<Stage> stages;
   uint64_t scheduled_peak = 0;        // max stage peak
   uint64_t slow_peak = 0;
+  uint64_t floor = 0;                 // no plan of this op order fits below (0 when not computed)
+  std::string floor_op;               // the op that sets the floor
   bool fits = true;                   // every stage within the budget
+  bool probe_usable = true;           // banding available (else only normal stages)
 };
 
-// The fast bytes the executor holds to run ops [first, end) as one stage; `single_stage`:
-// it is the plan's only stage and reads the model inputs in place.
+// The fast bytes the normal path holds to run ops [first, end) as one stage (the flag is
+// kept for callers; inputs read in place are held like loaded ones).
 uint64_t stage_cost(const ir::Graph& g, int first, int end, bool single_stage);
 
-// Stage inputs and outputs of ops [first, end).
+// Stage inputs and outputs of ops [first, end), with reload/spill bytes.
 void stage_io(const ir::Graph& g, Stage& s);
 
+struct PartitionOptions {
+  bool banding = true;  // false: normal stages only
+};
+
 // Partition under `budget` (0 = everything in one stage).
-Schedule partition(const ir::Graph& g, uint64_t budget);
+Schedule partition(const ir::Graph& g, uint64_t budget, const PartitionOptions& options = {});
 
 }  // namespace tigris::schedule

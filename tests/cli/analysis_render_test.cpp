@@ -104,7 +104,7 @@ TEST(AnalysisText, VerboseStageTable)
   r.fast.verdict = Verdict::kFits;
   r.fast.scheduled_peak_bytes = 49152;
   r.fast.stages = 1;
-  r.stages = {{0, 0, 3, 4, 49152, {"x"}, {"y"}, 12288, 40, false, "untiled", std::nullopt}};
+  r.stages = {{0, 0, 3, 4, 49152, {"x"}, {"y"}, 12288, 40, false, "untiled", std::nullopt, ""}};
   EXPECT_NE(render_text(r, true, true).find("stages\n"
                                             "  stage   ops   untiled peak          in    out   tiling\n"
                                             "      0   0-3      48.00 KiB   12.00 KiB   40 B   untiled\n"),
@@ -122,8 +122,8 @@ TEST(AnalysisJson, HasTheFieldsTheIssueLists)
   r.slow.spill_bytes = 100;
   r.slow.reload_bytes = 200;
   r.slow.peak_bytes = 300;
-  r.stages = {{0, 0, 1, 2, 49152, {"x"}, {"a"}, 0, 100, false, "untiled", std::nullopt},
-              {1, 2, 3, 2, 1000, {"a"}, {"y"}, 200, 0, false, "untiled", std::nullopt}};
+  r.stages = {{0, 0, 1, 2, 49152, {"x"}, {"a"}, 0, 100, false, "untiled", std::nullopt, ""},
+              {1, 2, 3, 2, 1000, {"a"}, {"y"}, 200, 0, false, "untiled", std::nullopt, ""}};
   const auto j = to_json(r);
   EXPECT_EQ(j["report"], "tigris-analysis");
   EXPECT_EQ(j["version"], 1);

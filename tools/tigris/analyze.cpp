@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "compiler/report/analysis_build.h"
+#include "export/analyze_rows.h"
 #include "tools/tigris/cli_errors.h"
 #include "tools/tigris/commands.h"
 #include "tools/tigris/files.h"
@@ -101,6 +102,21 @@ void trace_and_draw(const AnalyzeOptions& opt, const compiler::CompileResult& c,
   if (!trace.mismatches.empty()) throw Failure("the trace disagrees with the runtime's counters: " + trace.mismatches[0]);
 }
 
+// TensorFlow Lite Micro's arena and what `tigris export` would save (none for a file the
+// arena model does not cover).
+std::optional<report::AnalysisTflm> tflite_micro(const std::string& path)
+{
+  const exporter::TflmRows rows = exporter::tflite_micro_rows_for_file(path);
+  if (!rows.shown) return std::nullopt;
+  report::AnalysisTflm t;
+  t.tensor_arena_bytes = static_cast<uint64_t>(rows.tensor_arena_bytes);
+  t.export_written = rows.export_written;
+  if (rows.export_written) t.export_change_bytes = rows.outcome.plan.total_change();
+  t.export_value = rows.export_value;
+  t.export_detail = rows.export_detail;
+  return t;
+}
+
 void run_analyze(const AnalyzeOptions& opt)
 {
   const GivenBudgets given = parse_budgets(opt.model);
@@ -132,6 +148,7 @@ void run_analyze(const AnalyzeOptions& opt)
     r = report::build_analysis(opt.model.model, summary, budgets, &compiled->schedule, &compiled->flash);
     r.budgets_tried = report::sweep_budgets(model, budgets, r.fast.verdict == report::Verdict::kFits);
   }
+  if (summary.format == "tflite") r.tflite_micro = tflite_micro(opt.model.model);
   const std::string out = opt.json ? report::to_json(r).dump(2) + "\n" : report::render_text(r, opt.verbose, true);
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (!opt.svg.empty()) trace_and_draw(opt, compiled ? *compiled : compiler::compile(model, budgets), budgets.fast);

@@ -27,6 +27,8 @@ struct RunContext {
     Workspace ws;
     uint32_t floor;     // fast offset: caller data below, the run's working set above
     bool in_place;      // single stage reading its inputs where they were placed
+    uint32_t fast_cap;  // normal stage of a schema 11 plan: allocations compact rather than
+                        // rise above this fast offset (reserved + the stage's stated peak); 0 none
     uint16_t first_stage;  // the main graph's stage range
     uint16_t end_stage;
 };
@@ -87,8 +89,8 @@ bool stage_weight_bytes(const tigris_plan_t *plan, uint16_t s, uint32_t *bytes);
 // uncompressed size. WEIGHTS event, stats->weight_bytes.
 tigris_exec_error_t load_stage_weights(RunContext &ctx, uint16_t s, tigris_plan_t *kplan);
 
-// Give output tensor t a full-size buffer: fast; on OOM compact fast and retry; then slow
-// (counted as overflow); MEM when neither has room.
+// Give output tensor t a full-size buffer: fast; on OOM (or above ctx.fast_cap) compact fast
+// and retry; then slow (counted as overflow); MEM when neither has room.
 tigris_exec_error_t alloc_stage_output(RunContext &ctx, uint16_t t);
 
 // OP event, then the kernel; KERNEL on a non-zero result.

@@ -42,13 +42,25 @@ void stage_end(RunContext &ctx, uint16_t s)
     trace_set_stage(ctx.mem, 0xFFFFu, 0xFFu);
 }
 
+namespace {
+
+// Whether `bytes` more would take the fast arena above the stage's cap.
+bool above_cap(const RunContext &ctx, uint32_t bytes)
+{
+    uint32_t aligned = 0;
+    if (ctx.fast_cap == 0) return false;
+    return !align_size(bytes, &aligned) || (uint64_t)ctx.mem->fast_used + aligned > ctx.fast_cap;
+}
+
+}  // namespace
+
 tigris_exec_error_t alloc_stage_output(RunContext &ctx, uint16_t t)
 {
     tigris_mem_t *mem = ctx.mem;
     const uint32_t bytes = ctx.plan->tensors[t].size_bytes;
-    if (mem_alloc_fast(mem, t, bytes) == TIGRIS_MEM_OK) return TIGRIS_EXEC_OK;
+    if (!above_cap(ctx, bytes) && mem_alloc_fast(mem, t, bytes) == TIGRIS_MEM_OK) return TIGRIS_EXEC_OK;
     mem_compact(mem, ctx.plan, Pool::Fast);
-    if (mem_alloc_fast(mem, t, bytes) == TIGRIS_MEM_OK) return TIGRIS_EXEC_OK;
+    if (!above_cap(ctx, bytes) && mem_alloc_fast(mem, t, bytes) == TIGRIS_MEM_OK) return TIGRIS_EXEC_OK;
     if (mem_alloc_slow(mem, t, bytes) != TIGRIS_MEM_OK) return TIGRIS_EXEC_ERR_MEM;
     ctx.stats->slow_overflow_count++;
     ctx.stats->slow_overflow_bytes += bytes;

@@ -1,7 +1,9 @@
 // The normal path: the whole stage in the fast arena.
 //   1. weights (if the stage has a block), 2. load every stage input slow -> fast,
 //   3. per op: allocate its outputs (fast; compact and retry; overflow to slow), call the
-//      kernel, null the inputs it read for the last time in this stage,
+//      kernel, null the inputs it read for the last time in this stage; a schema 11 plan
+//      caps the stage at its stated peak above its weights (compacting at the cap), so the
+//      stage holds exactly the live set the compiler scheduled, whatever the arena,
 //   4. spill the stage outputs to slow (left in place for inputs read in place),
 //   5. restore the inputs' slow pointers, null intermediates, reset fast to the floor.
 #include "exec/exec_internal.h"
@@ -88,6 +90,15 @@ tigris_exec_error_t spill_outputs(RunContext &ctx, const tigris_stage_t *stage)
     return TIGRIS_EXEC_OK;
 }
 
+// Schema 11 states each stage's peak: the fast offset the stage may not rise above (its
+// weights are below fast_reserved). 0 (no cap) before schema 11 or for a stage stating none.
+uint32_t stage_fast_cap(const RunContext &ctx, const tigris_stage_t *stage)
+{
+    if (ctx.plan->header->version < 11 || stage->peak_bytes == 0) return 0;
+    const uint64_t cap = (uint64_t)ctx.mem->fast_reserved + stage->peak_bytes;
+    return cap < ctx.mem->fast_size ? (uint32_t)cap : 0;
+}
+
 }  // namespace
 
 tigris_exec_error_t run_stage_normal(RunContext &ctx, uint16_t s)
@@ -100,7 +111,9 @@ tigris_exec_error_t run_stage_normal(RunContext &ctx, uint16_t s)
     tigris_plan_t kplan;
     tigris_exec_error_t rc = load_stage_weights(ctx, s, &kplan);
     if (rc == TIGRIS_EXEC_OK) rc = load_inputs(ctx, stage, &loaded);
+    ctx.fast_cap = rc == TIGRIS_EXEC_OK ? stage_fast_cap(ctx, stage) : 0;
     if (rc == TIGRIS_EXEC_OK) rc = run_ops(ctx, stage, &kplan);
+    ctx.fast_cap = 0;
     if (rc == TIGRIS_EXEC_OK && !ctx.in_place) rc = spill_outputs(ctx, stage);
     restore_inputs(ctx, stage, loaded);
     null_stage_intermediates(ctx, stage);

@@ -1,0 +1,202 @@
+// Banded standalone stages: which band kinds hold for a range (the runtime's band rules on
+// the probe plan), and the band each kind needs to fit the budget (the band cost model).
+// Stripes and row/layout bands take the largest band that fits; a stage whose single row
+// does not fit takes 2-D tiles, the shape with the least traffic and halo work.
+#include <algorithm>
+#include <cstring>
+
+#include "compiler/schedule/band_search.h"
+#include "plan/band_cost_plan.h"
+#include "tigris_config.h"
+
+namespace tigris::schedule {
+
+namespace {
+
+using tigris_rt::CostPeak;
+using tigris_rt::StageBand;
+using namespace detail;
+
+std::string rows_text(uint32_t rows, uint32_t extent) {
+  return std::to_string(rows) + " of " + std::to_string(extent) + " rows";
+}
+
+// STRIPE or ROWS: the largest band that fits.
+Candidate banded_rows(Probe& probe, uint16_t s, tigris_band_kind_t kind, const StageBand& b, uint64_t budget) {
+  Candidate c;
+  Described d;
+  if (!describe(probe.plan(), s, kind, &d)) return c;
+  const uint32_t extent = static_cast<uint32_t>(d.spaces[d.n - 1].rows);
+  const uint32_t rows = largest_rows(d, extent, 0, false, budget);
+  if (rows == 0 || !finish(d, rows, 0, false, &c)) return Candidate{};
+  c.band.halo = b.halo;
+  c.decision = (kind == TIGRIS_BAND_KIND_ROWS ? "row bands of " : "stripes of ") + rows_text(rows, extent);
+  return c;
+}
+
+// HW: for each band height, the widest tile that fits; the least costly shape wins.
+Candidate banded_hw(Probe& probe, uint16_t s, const StageBand& b, uint64_t budget) {
+  Candidate best;
+  Described d;
+  if (!describe(probe.plan(), s, TIGRIS_BAND_KIND_HW, &d)) return best;
+  const uint32_t R = static_cast<uint32_t>(d.spaces[d.n - 1].rows), C = static_cast<uint32_t>(d.spaces[d.n - 1].cols);
+  if (peak_of(d, 1, 1, false) > budget) return best;
+  std::vector<uint32_t> heights;
+  for (uint32_t h = 1; h <= R; h = h < 4 ? h + 1 : h * 2) heights.push_back(h);
+  if (heights.back() != R) heights.push_back(R);
+  for (uint32_t h : heights) {
+    if (peak_of(d, h, 1, false) > budget) break;
+    uint32_t lo = 1, hi = C;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo + 1) / 2;
+      if (peak_of(d, h, mid, false) <= budget) lo = mid;
+      else hi = mid - 1;
+    }
+    Candidate c;
+    if (!finish(d, h, lo, false, &c)) continue;
+    if (!best.ok || c.cost() < best.cost()) best = c;
+  }
+  if (best.ok) {
+    best.band.halo = b.halo;
+    best.decision = "2-D tiles of " + std::to_string(best.band.rows) + "x" + std::to_string(best.band.cols) + " (" +
+                    std::to_string(R) + "x" + std::to_string(C) + " output)";
+  }
+  return best;
+}
+
+// Single-op layout kinds and by-input reductions: the largest band that fits.
+Candidate banded_layout(Probe& probe, uint16_t s, uint8_t kind, const StageBand& b, uint64_t budget,
+                        const std::vector<ir::TensorId>& inputs, const std::vector<ir::TensorId>& outputs,
+                        const ir::Graph& g) {
+  (void)g;
+  Candidate c;
+  tigris_rt::CostSpace scratch[2];
+  auto peak_at = [&](uint32_t rows) {
+    tigris_tile_plan_v11_t& rec = probe.record(s);
+    rec.choices.tile_extent_wide = rows;
+    rec.choices.tile_height = static_cast<uint16_t>(std::min<uint32_t>(rows, 0xFFFF));
+    CostPeak pk;
+    if (!tigris_rt::plan_stage_peak(probe.plan(), s, kAlign, scratch, 2, &pk)) return UINT64_MAX;
+    return pk.peak;
+  };
+  if (peak_at(1) > budget) return c;
+  uint32_t lo = 1, hi = b.extent;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo + 1) / 2;
+    if (peak_at(mid) <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  c.peak = peak_at(lo);
+  c.ok = true;
+  c.loads = tensor_bytes(g, inputs);
+  c.spills = tensor_bytes(g, outputs);
+  c.band.rows = lo;
+  c.band.extent = b.extent;
+  c.band.tiles = (b.extent + lo - 1) / lo;
+  static const char* names[] = {"", "reshape bands", "leading bands", "row bands", "transpose bands",
+                                "reduction by input rows", "", ""};
+  c.decision = std::string(names[kind & 7]) + " of " + std::to_string(lo) + " of " + std::to_string(b.extent);
+  return c;
+}
+
+}  // namespace
+
+double Candidate::cost() const {
+  return static_cast<double>(loads + spills) + kMacWeight * static_cast<double>(halo_macs) +
+         kTileWeight * static_cast<double>(band.tiles) + kStageWeight;
+}
+
+namespace {
+
+struct KindTry {
+  uint8_t kind;
+  uint16_t flags;
+};
+
+constexpr KindTry kKinds[] = {{TIGRIS_BAND_KIND_STRIPE, 0},    {TIGRIS_BAND_KIND_HW, 0},
+                              {TIGRIS_BAND_KIND_ROWS, 0},      {TIGRIS_BAND_KIND_BY_INPUT, 0},
+                              {TIGRIS_BAND_KIND_TRANSPOSE, 0}, {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
+                              {TIGRIS_BAND_KIND_RESHAPE, 0},   {TIGRIS_BAND_KIND_LEADING, 0}};
+
+// Calls fn(kind try, stage band) for every kind whose conditions, band access and facts
+// hold for ops [first, end) as stage 0 of the probe (with a record stating the kind).
+template <typename Fn>
+void each_kind(Probe& probe, int first, int end, const std::vector<ir::TensorId>& inputs,
+               const std::vector<ir::TensorId>& outputs, Fn fn) {
+  if (inputs.empty() || outputs.empty() || inputs.size() > kMaxStageInputs || outputs.size() > kMaxStageOutputs)
+    return;
+  for (const KindTry& t : kKinds) {
+    const auto kind = static_cast<tigris_band_kind_t>(t.kind);
+    probe.clear();
+    const uint16_t s = probe.add_stage(first, end, inputs, outputs);
+    probe.set_record(s, record_for(t.kind, 0, 1, 1, t.flags));
+    const tigris_plan_t* plan = probe.plan();
+    if (plan == nullptr) return;
+    StageBand b;
+    if (!tigris_rt::band_kind_holds(plan, &plan->stages[s], kind, 0xFF, &b)) continue;
+    probe.record(s).facts.band = TIGRIS_TILE_BAND(t.kind, b.mode);  // the mode the stage gives
+    tigris_tile_facts_t facts;
+    if (tigris_rt::check_tile_band(plan, &plan->stages[s], &b) != TIGRIS_OK ||
+        !tigris_rt::band_facts(plan, &plan->stages[s], &b, &facts))
+      continue;
+    if (!fn(t, s, b)) return;
+  }
+}
+
+void label(Candidate& c, const KindTry& t, const StageBand& b) {
+  c.form = StageForm::Banded;
+  c.band.kind = t.kind;
+  c.band.mode = b.mode;
+  c.band.flags = t.flags;
+  c.band.axis = t.kind == TIGRIS_BAND_KIND_HW ? TIGRIS_TILE_AXIS_HW : TIGRIS_TILE_AXIS_HEIGHT;
+}
+
+}  // namespace
+
+Candidate best_banded(Probe& probe, const ir::Graph& g, int first, int end, const std::vector<ir::TensorId>& inputs,
+                      const std::vector<ir::TensorId>& outputs, uint64_t budget) {
+  Candidate best;
+  bool stripe_fits = false;
+  each_kind(probe, first, end, inputs, outputs, [&](const KindTry& t, uint16_t s, const StageBand& b) {
+    if (t.kind == TIGRIS_BAND_KIND_HW && stripe_fits) return true;  // one row fits: no need for columns
+    Candidate c;
+    if (t.kind == TIGRIS_BAND_KIND_STRIPE || t.kind == TIGRIS_BAND_KIND_ROWS) {
+      c = banded_rows(probe, s, static_cast<tigris_band_kind_t>(t.kind), b, budget);
+      stripe_fits = stripe_fits || (c.ok && t.kind == TIGRIS_BAND_KIND_STRIPE);
+    } else if (t.kind == TIGRIS_BAND_KIND_HW) {
+      c = banded_hw(probe, s, b, budget);
+    } else {
+      c = banded_layout(probe, s, t.kind, b, budget, inputs, outputs, g);
+    }
+    if (c.ok) {
+      label(c, t, b);
+      if (!best.ok || c.cost() < best.cost()) best = c;
+    }
+    return true;
+  });
+  return best;
+}
+
+uint64_t op_floor(Probe& probe, const ir::Graph& g, const Usage& u, int i) {
+  std::vector<ir::TensorId> inputs, outputs;
+  range_io(g, u, i, i + 1, &inputs, &outputs);
+  uint64_t best = normal_stage_peak(g, u, i, i + 1);
+  if (!probe.usable()) return best;
+  each_kind(probe, i, i + 1, inputs, outputs, [&](const KindTry& t, uint16_t s, const StageBand& b) {
+    (void)b;
+    uint64_t peak = UINT64_MAX;
+    if (t.kind == TIGRIS_BAND_KIND_STRIPE || t.kind == TIGRIS_BAND_KIND_ROWS || t.kind == TIGRIS_BAND_KIND_HW) {
+      Described d;
+      if (describe(probe.plan(), s, static_cast<tigris_band_kind_t>(t.kind), &d)) peak = peak_of(d, 1, 1, false);
+    } else {
+      tigris_rt::CostSpace scratch[2];
+      CostPeak pk;
+      if (tigris_rt::plan_stage_peak(probe.plan(), s, kAlign, scratch, 2, &pk)) peak = pk.peak;
+    }
+    best = std::min(best, peak);
+    return true;
+  });
+  return best;
+}
+
+}  // namespace tigris::schedule

@@ -107,7 +107,9 @@ CompileResult compile_model(const Model& model, const Budgets& budgets, const Co
     }
     Budgets act = budgets;
     act.fast = budgets.fast - reserve;
-    auto [report, sch] = schedule_report(model.graph(), act);
+    schedule::PartitionOptions po;
+    po.greedy = options.greedy_schedule;
+    auto [report, sch] = schedule_report(model.graph(), act, po);
     result.schedule = std::move(report);
     result.schedule.fast.budget_bytes = budgets.fast;
     result.schedule.fast.weight_reserve_bytes = reserve;

@@ -140,6 +140,33 @@ class Partitioner {
     return stages;
   }
 
+  // The baseline: normal stages grown op by op while they fit; an op too large alone banded.
+  std::vector<Stage> run_greedy() {
+    std::vector<Stage> stages;
+    std::vector<ir::TensorId> in, out;
+    for (int f = 0; f < n_;) {
+      int e = f;
+      for (; e < n_; ++e) {
+        range_io(g_, u_, f, e + 1, &in, &out);
+        if (normal_stage_peak(g_, u_, f, e + 1) > budget_ || !io_ok(in, out)) break;
+      }
+      Candidate c;
+      if (e > f) {
+        c.ok = true;
+        c.peak = normal_stage_peak(g_, u_, f, e);
+        c.decision = "whole";
+      } else {
+        e = f + 1;
+        range_io(g_, u_, f, e, &in, &out);
+        if (banding_) c = best_banded(probe_, g_, f, e, in, out, budget_);
+        if (!c.ok) c = over_budget(f).c;
+      }
+      emit(f, e, c, stages);
+      f = e;
+    }
+    return stages;
+  }
+
   std::vector<Stage> run() {
     std::vector<double> best(static_cast<size_t>(n_) + 1, kUnreached);
     std::vector<int> from(static_cast<size_t>(n_) + 1, -1);
@@ -332,7 +359,7 @@ Schedule partition(const ir::Graph& g, uint64_t budget, const PartitionOptions& 
     finish_stages(g, u, sch);
     return sch;
   }
-  sch.stages = sch.floor > budget ? p.per_op_floors() : p.run();
+  sch.stages = sch.floor > budget ? p.per_op_floors() : options.greedy ? p.run_greedy() : p.run();
   for (Stage& st : sch.stages) {
     if (st.fits) continue;
     const ir::Node& node = g.nodes[static_cast<size_t>(st.first)];

@@ -84,6 +84,8 @@ void stage_io(const ir::Graph& g, Stage& s);
 
 struct PartitionOptions {
   bool banding = true;  // false: normal stages only
+  bool greedy = false;  // baseline: each stage grown while it fits whole; an op that does not
+                        // fit alone gets its best banded form (no chains, no DP)
 };
 
 // Partition under `budget` (0 = everything in one stage).

@@ -99,7 +99,8 @@ struct RangeChoice {
 class Partitioner {
  public:
   Partitioner(const ir::Graph& g, uint64_t budget, const PartitionOptions& opt)
-      : g_(g), u_(g), budget_(budget), n_(static_cast<int>(g.nodes.size())), probe_(g) {
+      : g_(g), u_(g), budget_(budget), n_(static_cast<int>(g.nodes.size())), probe_(g),
+        weight_cap_(opt.max_stage_weight_bytes) {
     banding_ = opt.banding && probe_.usable();
     chainable_.assign(static_cast<size_t>(n_), 0);
     band_spatial_.assign(static_cast<size_t>(n_), 0);
@@ -175,8 +176,18 @@ class Partitioner {
     for (int e = 1; e <= n_; ++e) {
       bool normal_open = true, band_open = banding_, chain_open = banding_;
       int band_spatial = 0, chain_spatial = 0;
+      std::vector<ir::TensorId> weights;  // read by ops [f, e), each once
+      uint64_t weight_bytes = 0;
       for (int f = e - 1; f >= 0; --f) {
         const size_t fi = static_cast<size_t>(f);
+        for (ir::TensorId id : g_.nodes[fi].inputs) {
+          if (id < 0 || !g_.tensor(id).constant || std::find(weights.begin(), weights.end(), id) != weights.end())
+            continue;
+          weights.push_back(id);
+          weight_bytes += weight_entry_bytes(g_.tensor(id));
+        }
+        // Growing the range only adds weights: once over the block limit, always over.
+        if (weight_cap_ > 0 && weight_bytes > weight_cap_ && e - f > 1) break;
         band_spatial += band_spatial_[fi];
         chain_spatial += tigris_rt::chain_spatial_op(probe_.usable() ? probe_.op(f).op_type : 0);
         band_open = band_open && band_spatial <= 1 && e - f <= kMaxBandOps;
@@ -302,6 +313,7 @@ class Partitioner {
   int n_;
   Probe probe_;
   bool banding_ = false;
+  uint64_t weight_cap_ = 0;
   std::vector<char> chainable_, band_spatial_;
 };
 

@@ -81,3 +81,33 @@ TEST(TfliteCli, CompileAndRunGiveTfliteMicroOutput) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(TfliteCli, InspectVww) {
+  REQUIRE_MODEL("vww_96_int8");
+  CliResult r = run_cli({"inspect", tflite("vww_96_int8")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind(tflite("vww_96_int8") + "   TFLite, schema 3, 31 operators, 325.48 KiB\n", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("  input    input_1_int8    1x96x96x3 int8\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  CONV_2D                14"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  activations   int8\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  weights       28 int8 weight tensors, 27 of 28 per channel, symmetric\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nconverts yes\n"), std::string::npos) << r.out;
+}
+
+TEST(TfliteCli, InspectHybridModelListsTheReasons) {
+  REQUIRE_MODEL("kws_ref_model_float32");
+  CliResult r = run_cli({"inspect", "--json", tflite("kws_ref_model_float32")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["format"], "tflite");
+  EXPECT_EQ(j["converts"], false);
+  ASSERT_EQ(j["reasons"].size(), 5u);
+  EXPECT_EQ(j["reasons"][0], "operator 0 (CONV_2D): hybrid operator (float32 activations, INT8 weights); "
+                             "TFLite Micro refuses hybrid models too");
+  CliResult text = run_cli({"inspect", tflite("kws_ref_model_float32")});
+  EXPECT_NE(text.out.find("\nconverts no, 5 reasons\n  operator 0 (CONV_2D): hybrid"), std::string::npos) << text.out;
+}
+
+}  // namespace

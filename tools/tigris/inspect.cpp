@@ -1,4 +1,4 @@
-// `tigris inspect FILE [-v] [--json]`: describe a plan or an ONNX model offline.
+// `tigris inspect FILE [-v] [--json]`: describe a plan, an ONNX or a TFLite model offline.
 // The kind is detected from the bytes; plans are read through the runtime loader.
 #include <CLI/CLI.hpp>
 
@@ -7,6 +7,7 @@
 
 #include "compiler/report/onnx_inspection.h"
 #include "compiler/report/plan_inspection.h"
+#include "compiler/report/tflite_inspection.h"
 #include "tools/tigris/cli_errors.h"
 #include "tools/tigris/commands.h"
 #include "tools/tigris/files.h"
@@ -34,8 +35,16 @@ void run_inspect(const InspectOptions& opt)
     print(opt.json ? report::to_json(report).dump(2) + "\n" : report::render_text(report, opt.verbose));
     return;
   }
-  case FileKind::kTflite:
-    throw Failure(opt.file + ": TFLite models are not supported by inspect in this version");
+  case FileKind::kTflite: {
+    report::TfliteInspection r;
+    try {
+      r = report::inspect_tflite(bytes, opt.file);
+    } catch (const std::runtime_error& e) {
+      throw Failure(e.what());
+    }
+    print(opt.json ? report::to_json(r).dump(2) + "\n" : report::render_text(r, opt.verbose));
+    return;
+  }
   case FileKind::kUnknown:
     throw Failure(opt.file + ": not an ONNX model, TFLite model or TiGrIS plan");
   case FileKind::kOnnx:
@@ -50,8 +59,8 @@ void run_inspect(const InspectOptions& opt)
 void register_inspect(CLI::App& app, Registry& commands)
 {
   auto opt = std::make_shared<InspectOptions>();
-  CLI::App* sub = app.add_subcommand("inspect", "Describe an ONNX model or a .tgrs plan offline.");
-  sub->add_option("FILE", opt->file, ".onnx model or .tgrs plan (detected from its bytes)")->required();
+  CLI::App* sub = app.add_subcommand("inspect", "Describe an ONNX or TFLite model or a .tgrs plan offline.");
+  sub->add_option("FILE", opt->file, ".onnx or .tflite model or .tgrs plan (detected from its bytes)")->required();
   sub->add_flag("-v,--verbose", opt->verbose, "Add per-stage, per-step, tensor, weight and quantization tables.");
   sub->add_flag("--json", opt->json, "Print versioned JSON instead of text.");
   commands.push_back({sub, [opt] { run_inspect(*opt); }});

@@ -214,8 +214,10 @@ ScheduleResult schedule(const Model& model, const Budgets& budgets);
 enum class Compression { None, Lz4 };
 
 struct CompileOptions {
-  Compression compression = Compression::None;  // Lz4: not implemented yet (refused)
+  Compression compression = Compression::None;  // Lz4: per-stage weight blocks, reserved in fast memory
   bool xip = false;                             // header flag: weights read in place
+  bool greedy_schedule = false;                 // baseline for benchmarks: stages grown greedily,
+                                                // an op banded only when it cannot run whole
 };
 
 struct FlashReport {

@@ -7,6 +7,8 @@
 #include "compiler/plan/emit.h"
 #include "compiler/plan/plan_writer.h"
 #include "compiler/plan/weight_blocks.h"
+#include "compiler/schedule/usage.h"
+#include "tigris_config.h"
 #include "tigris_loader.h"
 
 namespace tigris::compiler::detail {
@@ -67,6 +69,7 @@ uint64_t lz4_weight_bytes(const std::vector<plan::WeightDesc>& weights) {
 namespace {
 
 constexpr int kMaxReserveAttempts = 64;
+constexpr uint64_t kAlign = TIGRIS_PLAN_MAX_ALIGN;  // the runtime's reservation granule
 
 // Fast bytes the runtime reserves for the plan's decompressed weight blocks.
 uint64_t decompression_overhead(const std::vector<uint8_t>& bytes) {
@@ -95,19 +98,29 @@ CompileResult compile_model(const Model& model, const Budgets& budgets, const Co
   result.error = precheck(s, budgets);
   if (!result.error.empty()) return result;
 
-  // -c lz4: decompressed weights take fast memory next to the activations, and the stage
-  // boundaries decide the blocks: plan with the budget less a reserve until the blocks fit it.
+  // -c lz4: decompressed weights take fast memory next to the activations (the runtime holds
+  // room for the largest block), and the stage boundaries decide the blocks. Start from the
+  // smallest possible reserve (the largest op's weights), keep every stage's weights within
+  // it, and re-plan with the blocks' real size until they fit the reserve.
   const bool lz4 = options.compression == Compression::Lz4;
-  uint64_t reserve = 0;
+  uint64_t reserve = lz4 ? (schedule::largest_op_weights(model.graph()) + kAlign - 1) / kAlign * kAlign : 0;
   std::vector<uint8_t> bytes;
   for (int attempt = 0;; ++attempt) {
     if (attempt == kMaxReserveAttempts) {
       result.error = "no plan written: the weight reservation did not converge";
       return result;
     }
+    if (reserve >= budgets.fast) {
+      result.error = "no plan written: decompressed weights need " + bytes_str(reserve) +
+                     " of fast memory, the budget is " + bytes_str(budgets.fast);
+      return result;
+    }
     Budgets act = budgets;
     act.fast = budgets.fast - reserve;
-    auto [report, sch] = schedule_report(model.graph(), act);
+    schedule::PartitionOptions po;
+    po.greedy = options.greedy_schedule;
+    po.max_stage_weight_bytes = reserve;
+    auto [report, sch] = schedule_report(model.graph(), act, po);
     result.schedule = std::move(report);
     result.schedule.fast.budget_bytes = budgets.fast;
     result.schedule.fast.weight_reserve_bytes = reserve;
@@ -134,11 +147,6 @@ CompileResult compile_model(const Model& model, const Budgets& budgets, const Co
     }
     if (!lz4) break;
     const uint64_t need = decompression_overhead(bytes);
-    if (need >= budgets.fast) {
-      result.error = "no plan written: decompressed weights need " + bytes_str(need) +
-                     " of fast memory, the budget is " + bytes_str(budgets.fast);
-      return result;
-    }
     if (need <= reserve) break;
     reserve = need;
   }

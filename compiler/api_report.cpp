@@ -152,8 +152,9 @@ uint64_t minimum_for_partition(const ir::Graph& g, const schedule::Schedule& sch
 
 }  // namespace
 
-std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g, const Budgets& budgets) {
-  schedule::Schedule sch = schedule::partition(g, budgets.fast);
+std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g, const Budgets& budgets,
+                                                             const schedule::PartitionOptions& options) {
+  schedule::Schedule sch = schedule::partition(g, budgets.fast, options);
   ScheduleResult r;
   FastReport& f = r.fast;
   f.budget_bytes = budgets.fast;

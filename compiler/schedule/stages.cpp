@@ -99,7 +99,8 @@ struct RangeChoice {
 class Partitioner {
  public:
   Partitioner(const ir::Graph& g, uint64_t budget, const PartitionOptions& opt)
-      : g_(g), u_(g), budget_(budget), n_(static_cast<int>(g.nodes.size())), probe_(g) {
+      : g_(g), u_(g), budget_(budget), n_(static_cast<int>(g.nodes.size())), probe_(g),
+        weight_cap_(opt.max_stage_weight_bytes) {
     banding_ = opt.banding && probe_.usable();
     chainable_.assign(static_cast<size_t>(n_), 0);
     band_spatial_.assign(static_cast<size_t>(n_), 0);
@@ -140,6 +141,33 @@ class Partitioner {
     return stages;
   }
 
+  // The baseline: normal stages grown op by op while they fit; an op too large alone banded.
+  std::vector<Stage> run_greedy() {
+    std::vector<Stage> stages;
+    std::vector<ir::TensorId> in, out;
+    for (int f = 0; f < n_;) {
+      int e = f;
+      for (; e < n_; ++e) {
+        range_io(g_, u_, f, e + 1, &in, &out);
+        if (normal_stage_peak(g_, u_, f, e + 1) > budget_ || !io_ok(in, out)) break;
+      }
+      Candidate c;
+      if (e > f) {
+        c.ok = true;
+        c.peak = normal_stage_peak(g_, u_, f, e);
+        c.decision = "whole";
+      } else {
+        e = f + 1;
+        range_io(g_, u_, f, e, &in, &out);
+        if (banding_) c = best_banded(probe_, g_, f, e, in, out, budget_);
+        if (!c.ok) c = over_budget(f).c;
+      }
+      emit(f, e, c, stages);
+      f = e;
+    }
+    return stages;
+  }
+
   std::vector<Stage> run() {
     std::vector<double> best(static_cast<size_t>(n_) + 1, kUnreached);
     std::vector<int> from(static_cast<size_t>(n_) + 1, -1);
@@ -148,8 +176,18 @@ class Partitioner {
     for (int e = 1; e <= n_; ++e) {
       bool normal_open = true, band_open = banding_, chain_open = banding_;
       int band_spatial = 0, chain_spatial = 0;
+      std::vector<ir::TensorId> weights;  // read by ops [f, e), each once
+      uint64_t weight_bytes = 0;
       for (int f = e - 1; f >= 0; --f) {
         const size_t fi = static_cast<size_t>(f);
+        for (ir::TensorId id : g_.nodes[fi].inputs) {
+          if (id < 0 || !g_.tensor(id).constant || std::find(weights.begin(), weights.end(), id) != weights.end())
+            continue;
+          weights.push_back(id);
+          weight_bytes += weight_entry_bytes(g_.tensor(id));
+        }
+        // Growing the range only adds weights: once over the block limit, always over.
+        if (weight_cap_ > 0 && weight_bytes > weight_cap_ && e - f > 1) break;
         band_spatial += band_spatial_[fi];
         chain_spatial += tigris_rt::chain_spatial_op(probe_.usable() ? probe_.op(f).op_type : 0);
         band_open = band_open && band_spatial <= 1 && e - f <= kMaxBandOps;
@@ -275,6 +313,7 @@ class Partitioner {
   int n_;
   Probe probe_;
   bool banding_ = false;
+  uint64_t weight_cap_ = 0;
   std::vector<char> chainable_, band_spatial_;
 };
 
@@ -317,6 +356,9 @@ Schedule partition(const ir::Graph& g, uint64_t budget, const PartitionOptions& 
   sch.budget = budget;
   if (n == 0) return sch;
   const uint64_t whole = normal_stage_peak(g, u, 0, n);
+  Partitioner p(g, budget, options);
+  sch.probe_usable = p.banding();
+  p.floor(sch);  // stated even when everything fits: the smallest budget any plan fits
   if (budget == 0 || whole <= budget) {
     Stage st;
     st.first = 0;
@@ -329,10 +371,7 @@ Schedule partition(const ir::Graph& g, uint64_t budget, const PartitionOptions& 
     finish_stages(g, u, sch);
     return sch;
   }
-  Partitioner p(g, budget, options);
-  sch.probe_usable = p.banding();
-  p.floor(sch);
-  sch.stages = sch.floor > budget ? p.per_op_floors() : p.run();
+  sch.stages = sch.floor > budget ? p.per_op_floors() : options.greedy ? p.run_greedy() : p.run();
   for (Stage& st : sch.stages) {
     if (st.fits) continue;
     const ir::Node& node = g.nodes[static_cast<size_t>(st.first)];

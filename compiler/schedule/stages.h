@@ -84,6 +84,11 @@ void stage_io(const ir::Graph& g, Stage& s);
 
 struct PartitionOptions {
   bool banding = true;  // false: normal stages only
+  bool greedy = false;  // baseline: each stage grown while it fits whole; an op that does not
+                        // fit alone gets its best banded form (no chains, no DP)
+  // -c lz4: a stage (a chain: all its members) may read at most this many weight bytes, the
+  // decompressed block the fast budget reserves room for (0: no limit).
+  uint64_t max_stage_weight_bytes = 0;
 };
 
 // Partition under `budget` (0 = everything in one stage).

@@ -87,6 +87,23 @@ uint64_t normal_stage_peak(const ir::Graph& g, const Usage& u, int first, int en
   return static_cast<uint64_t>(peak);
 }
 
+uint64_t weight_entry_bytes(const ir::Tensor& t) { return (t.bytes() + 15) / 16 * 16; }
+
+uint64_t largest_op_weights(const ir::Graph& g) {
+  uint64_t most = 0;
+  for (const ir::Node& n : g.nodes) {
+    uint64_t sum = 0;
+    std::vector<ir::TensorId> seen;
+    for (ir::TensorId id : n.inputs) {
+      if (id < 0 || !g.tensor(id).constant || std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+      seen.push_back(id);
+      sum += weight_entry_bytes(g.tensor(id));
+    }
+    most = std::max(most, sum);
+  }
+  return most;
+}
+
 uint64_t tensor_bytes(const ir::Graph& g, const std::vector<ir::TensorId>& ids) {
   uint64_t sum = 0;
   for (ir::TensorId id : ids) sum += g.tensor(id).bytes();

@@ -38,6 +38,13 @@ void range_io(const ir::Graph& g, const Usage& u, int first, int end, std::vecto
 // plan) are held and released like loaded ones: they are in the arena from the start.
 uint64_t normal_stage_peak(const ir::Graph& g, const Usage& u, int first, int end);
 
+// Bytes of a weight in a plan's weight block (entries are 16-aligned).
+uint64_t weight_entry_bytes(const ir::Tensor& t);
+
+// The largest weight bytes one op reads (its constants, 16-aligned each): the smallest
+// decompressed block any -c lz4 plan of this graph holds.
+uint64_t largest_op_weights(const ir::Graph& g);
+
 // Sum of the tensors' bytes (unaligned), each once.
 uint64_t tensor_bytes(const ir::Graph& g, const std::vector<ir::TensorId>& ids);
 

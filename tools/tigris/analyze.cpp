@@ -1,15 +1,28 @@
-// `tigris analyze MODEL [-m FAST [-m SLOW]] [-f FLASH] [--input-shape ...] [-v] [--json]`
+// `tigris analyze MODEL [-m FAST [-m SLOW]] [-f FLASH] [--input-shape ...] [-v] [--json]
+//                 [--trace [--input FILE ...]] [--svg FILE]`
 // Will a model fit a budget, and if not, why. Exits 0 whatever the verdict.
+// --trace compiles in memory, runs the plan once on the host runtime built with
+// TIGRIS_TRACE and prints what it did per stage or chain (exit 1 when the events'
+// byte sums disagree with the runtime's counters); --svg draws that run's memory
+// timeline against the unscheduled one.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "compiler/report/analysis_build.h"
 #include "export/analyze_rows.h"
 #include "tools/tigris/cli_errors.h"
 #include "tools/tigris/commands.h"
+#include "tools/tigris/files.h"
+#include "tools/tigris/host_run.h"
+#include "tools/tigris/iface_arrays.h"
+#include "tools/tigris/input_files.h"
+#include "tools/tigris/model_file.h"
 #include "tools/tigris/model_options.h"
+#include "tools/tigris/timeline_svg.h"
+#include "tools/tigris/trace_report.h"
 
 namespace tigris::cli {
 namespace {
@@ -18,7 +31,76 @@ struct AnalyzeOptions {
   ModelOptions model;
   bool verbose = false;
   bool json = false;
+  bool trace = false;
+  std::vector<std::string> inputs;
+  std::string svg;
 };
+
+void collect_event(const tigris_trace_event_t* event, void* ctx)
+{
+  static_cast<std::vector<tigris_trace_event_t>*>(ctx)->push_back(*event);
+}
+
+// Runs the compiled plan once with the trace hook; zero inputs unless files are given.
+TraceSummary traced_run(const tigris_plan_t& plan, const std::vector<std::string>& input_args)
+{
+  std::vector<IfaceSpec> specs;
+  for (uint32_t i = 0; i < plan.header->num_model_inputs; ++i) {
+    specs.push_back(iface_spec(plan, plan.model_inputs[i], false));
+  }
+  std::vector<std::vector<uint8_t>> inputs;
+  if (input_args.empty()) {
+    for (const IfaceSpec& s : specs) inputs.emplace_back(s.bytes, uint8_t{0});
+  } else {
+    inputs = gather_inputs(input_args, specs);
+  }
+  std::vector<tigris_trace_event_t> events;
+  HostRunConfig config;
+  config.fast_bytes = tigris_fast_arena_required(&plan);
+  config.slow_bytes = default_slow_bytes(plan);
+  config.trace = collect_event;
+  config.trace_ctx = &events;
+  const HostRunResult r = run_on_host(plan, inputs, config);
+  return summarize_trace(plan, std::move(events), r.stats, r.fast_peak);
+}
+
+void check_trace_flags(const AnalyzeOptions& opt, const GivenBudgets& given)
+{
+  if (opt.trace && opt.json) throw UsageError("two different outputs; choose one");
+  if (!opt.inputs.empty() && !opt.trace && opt.svg.empty()) throw UsageError("--input is for --trace");
+  const char* runner = opt.trace ? "--trace" : "--svg";
+  if ((opt.trace || !opt.svg.empty()) && !(given.fast_given && given.fast > 0)) {
+    throw UsageError(std::string(runner) + " runs the plan, so it needs a fast-memory budget (-m)");
+  }
+  if (!opt.svg.empty()) require_absent(opt.svg);
+}
+
+// --trace / --svg: the plan compile would write, run once and reported.
+void trace_and_draw(const AnalyzeOptions& opt, const compiler::CompileResult& c, uint64_t budget)
+{
+  if (!c.ok()) {
+    throw Failure(std::string("no plan to ") + (opt.trace ? "trace" : "draw") + ": run analyze without " +
+                  (opt.trace ? "--trace" : "--svg") + " to see why");
+  }
+  const LoadedPlan loaded(opt.model.model, c.plan);
+  const tigris_plan_t& plan = loaded.plan();
+  const TraceSummary trace = traced_run(plan, opt.inputs);
+  if (opt.trace) {
+    TraceHeader header;
+    header.model = opt.model.model;
+    header.runtime_version = runtime_version();
+    header.given_input = !opt.inputs.empty();
+    header.fast_capacity = tigris_fast_arena_required(&plan);
+    const std::string text = render_trace(plan, trace, header, opt.verbose);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  }
+  if (!opt.svg.empty()) {
+    const std::string svg = timeline_svg(plan, trace, budget);
+    write_file_atomic(opt.svg, std::vector<uint8_t>(svg.begin(), svg.end()), IfExists::kRefuse);
+    if (!opt.json) std::printf("wrote %s   memory timeline of a traced run\n", opt.svg.c_str());
+  }
+  if (!trace.mismatches.empty()) throw Failure("the trace disagrees with the runtime's counters: " + trace.mismatches[0]);
+}
 
 // TensorFlow Lite Micro's arena and what `tigris export` would save (none for a file the
 // arena model does not cover).
@@ -45,10 +127,16 @@ void run_analyze(const AnalyzeOptions& opt)
   if (given.slow && *given.slow > 0) budgets.slow = static_cast<uint64_t>(*given.slow);
   if (given.flash) budgets.flash = static_cast<uint64_t>(*given.flash);
   if (given.fast_given && given.fast <= 0) throw Failure("Fast-memory budget must be greater than zero");
+  check_trace_flags(opt, given);
 
   const compiler::Model model = load_model_for_cli(opt.model, opt.json);
   const compiler::ModelSummary& summary = model.summary();
+  if (opt.trace) {
+    trace_and_draw(opt, compiler::compile(model, budgets), budgets.fast);
+    return;
+  }
   report::AnalysisReport r;
+  std::optional<compiler::CompileResult> compiled;
   if (!summary.supported()) {
     r = report::build_analysis(opt.model.model, summary, budgets, nullptr, nullptr);
   } else if (budgets.fast == 0) {
@@ -56,13 +144,14 @@ void run_analyze(const AnalyzeOptions& opt)
     r = report::build_analysis(opt.model.model, summary, budgets, &s, nullptr);
   } else {
     // Compile in memory: the flash figures are those of the plan compile would write.
-    const compiler::CompileResult c = compiler::compile(model, budgets);
-    r = report::build_analysis(opt.model.model, summary, budgets, &c.schedule, &c.flash);
+    compiled = compiler::compile(model, budgets);
+    r = report::build_analysis(opt.model.model, summary, budgets, &compiled->schedule, &compiled->flash);
     r.budgets_tried = report::sweep_budgets(model, budgets, r.fast.verdict == report::Verdict::kFits);
   }
   if (summary.format == "tflite") r.tflite_micro = tflite_micro(opt.model.model);
   const std::string out = opt.json ? report::to_json(r).dump(2) + "\n" : report::render_text(r, opt.verbose, true);
   std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!opt.svg.empty()) trace_and_draw(opt, compiled ? *compiled : compiler::compile(model, budgets), budgets.fast);
 }
 
 }  // namespace
@@ -74,6 +163,11 @@ void register_analyze(CLI::App& app, Registry& commands)
   add_model_options(*sub, opt->model, false);
   sub->add_flag("-v,--verbose", opt->verbose, "Add the per-stage table.");
   sub->add_flag("--json", opt->json, "Print versioned JSON instead of text.");
+  sub->add_flag("--trace", opt->trace,
+                "Compile in memory, run once on the host runtime and print what it did per stage.");
+  sub->add_option("-i,--input", opt->inputs, "inputs for --trace (.npy, .npz, .bin or NAME=FILE); default zeros")
+      ->allow_extra_args(false);
+  sub->add_option("--svg", opt->svg, "Write the memory timeline of a traced run as an SVG picture.");
   commands.push_back({sub, [opt] { run_analyze(*opt); }});
 }
 

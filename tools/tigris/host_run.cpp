@@ -113,4 +113,10 @@ HostRunResult run_on_host(const tigris_plan_t& plan, const std::vector<std::vect
   return result;
 }
 
+std::string runtime_version()
+{
+  return std::to_string(TIGRIS_RUNTIME_VERSION_MAJOR) + "." + std::to_string(TIGRIS_RUNTIME_VERSION_MINOR) + "." +
+         std::to_string(TIGRIS_RUNTIME_VERSION_PATCH);
+}
+
 }  // namespace tigris::cli

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "tigris.h"
@@ -26,6 +27,9 @@ struct HostRunResult {
   size_t workspace_bytes = 0, state_bytes = 0;
   bool int8_kernels = false;
 };
+
+// "0.13.0": the version of the runtime this binary links.
+std::string runtime_version();
 
 // A slow buffer that holds every non-constant tensor twice over, aligned, plus headroom:
 // the run reports what it actually used.

@@ -141,6 +141,22 @@ TEST(Schedule, PartitionMinimisesSpillAndReload) {
   EXPECT_EQ(s.slow_peak, 1248u);
 }
 
+TEST(Schedule, GreedyBaselineGrowsStagesWhileTheyFit) {
+  ir::Graph g = wide_skip_graph();
+  schedule::PartitionOptions greedy;
+  greedy.banding = false;
+  greedy.greedy = true;
+  schedule::Schedule s = schedule::partition(g, 4416, greedy);
+  // [0,2) holds x + a, a + p (a spilled for the Add); [0,3) would hold a + p + b. Then [2,4)
+  // and [4,5): 2400 bytes moved against the DP's 2000 (PartitionMinimisesSpillAndReload).
+  ASSERT_EQ(s.stages.size(), 3u);
+  EXPECT_EQ(s.stages[0].end, 2);
+  EXPECT_EQ(s.stages[1].end, 4);
+  EXPECT_EQ(s.stages[0].spill_bytes + s.stages[1].reload_bytes + s.stages[1].spill_bytes + s.stages[2].reload_bytes,
+            2400u);
+  EXPECT_EQ(s.scheduled_peak, 4416u);
+}
+
 TEST(Schedule, GenerousBudgetIsOneStageWithoutSlowMemory) {
   ir::Graph g = skip_graph();
   schedule::Schedule s = schedule::partition(g, 1 << 20);

@@ -49,8 +49,8 @@ inline CompiledRun compile_and_run(const compiler::Model& m, uint64_t fast, cons
 }
 
 // Budgets below the untiled peak, each 3/4 of the last, while a plan fits (at most `count`): stages are
-// banded or chained there. The scheduler's stated floor is not used: it may be the
-// one-stage peak when that is the smallest budget it proves.
+// banded or chained there; then the scheduler's floor (minimum_for_partition_bytes) when it
+// is lower still.
 inline std::vector<uint64_t> shrinking_budgets(const compiler::Model& m, int count = 4) {
   compiler::Budgets b;
   b.fast = 64u << 20;
@@ -62,6 +62,11 @@ inline std::vector<uint64_t> shrinking_budgets(const compiler::Model& m, int cou
     if (!s.fast.fits) break;
     out.push_back(budget);
   }
+  // And the scheduler's floor, the tightest budget it plans for, when below those.
+  b.fast = 64u << 20;
+  uint64_t floor = compiler::schedule(m, b).fast.minimum_for_partition_bytes;
+  b.fast = floor;
+  if (floor > 0 && floor < (out.empty() ? peak : out.back()) && compiler::schedule(m, b).fast.fits) out.push_back(floor);
   return out;
 }
 

@@ -165,9 +165,9 @@ std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g
   f.floor_operator = sch.floor_op;
   for (size_t i = 0; i < sch.stages.size(); ++i) {
     const schedule::Stage& st = sch.stages[i];
-    const uint64_t untiled = st.form == schedule::StageForm::Normal
-                                 ? st.peak_bytes
-                                 : schedule::stage_cost(g, st.first, st.end, false);
+    // What the ops would hold as one whole stage (below the floor a stage states its
+    // smallest form as its peak, so this is computed for every stage).
+    const uint64_t untiled = schedule::stage_cost(g, st.first, st.end, false);
     StageSummary s = stage_summary(g, st, static_cast<uint32_t>(i), untiled);
     f.spill_bytes += s.spill_bytes;
     f.reload_bytes += s.reload_bytes;

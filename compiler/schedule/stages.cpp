@@ -135,7 +135,7 @@ class Partitioner {
       range_io(g_, u_, i, i + 1, &st.inputs, &st.outputs);
       st.peak_bytes = banding_ ? op_floor(probe_, g_, u_, i) : normal_stage_peak(g_, u_, i, i + 1);
       st.fits = st.peak_bytes <= budget_;
-      st.decision = "smallest form";
+      st.decision = "below the floor: its smallest form needs " + size_text(st.peak_bytes);
       stages.push_back(std::move(st));
     }
     return stages;

@@ -5,15 +5,13 @@
 set -euo pipefail
 
 build="${1:-build}"
-shopt -s nullglob
-programs=("$build"/bench/bench-*)
+mapfile -t programs < <(find "$build/bench" -maxdepth 2 -type f -perm -u+x -name 'bench[-_]*' 2>/dev/null | sort)
 if [ ${#programs[@]} -eq 0 ]; then
   echo "bench: no benchmark programs in $build/bench; build first (make build)" >&2
   exit 1
 fi
 status=0
 for program in "${programs[@]}"; do
-  [ -x "$program" ] || continue
   echo "== $(basename "$program")"
   "$program" || status=1
   echo

@@ -6,7 +6,7 @@
 // compared with a greedy baseline compiled in the same run (normal stages grown until the
 // next op would not fit, an op that cannot run whole banded on its own).
 //
-// usage: bench_schedule [models dir] [model ...]   (default: mobilenet_v2_224 unet_small_128)
+// usage: bench-schedule [models dir] [model ...]   (default: mobilenet_v2_224 unet_small_128)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -132,6 +132,10 @@ int main(int argc, char** argv) {
     else models.push_back(argv[i]);
   }
   if (models.empty()) models = {"mobilenet_v2_224", "unet_small_128"};
+  if (!std::ifstream(dir + "/MODELS.md").good()) {
+    std::fprintf(stderr, "bench-schedule: the models folder %s is absent\n", dir.c_str());
+    return 1;
+  }
   print_header();
   for (const std::string& name : models) {
     compiler::Model m = compiler::load_model(dir + "/onnx/" + name + ".onnx");

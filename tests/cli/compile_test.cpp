@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_harness.h"
+#include "tigris_loader.h"
 
 using namespace tigris::clitest;
 
@@ -136,4 +137,31 @@ TEST_F(CompileTest, AnalysisFiguresAreWhatTheRuntimeMeasures)
     EXPECT_EQ(cmp.exit_code, 0) << cmp.out << cmp.err;
     std::filesystem::remove(dir.file("out.npy"));
   }
+}
+
+// -c lz4 and --xip: the plan is written with per-stage LZ4 blocks (the line says how much
+// of the fast budget holds decompressed weights) or the XIP flag, and runs in exactly its
+// budget to the demo generator's independent output.
+TEST_F(CompileTest, Lz4AndXipPlansRunAtTheirBudget)
+{
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"-c", "lz4"}, {"--xip"}}) {
+    std::vector<std::string> args = {"compile", "demo.onnx", "-m", "64K+1M", "-o", "p.tgrs"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliResult c = run(args);
+    ASSERT_EQ(c.exit_code, 0) << c.err;
+    const bool lz4 = extra[0] == "-c";
+    EXPECT_EQ(c.out.find("fast memory holds decompressed weights\n") != std::string::npos, lz4) << c.out;
+    const std::vector<uint8_t> bytes = read_bytes(dir.file("p.tgrs"));
+    tigris_plan_t plan;
+    ASSERT_EQ(tigris_plan_load(bytes.data(), static_cast<uint32_t>(bytes.size()), &plan), TIGRIS_OK);
+    EXPECT_EQ(plan.num_weight_blocks > 0, lz4);
+    EXPECT_EQ((plan.header->flags & TIGRIS_FLAG_XIP) != 0, !lz4);
+    EXPECT_LE(tigris_fast_arena_required(&plan), 64u * 1024);
+    const CliResult r = run({"run", "p.tgrs", "--input", "demo_input.npy", "--output", "out.npy"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const CliResult cmp = run_program(TIGRIS_DEMO_MODEL_BINARY, {"compare", "out.npy", "demo_expected.npy"}, dir.path());
+    EXPECT_EQ(cmp.exit_code, 0) << cmp.out << cmp.err;
+    std::filesystem::remove(dir.file("out.npy"));
+  }
+  EXPECT_EQ(run({"compile", "demo.onnx", "-m", "64K", "-c", "zip"}).exit_code, 2);
 }

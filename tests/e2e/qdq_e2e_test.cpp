@@ -47,12 +47,12 @@ class QdqMobilenet : public ::testing::Test {
     want_ = OnnxReference(proto_).run(RefTensor{input_.shape, std::vector<double>(x.begin(), x.end())});
   }
 
-  // Output within two quantization steps of the QDQ reference; returns the number of stages.
-  size_t check(uint64_t fast) {
+  // Output within two quantization steps of the QDQ reference; returns the plan's shape.
+  PlanShape check(uint64_t fast) {
     compiler::Model m = compiler::load_model(model_path());
     CompiledRun r = compile_and_run(m, fast, input_.data);
     EXPECT_EQ(r.run.error, "");
-    if (!r.run.error.empty()) return 0;
+    if (!r.run.error.empty()) return {};
     double step = output_step(r.compile.plan);
     NpyArray got;
     got.data = r.run.outputs.at(0);
@@ -61,7 +61,7 @@ class QdqMobilenet : public ::testing::Test {
     for (size_t i = 0; i < std::min(y.size(), want_.v.size()); ++i)
       EXPECT_LE(std::fabs(y[i] - want_.v[i]), 2 * step * 1.001) << "output " << i << ": " << y[i] << " vs " << want_.v[i];
     EXPECT_LE(r.run.fast_peak, r.run.fast_size);
-    return r.compile.schedule.stages.size();
+    return shape_of(r.compile);
   }
 
   NpyArray input_;
@@ -82,14 +82,18 @@ TEST_F(QdqMobilenet, FoldsIntoAnInt8ModelWithAFloatBoundary) {
   EXPECT_LT(s.operators, 70u);
 }
 
-TEST_F(QdqMobilenet, WithinTwoStepsOfTheQdqReferenceUntiled) { EXPECT_EQ(check(64u << 20), 1u); }
+TEST_F(QdqMobilenet, WithinTwoStepsOfTheQdqReferenceUntiled) { EXPECT_EQ(check(64u << 20).stages, 1u); }
 
-TEST_F(QdqMobilenet, WithinTwoStepsOfTheQdqReferenceAtTheTightestPartition) {
-  compiler::Model m = compiler::load_model(model_path());
-  compiler::Budgets probe;
-  probe.fast = 64u << 20;
-  uint64_t tight = compiler::schedule(m, probe).fast.minimum_for_partition_bytes;
-  EXPECT_GT(check(tight), 1u) << "budget " << tight;
+TEST_F(QdqMobilenet, WithinTwoStepsOfTheQdqReferenceAtTightBudgets) {
+  std::vector<uint64_t> budgets = shrinking_budgets(compiler::load_model(model_path()));
+  ASSERT_FALSE(budgets.empty());
+  size_t tiled = 0;
+  for (uint64_t b : budgets) {
+    PlanShape s = check(b);
+    EXPECT_GT(s.stages, 1u) << "budget " << b;
+    tiled += s.tiled;
+  }
+  EXPECT_GT(tiled, 0u);
 }
 
 }  // namespace

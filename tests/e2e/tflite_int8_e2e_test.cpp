@@ -1,7 +1,7 @@
 // int8 TFLite models end to end against TensorFlow Lite Micro (refs/<model>.tflm/): the
 // compiler builds the plan from the .tflite file, the host runtime runs it on the int8
 // kernels, and every output byte equals TFLM's (output_<k>.npy) for every recorded input,
-// untiled (one stage) and at the tightest budget the model partitions into. Every
+// untiled (one stage) and at shrinking budgets below the untiled peak (banded, chained stages). Every
 // intermediate tensor of input 0 equals TFLM's all-tensor dump (tensors_seed0/); a
 // failure names the first operator whose output differs.
 #include <gtest/gtest.h>
@@ -23,32 +23,38 @@ class TflmInt8 : public ::testing::TestWithParam<const char*> {
     if (tflm_cases(GetParam()) == 0) GTEST_SKIP() << "no TFLite Micro references in " << tflm_dir(GetParam());
   }
 
-  // Every reference input at budget `fast`; returns the number of stages.
-  size_t check_all_inputs(uint64_t fast) {
+  // Every reference input at budget `fast`; returns the plan's shape.
+  PlanShape check_all_inputs(uint64_t fast) {
     compiler::Model m = compiler::load_model(tflite_path(GetParam()));
-    size_t stages = 0;
+    PlanShape shape;
     for (int k = 0; k < tflm_cases(GetParam()); ++k) {
       NpyArray in = read_npy(tflm_dir(GetParam()) + "input_" + std::to_string(k) + ".npy");
       NpyArray ref = read_npy(tflm_dir(GetParam()) + "output_" + std::to_string(k) + ".npy");
       CompiledRun r = compile_and_run(m, fast, in.data);
-      EXPECT_EQ(r.run.error, "") << "input " << k;
-      if (!r.run.error.empty()) return 0;
-      EXPECT_EQ(r.run.outputs.at(0), ref.data) << GetParam() << " input " << k << " differs from TFLite Micro";
+      EXPECT_EQ(r.run.error, "") << "input " << k << " at " << fast;
+      if (!r.run.error.empty()) return {};
+      EXPECT_EQ(r.run.outputs.at(0), ref.data) << GetParam() << " input " << k << " at " << fast
+                                               << " differs from TFLite Micro";
       EXPECT_LE(r.run.fast_peak, r.run.fast_size);
-      stages = r.compile.schedule.stages.size();
+      shape = shape_of(r.compile);
     }
-    return stages;
+    return shape;
   }
 };
 
-TEST_P(TflmInt8, AllInputsBitExactUntiled) { EXPECT_EQ(check_all_inputs(64u << 20), 1u); }
+TEST_P(TflmInt8, AllInputsBitExactUntiled) { EXPECT_EQ(check_all_inputs(64u << 20).stages, 1u); }
 
-TEST_P(TflmInt8, AllInputsBitExactAtTheTightestPartition) {
-  compiler::Model m = compiler::load_model(tflite_path(GetParam()));
-  compiler::Budgets probe;
-  probe.fast = 1;  // below everything: the report states the floor (banded stages included)
-  uint64_t tight = compiler::schedule(m, probe).fast.minimum_for_partition_bytes;
-  EXPECT_GT(check_all_inputs(tight), 1u) << "budget " << tight;
+// Shrinking budgets below the untiled peak: banded and chained stages, the same bytes.
+TEST_P(TflmInt8, AllInputsBitExactAtTightBudgets) {
+  std::vector<uint64_t> budgets = shrinking_budgets(compiler::load_model(tflite_path(GetParam())));
+  ASSERT_FALSE(budgets.empty());
+  size_t tiled = 0;
+  for (uint64_t b : budgets) {
+    PlanShape s = check_all_inputs(b);
+    EXPECT_GT(s.stages, 1u) << "budget " << b;
+    tiled += s.tiled;
+  }
+  EXPECT_GT(tiled, 0u) << "no budget banded or chained a stage";
 }
 
 // Every tensor an operator of the dump writes, in execution order, exposed as extra outputs

@@ -48,4 +48,34 @@ inline CompiledRun compile_and_run(const compiler::Model& m, uint64_t fast, cons
   return r;
 }
 
+// Budgets below the untiled peak, each 3/4 of the last, while a plan fits (at most `count`): stages are
+// banded or chained there; then the scheduler's floor (minimum_for_partition_bytes) when it
+// is lower still.
+inline std::vector<uint64_t> shrinking_budgets(const compiler::Model& m, int count = 4) {
+  compiler::Budgets b;
+  b.fast = 64u << 20;
+  uint64_t peak = compiler::schedule(m, b).fast.scheduled_peak_bytes;
+  std::vector<uint64_t> out;
+  for (uint64_t budget = peak * 3 / 4; budget >= 1024 && static_cast<int>(out.size()) < count; budget = budget * 3 / 4) {
+    b.fast = budget;
+    compiler::ScheduleResult s = compiler::schedule(m, b);
+    if (!s.fast.fits) break;
+    out.push_back(budget);
+  }
+  // And the scheduler's floor, the tightest budget it plans for, when below those.
+  b.fast = 64u << 20;
+  uint64_t floor = compiler::schedule(m, b).fast.minimum_for_partition_bytes;
+  b.fast = floor;
+  if (floor > 0 && floor < (out.empty() ? peak : out.back()) && compiler::schedule(m, b).fast.fits) out.push_back(floor);
+  return out;
+}
+
+// Stages and how many of them are banded or chained, of a compiled plan.
+struct PlanShape {
+  size_t stages = 0, tiled = 0;
+};
+inline PlanShape shape_of(const compiler::CompileResult& c) {
+  return {c.schedule.stages.size(), static_cast<size_t>(c.schedule.fast.stages_tileable)};
+}
+
 }  // namespace tigris::test

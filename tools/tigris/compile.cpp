@@ -1,4 +1,4 @@
-// `tigris compile MODEL -m FAST[+SLOW] [-f FLASH] [-o OUT] [--input-shape ...]`
+// `tigris compile MODEL -m FAST[+SLOW] [-f FLASH] [-c none|lz4] [--xip] [-o OUT] [--input-shape ...]`
 // Writes the plan only when every check passes: `Error: no plan written: <reason>`
 // otherwise, and never a partial or stale file at the output path.
 #include <CLI/CLI.hpp>
@@ -23,6 +23,8 @@ namespace {
 struct CompileCliOptions {
   ModelOptions model;
   std::string output;
+  std::string compress = "none";
+  bool xip = false;
 };
 
 std::string default_output(const std::string& model)
@@ -106,7 +108,10 @@ void run_compile(const CompileCliOptions& opt)
 
   const compiler::Model model = load_model_for_cli(opt.model, false);
   const compiler::ModelSummary& summary = model.summary();
-  const compiler::CompileResult c = compiler::compile(model, budgets);
+  compiler::CompileOptions co;
+  co.compression = opt.compress == "lz4" ? compiler::Compression::Lz4 : compiler::Compression::None;
+  co.xip = opt.xip;
+  const compiler::CompileResult c = compiler::compile(model, budgets, co);
   const report::AnalysisReport r = report::build_analysis(opt.model.model, summary, budgets,
                                                           summary.supported() ? &c.schedule : nullptr, &c.flash);
   const std::string text = report::render_text(r, false, false);
@@ -124,7 +129,12 @@ void run_compile(const CompileCliOptions& opt)
   if (r.fast.verdict != report::Verdict::kFits) no_plan(output, "the scheduled peak exceeds the fast budget");
   check_loads(c.plan, output);
   write_file_atomic(output, c.plan, IfExists::kReplace);
-  std::printf("wrote %s   %s\n", output.c_str(), report::format_bytes(c.plan.size()).c_str());
+  std::string note;
+  if (co.compression == compiler::Compression::Lz4) {
+    note = ", LZ4, " + report::format_bytes(c.schedule.fast.weight_reserve_bytes) + " of the " +
+           report::format_bytes(budgets.fast) + " fast memory holds decompressed weights";
+  }
+  std::printf("wrote %s   %s%s\n", output.c_str(), report::format_bytes(c.plan.size()).c_str(), note.c_str());
 }
 
 }  // namespace
@@ -135,6 +145,9 @@ void register_compile(CLI::App& app, Registry& commands)
   CLI::App* sub = app.add_subcommand("compile", "Write a .tgrs execution plan that fits the memory budget.");
   add_model_options(*sub, opt->model, true);
   sub->add_option("-o,--output", opt->output, "plan file (default: <model stem>.tgrs next to the model)");
+  sub->add_option("-c,--compress", opt->compress, "weights: none, or lz4 (per-stage blocks decompressed into fast memory)")
+      ->check(CLI::IsMember({"none", "lz4"}));
+  sub->add_flag("--xip", opt->xip, "weights read in place from memory-mapped flash");
   commands.push_back({sub, [opt] { run_compile(*opt); }});
 }
 

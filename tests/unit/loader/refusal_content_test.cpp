@@ -143,7 +143,21 @@ TEST(LoaderTensors, ContractsAreBadTensor) {
     edit(p);
     return load_err(write_plan(p));
   };
-  EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].flags = 0x20; }), TIGRIS_ERR_BAD_TENSOR);
+  EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].flags = 0x40; }), TIGRIS_ERR_BAD_TENSOR);  // unknown flag
+  // CALLER_ORDER: boundary tensors only, not with LINEAR, v7+.
+  EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].flags = TIGRIS_TENSOR_CALLER_ORDER; }), TIGRIS_ERR_BAD_TENSOR);
+  EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[0].flags |= TIGRIS_TENSOR_CALLER_ORDER | TIGRIS_TENSOR_LINEAR; }),
+            TIGRIS_ERR_BAD_TENSOR);
+  EXPECT_EQ(refused([](PlanDesc& p) {
+              p.version = 6;
+              p.tensors[0].flags |= TIGRIS_TENSOR_CALLER_ORDER;
+            }),
+            TIGRIS_ERR_BAD_TENSOR);
+  EXPECT_EQ(refused([](PlanDesc& p) {
+              p.tensors[0].flags |= TIGRIS_TENSOR_CALLER_ORDER;
+              p.tensors[2].flags |= TIGRIS_TENSOR_CALLER_ORDER;
+            }),
+            TIGRIS_OK);
   EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].shape[2] = 0; }), TIGRIS_ERR_BAD_TENSOR);
   EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].size_bytes_override = 100; }), TIGRIS_ERR_BAD_TENSOR);
   EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].dtype = 4; }), TIGRIS_ERR_BAD_TENSOR);  // no such dtype

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/cli_harness.h"
+#include "cli/float_bytes.h"
 #include "cli/test_plans.h"
 
 namespace tigris::codegentest {
@@ -28,25 +29,6 @@ inline CliResult build_c(const std::vector<std::string>& sources, const std::str
     args.insert(args.end(), {TIGRIS_RUNTIME_ARCHIVE, "-lm", "-o", out});
   }
   return run_program(TIGRIS_C_COMPILER, args, cwd);
-}
-
-// `count` float32 values in [-1, 1) from a fixed linear congruential sequence, as bytes.
-inline std::vector<uint8_t> float_input(size_t count, uint32_t seed = 12345)
-{
-  std::vector<uint8_t> bytes(count * 4);
-  for (size_t i = 0; i < count; ++i) {
-    seed = seed * 1664525u + 1013904223u;
-    const float v = static_cast<float>(seed >> 8) / 8388608.0f - 1.0f;
-    std::memcpy(bytes.data() + i * 4, &v, 4);
-  }
-  return bytes;
-}
-
-inline std::vector<uint8_t> floats(const std::vector<float>& v)
-{
-  std::vector<uint8_t> bytes(v.size() * 4);
-  std::memcpy(bytes.data(), v.data(), bytes.size());
-  return bytes;
 }
 
 // relu_int8_plan (scale 0.5, zero point 1) on -3, -0.5, 1, 2.5: q -5, 0, 3, 6; ReLU clamps q

@@ -6,29 +6,12 @@
 #include <filesystem>
 
 #include "cli/cli_harness.h"
+#include "cli/float_bytes.h"
 #include "cli/test_plans.h"
 
 using namespace tigris::clitest;
 
 namespace {
-
-std::vector<uint8_t> float_input(size_t count, uint32_t seed)
-{
-  std::vector<uint8_t> bytes(count * 4);
-  for (size_t i = 0; i < count; ++i) {
-    seed = seed * 1664525u + 1013904223u;
-    const float v = static_cast<float>(seed >> 8) / 8388608.0f - 1.0f;
-    std::memcpy(bytes.data() + i * 4, &v, 4);
-  }
-  return bytes;
-}
-
-std::vector<uint8_t> floats(const std::vector<float>& v)
-{
-  std::vector<uint8_t> bytes(v.size() * 4);
-  std::memcpy(bytes.data(), v.data(), bytes.size());
-  return bytes;
-}
 
 class PosixExample : public ::testing::Test {
  protected:

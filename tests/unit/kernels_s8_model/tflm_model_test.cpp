@@ -9,28 +9,17 @@
 #include <string>
 
 #include "compiler/plan/plan_writer.h"
-#include "kernels/s8/s8_params.h"
 #include "tigris_executor.h"
 #include "tigris_iface.h"
 #include "tigris_kernels_s8.h"
 #include "tigris_loader.h"
 #include "unit/kernels_s8/tflm_dump.h"
+#include "unit/kernels_s8/tflm_quant.h"
 
 using namespace s8test;
 using tigris::plan::PlanDesc;
 
 namespace {
-
-uint16_t quant(PlanDesc &p, float scale, int32_t zp, std::vector<int32_t> m = {1 << 30}, std::vector<int32_t> s = {1})
-{
-    tigris::plan::QuantDesc q;
-    q.scale = scale;
-    q.zero_point = zp;
-    q.multipliers = std::move(m);
-    q.shifts = std::move(s);
-    p.quant.push_back(q);
-    return (uint16_t)(p.quant.size() - 1);
-}
 
 uint16_t weight(PlanDesc &p, const std::vector<uint8_t> &bytes)
 {
@@ -40,20 +29,6 @@ uint16_t weight(PlanDesc &p, const std::vector<uint8_t> &bytes)
     w.data = bytes;
     p.weights.push_back(w);
     return (uint16_t)(p.weights.size() - 1);
-}
-
-// Output quant of a conv-like layer: TFLite's per-channel factors.
-uint16_t layer_quant(PlanDesc &p, const DumpTensor &in, const DumpTensor &w, const DumpTensor &out, bool fc)
-{
-    std::vector<int32_t> m, s;
-    for (float ws : w.scales) {
-        int32_t mm = 0;
-        int ss = 0;
-        tigris_s8::layer_multiplier(in.scales[0], ws, out.scales[0], fc && w.scales.size() == 1, &mm, &ss);
-        m.push_back(mm);
-        s.push_back(ss);
-    }
-    return quant(p, out.scales[0], out.zero_points[0], m, s);
 }
 
 // The plan of a dumped int8 model; false when an operator is not one of the expected kinds.
@@ -67,7 +42,7 @@ bool build_plan(const Dump &d, PlanDesc *p, uint16_t *model_in, uint16_t *model_
             td.name = t.name;
             td.shape = t.shape;
             td.dtype = TIGRIS_DTYPE_INT8;
-            td.quant = quant(*p, t.scales[0], t.zero_points[0]);
+            td.quant = tflm_quant(*p, t.scales[0], t.zero_points[0]);
             p->tensors.push_back(td);
             tensor_of[i] = (int)p->tensors.size() - 1;
         }
@@ -93,7 +68,7 @@ bool build_plan(const Dump &d, PlanDesc *p, uint16_t *model_in, uint16_t *model_
             td.name = yo.name;
             td.shape = yo.shape;
             td.dtype = TIGRIS_DTYPE_INT8;
-            td.quant = layer_quant(*p, xi, w, yo, false);
+            td.quant = tflm_layer_quant(*p, xi, w, yo, false);
             p->tensors.push_back(td);
             tensor_of[op.outputs[0]] = (int)p->tensors.size() - 1;
             const bool dw = op.op == "DEPTHWISE_CONV_2D";
@@ -126,7 +101,7 @@ bool build_plan(const Dump &d, PlanDesc *p, uint16_t *model_in, uint16_t *model_
             td.name = yo.name;
             td.shape = yo.shape;
             td.dtype = TIGRIS_DTYPE_INT8;
-            td.quant = layer_quant(*p, xi, w, yo, true);
+            td.quant = tflm_layer_quant(*p, xi, w, yo, true);
             p->tensors.push_back(td);
             tensor_of[op.outputs[0]] = (int)p->tensors.size() - 1;
             o.type = TIGRIS_OP_FULLY_CONN;

@@ -2,8 +2,10 @@
 #include <lz4hc.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "compiler/api_internal.h"
+#include "compiler/passes/weight_split.h"
 #include "compiler/plan/emit.h"
 #include "compiler/plan/plan_writer.h"
 #include "compiler/plan/weight_blocks.h"
@@ -89,21 +91,17 @@ void fill_flash(const plan::PlanDesc& desc, const std::vector<plan::WeightDesc>&
   f.lz4_plan_bytes_estimate = lz4_weight_bytes(weights) + f.overhead_bytes;
 }
 
-}  // namespace
-
-CompileResult compile_model(const Model& model, const Budgets& budgets, const CompileOptions& options) {
+// One compile of `g` (the model's graph, or its LZ4 split copy). -c lz4: decompressed
+// weights take fast memory next to the activations (the runtime holds room for the largest
+// block), and the stage boundaries decide the blocks. Start from the smallest possible
+// reserve (the largest op's weights), keep every stage's weights within it, and re-plan with
+// the blocks' real size until they fit the reserve.
+CompileResult compile_graph(const ir::Graph& g, const ModelSummary& s, const Budgets& budgets,
+                            const CompileOptions& options) {
   CompileResult result;
-  const ModelSummary& s = model.summary();
   result.flash.budget_bytes = budgets.flash;
-  result.error = precheck(s, budgets);
-  if (!result.error.empty()) return result;
-
-  // -c lz4: decompressed weights take fast memory next to the activations (the runtime holds
-  // room for the largest block), and the stage boundaries decide the blocks. Start from the
-  // smallest possible reserve (the largest op's weights), keep every stage's weights within
-  // it, and re-plan with the blocks' real size until they fit the reserve.
   const bool lz4 = options.compression == Compression::Lz4;
-  uint64_t reserve = lz4 ? (schedule::largest_op_weights(model.graph()) + kAlign - 1) / kAlign * kAlign : 0;
+  uint64_t reserve = lz4 ? (schedule::largest_op_weights(g) + kAlign - 1) / kAlign * kAlign : 0;
   std::vector<uint8_t> bytes;
   for (int attempt = 0;; ++attempt) {
     if (attempt == kMaxReserveAttempts) {
@@ -120,7 +118,7 @@ CompileResult compile_model(const Model& model, const Budgets& budgets, const Co
     schedule::PartitionOptions po;
     po.greedy = options.greedy_schedule;
     po.max_stage_weight_bytes = reserve;
-    auto [report, sch] = schedule_report(model.graph(), act, po);
+    auto [report, sch] = schedule_report(g, act, po);
     result.schedule = std::move(report);
     result.schedule.fast.budget_bytes = budgets.fast;
     result.schedule.fast.weight_reserve_bytes = reserve;
@@ -136,7 +134,7 @@ CompileResult compile_model(const Model& model, const Budgets& budgets, const Co
     eo.unscheduled_peak = static_cast<uint32_t>(s.unscheduled_peak_bytes);
     eo.xip = options.xip;
     try {
-      plan::PlanDesc desc = plan::describe_plan(model.graph(), sch, eo);
+      plan::PlanDesc desc = plan::describe_plan(g, sch, eo);
       const std::vector<plan::WeightDesc> weights = desc.weights;
       if (lz4) plan::group_weights_per_stage(desc);
       bytes = plan::write_plan(desc);
@@ -158,6 +156,45 @@ CompileResult compile_model(const Model& model, const Budgets& budgets, const Co
   }
   result.plan = std::move(bytes);
   return result;
+}
+
+uint64_t bytes_moved(const CompileResult& r) {
+  return r.schedule.fast.load_traffic_bytes + r.schedule.fast.spill_traffic_bytes;
+}
+
+// -c lz4: besides the graph as it is, try weight reserves of 1/2 .. 1/16 of the budget, ops
+// wider than the reserve split over output channels (passes/weight_split.h); keep the
+// working plan that moves the fewest bytes (the earliest on a tie). When none works, the
+// error of the largest reserve tried that split something (else the unsplit graph's).
+CompileResult compile_lz4(const ir::Graph& g, const ModelSummary& s, const Budgets& budgets,
+                          const CompileOptions& options) {
+  CompileResult best = compile_graph(g, s, budgets, options);
+  std::optional<CompileResult> failed;
+  for (uint64_t denom = 2; denom <= 16; denom *= 2) {
+    const uint64_t reserve = budgets.fast / denom / kAlign * kAlign;
+    ir::Graph split = g;
+    if (reserve == 0 || passes::split_wide_weights(split, reserve) == 0) continue;
+    CompileResult r = compile_graph(split, s, budgets, options);
+    if (!r.ok()) {
+      if (!failed) failed = std::move(r);
+      continue;
+    }
+    if (!best.ok() || bytes_moved(r) < bytes_moved(best)) best = std::move(r);
+  }
+  if (!best.ok() && failed) return std::move(*failed);
+  return best;
+}
+
+}  // namespace
+
+CompileResult compile_model(const Model& model, const Budgets& budgets, const CompileOptions& options) {
+  const ModelSummary& s = model.summary();
+  CompileResult result;
+  result.flash.budget_bytes = budgets.flash;
+  result.error = precheck(s, budgets);
+  if (!result.error.empty()) return result;
+  if (options.compression == Compression::Lz4) return compile_lz4(model.graph(), s, budgets, options);
+  return compile_graph(model.graph(), s, budgets, options);
 }
 
 }  // namespace tigris::compiler::detail

@@ -96,8 +96,10 @@ void fill_flash(const plan::PlanDesc& desc, const std::vector<plan::WeightDesc>&
 // block), and the stage boundaries decide the blocks. Start from the smallest possible
 // reserve (the largest op's weights), keep every stage's weights within it, and re-plan with
 // the blocks' real size until they fit the reserve.
+// `dry`: stop once the reserve holds, with the plan's blocks stored raw (no LZ4, no flash
+// figures): enough to compare candidates (the reserve only depends on uncompressed sizes).
 CompileResult compile_graph(const ir::Graph& g, const ModelSummary& s, const Budgets& budgets,
-                            const CompileOptions& options) {
+                            const CompileOptions& options, bool dry = false) {
   CompileResult result;
   result.flash.budget_bytes = budgets.flash;
   const bool lz4 = options.compression == Compression::Lz4;
@@ -137,18 +139,24 @@ CompileResult compile_graph(const ir::Graph& g, const ModelSummary& s, const Bud
       plan::PlanDesc desc = plan::describe_plan(g, sch, eo);
       const std::vector<plan::WeightDesc> weights = desc.weights;
       if (lz4) plan::group_weights_per_stage(desc);
-      bytes = plan::write_plan(desc);
-      fill_flash(desc, weights, bytes.size(), result.flash);
+      const uint16_t compression = desc.compression;
+      desc.compression = TIGRIS_COMPRESSION_NONE;  // raw blocks: the same uncompressed sizes, fast
+      if (lz4) bytes = plan::write_plan(desc);
+      const bool done = !lz4 || decompression_overhead(bytes) <= reserve;
+      if (done && dry) break;
+      if (done) {
+        desc.compression = compression;
+        bytes = plan::write_plan(desc);
+        fill_flash(desc, weights, bytes.size(), result.flash);
+        break;
+      }
     } catch (const std::exception& e) {
       result.error = std::string("no plan written: ") + e.what();
       return result;
     }
-    if (!lz4) break;
-    const uint64_t need = decompression_overhead(bytes);
-    if (need <= reserve) break;
-    reserve = need;
+    reserve = decompression_overhead(bytes);
   }
-  if (budgets.flash && bytes.size() > *budgets.flash) {
+  if (!dry && budgets.flash && bytes.size() > *budgets.flash) {
     result.flash.plan_fits = false;
     result.error = "no plan written: the plan is " + bytes_str(bytes.size()) + ", the flash budget is " +
                    bytes_str(*budgets.flash);
@@ -162,27 +170,31 @@ uint64_t bytes_moved(const CompileResult& r) {
   return r.schedule.fast.load_traffic_bytes + r.schedule.fast.spill_traffic_bytes;
 }
 
-// -c lz4: besides the graph as it is, try weight reserves of 1/2 .. 1/16 of the budget, ops
+// -c lz4: besides the graph as it is, try weight reserves of 8, 6, 4, 3, 2 and 1 sixteenths of the budget, ops
 // wider than the reserve split over output channels (passes/weight_split.h); keep the
 // working plan that moves the fewest bytes (the earliest on a tie). When none works, the
 // error of the largest reserve tried that split something (else the unsplit graph's).
 CompileResult compile_lz4(const ir::Graph& g, const ModelSummary& s, const Budgets& budgets,
                           const CompileOptions& options) {
-  CompileResult best = compile_graph(g, s, budgets, options);
+  CompileResult best = compile_graph(g, s, budgets, options, true);
+  std::optional<ir::Graph> best_graph;
   std::optional<CompileResult> failed;
-  for (uint64_t denom = 2; denom <= 16; denom *= 2) {
-    const uint64_t reserve = budgets.fast / denom / kAlign * kAlign;
+  for (uint64_t sixteenths : {8, 6, 4, 3, 2, 1}) {
+    const uint64_t reserve = budgets.fast / 16 * sixteenths / kAlign * kAlign;
     ir::Graph split = g;
     if (reserve == 0 || passes::split_wide_weights(split, reserve) == 0) continue;
-    CompileResult r = compile_graph(split, s, budgets, options);
+    CompileResult r = compile_graph(split, s, budgets, options, true);
     if (!r.ok()) {
       if (!failed) failed = std::move(r);
       continue;
     }
-    if (!best.ok() || bytes_moved(r) < bytes_moved(best)) best = std::move(r);
+    if (best.ok() && bytes_moved(r) >= bytes_moved(best)) continue;
+    best = std::move(r);
+    best_graph = std::move(split);
   }
   if (!best.ok() && failed) return std::move(*failed);
-  return best;
+  if (!best.ok()) return best;
+  return compile_graph(best_graph ? *best_graph : g, s, budgets, options);
 }
 
 }  // namespace

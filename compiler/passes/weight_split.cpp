@@ -51,12 +51,17 @@ uint64_t part_bytes(const Splittable& s, int64_t channels) {
 
 // Channels [first, first + count) of constant `id` (sliced on axis 0).
 ir::TensorId slice_constant(ir::Graph& g, ir::TensorId id, int64_t first, int64_t count, const std::string& suffix) {
-  ir::Tensor t = g.tensor(id);
-  const uint64_t row = t.data.size() / static_cast<uint64_t>(t.shape[0]);
-  t.name = g.unique_tensor_name(t.name + suffix);
+  const ir::Tensor& whole = g.tensor(id);
+  ir::Tensor t;  // not a copy of `whole`: its data may be megabytes
+  t.name = g.unique_tensor_name(whole.name + suffix);
+  t.dtype = whole.dtype;
+  t.shape = whole.shape;
   t.shape[0] = count;
-  t.data.assign(g.tensor(id).data.begin() + static_cast<std::ptrdiff_t>(row * static_cast<uint64_t>(first)),
-                g.tensor(id).data.begin() + static_cast<std::ptrdiff_t>(row * static_cast<uint64_t>(first + count)));
+  t.layout = whole.layout;
+  t.constant = true;
+  const uint64_t row = whole.data.size() / static_cast<uint64_t>(whole.shape[0]);
+  t.data.assign(whole.data.begin() + static_cast<std::ptrdiff_t>(row * static_cast<uint64_t>(first)),
+                whole.data.begin() + static_cast<std::ptrdiff_t>(row * static_cast<uint64_t>(first + count)));
   return g.add_tensor(std::move(t));
 }
 

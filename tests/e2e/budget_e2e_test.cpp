@@ -139,7 +139,8 @@ INSTANTIATE_TEST_SUITE_P(Onnx, Packed,
                          ::testing::Values(PackedCase{"unet_small_128", 256 * 1024},
                                            PackedCase{"mobilenet_v2_035_96_2cls", 256 * 1024},
                                            PackedCase{"mobilenet_v2_035_96_2cls", 64 * 1024},
-                                           PackedCase{"mobilenet_v2_224", 256 * 1024}),
+                                           PackedCase{"mobilenet_v2_224", 256 * 1024},
+                                           PackedCase{"mobilenet_v2_224", 128 * 1024}),
                          [](const auto& info) {
                            return std::string(info.param.model) + "_" + std::to_string(info.param.budget / 1024) + "k";
                          });

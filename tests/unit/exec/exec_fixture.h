@@ -185,4 +185,47 @@ inline std::vector<float> read_floats(const void *p, size_t n)
     return v;
 }
 
+// One plan with its arenas and tensor table, traced and logged; inputs written, outputs read.
+struct PlanRun {
+    Loaded plan;
+    Arena fast, slow;
+    tigris_mem_t mem{};
+    std::vector<void *> ptrs;
+    Recorder rec;
+    KernelLog log;
+    tigris_exec_stats_t stats{};
+
+    PlanRun(const PlanDesc &d, uint32_t fast_bytes, uint32_t slow_bytes) : fast(fast_bytes), slow(slow_bytes)
+    {
+        EXPECT_EQ(load(d, &plan), TIGRIS_OK);
+        ptrs.resize(d.tensors.size());
+        EXPECT_EQ(tigris_mem_init(&mem, ptrs.data(), (uint16_t)ptrs.size(), fast.p, fast_bytes, slow.p, slow_bytes),
+                  TIGRIS_MEM_OK);
+        tigris_mem_set_trace(&mem, Recorder::fn, &rec);
+        log.mem = &mem;
+    }
+    tigris_exec_error_t run() { return tigris_run(&plan.plan, &mem, test_kernel, &log, &stats); }
+    void write(uint16_t t, const std::vector<float> &v)
+    {
+        ASSERT_EQ(tigris_input_write(&plan.plan, &mem, t, v.data(), (uint32_t)(v.size() * 4)), TIGRIS_OK);
+    }
+    // Place an input in slow directly and fill it (bypassing in-place placement).
+    void write_slow(uint16_t t, const std::vector<float> &v)
+    {
+        ASSERT_EQ(tigris_mem_alloc_slow(&mem, t, (uint32_t)(v.size() * 4)), TIGRIS_MEM_OK);
+        memcpy(ptrs[t], v.data(), v.size() * 4);
+    }
+    std::vector<float> read(uint16_t t, size_t n)
+    {
+        std::vector<float> v(n);
+        EXPECT_EQ(tigris_output_read(&plan.plan, &mem, t, v.data(), (uint32_t)(n * 4)), TIGRIS_OK);
+        return v;
+    }
+    bool in_slow(uint16_t t) const
+    {
+        const uint8_t *p = (const uint8_t *)ptrs[t];
+        return p >= slow.p && p < slow.p + slow.size;
+    }
+};
+
 }  // namespace exectest

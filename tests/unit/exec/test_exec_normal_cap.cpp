@@ -38,35 +38,14 @@ PlanDesc two_stage_plan(uint32_t peak0, uint32_t peak1)
     return p;
 }
 
-struct CapRun {
-    Loaded plan;
-    Arena fast, slow;
-    tigris_mem_t mem{};
-    std::vector<void *> ptrs;
-    Recorder rec;
-    KernelLog log;
-    tigris_exec_stats_t stats{};
-
-    CapRun(const PlanDesc &d, uint32_t fast_bytes) : fast(fast_bytes), slow(8 * U)
-    {
-        EXPECT_EQ(load(d, &plan), TIGRIS_OK);
-        ptrs.resize(d.tensors.size());
-        EXPECT_EQ(tigris_mem_init(&mem, ptrs.data(), (uint16_t)ptrs.size(), fast.p, fast_bytes, slow.p, 8 * U),
-                  TIGRIS_MEM_OK);
-        tigris_mem_set_trace(&mem, Recorder::fn, &rec);
-        log.mem = &mem;
-    }
+struct CapRun : PlanRun {
+    CapRun(const PlanDesc &d, uint32_t fast_bytes) : PlanRun(d, fast_bytes, 8 * U) {}
     tigris_exec_error_t run(const std::vector<float> &x)
     {
-        EXPECT_EQ(tigris_input_write(&plan.plan, &mem, 0, x.data(), (uint32_t)(x.size() * 4)), TIGRIS_OK);
-        return tigris_run(&plan.plan, &mem, test_kernel, &log, &stats);
+        write(0, x);
+        return PlanRun::run();
     }
-    std::vector<float> y()
-    {
-        std::vector<float> v(16);
-        EXPECT_EQ(tigris_output_read(&plan.plan, &mem, 4, v.data(), 64), TIGRIS_OK);
-        return v;
-    }
+    std::vector<float> y() { return read(4, 16); }
 };
 
 // y = relu(2 relu(x)) - x

@@ -70,16 +70,16 @@ struct UnsupportedOperator {
 
 struct ModelSummary {
   std::string path;
-  std::string name;              // the model (graph) name
-  std::string format;            // "onnx" | "tflite"
-  std::string dtype;             // "float32" | "int8" | "mixed" (activations)
-  int64_t opset = 0;             // default-domain opset (ONNX)
-  uint32_t operators = 0;        // after normalization
-  uint32_t tensors = 0;          // all tensors, weights included
-  uint32_t activations = 0;      // non-constant tensors
-  uint64_t weight_bytes = 0;     // constant data, in the plan's layouts (before alignment)
+  std::string name;                     // the model (graph) name
+  std::string format;                   // "onnx" | "tflite"
+  std::string dtype;                    // "float32" | "int8" | "mixed" (activations)
+  int64_t opset = 0;                    // default-domain opset (ONNX)
+  uint32_t operators = 0;               // after normalization
+  uint32_t tensors = 0;                 // all tensors, weights included
+  uint32_t activations = 0;             // non-constant tensors
+  uint64_t weight_bytes = 0;            // constant data, in the plan's layouts (before alignment)
   uint64_t unscheduled_peak_bytes = 0;  // peak of the whole-graph memory timeline (32-aligned sizes)
-  TensorSummary largest_tensor;  // the largest activation
+  TensorSummary largest_tensor;         // the largest activation
   std::vector<TensorSummary> inputs;
   std::vector<TensorSummary> outputs;
   std::vector<OperatorSummary> ops;  // in execution order
@@ -117,20 +117,19 @@ class Model {
 // shape inference), Unsupported (external data, QOperator), Usage (bad input shape).
 Model load_model(const std::string& path, const LoadOptions& options = {});
 // The same from bytes already in memory; `name` stands for the path in messages.
-Model load_model_bytes(const std::vector<uint8_t>& bytes, const std::string& name,
-                       const LoadOptions& options = {});
+Model load_model_bytes(const std::vector<uint8_t>& bytes, const std::string& name, const LoadOptions& options = {});
 
 // ---- Scheduling ----------------------------------------------------------------
 
 struct Budgets {
-  uint64_t fast = 0;                 // fast-arena bytes for activations; 0 = none given
-  std::optional<uint64_t> slow;      // slow pool; nullopt = not given (no check)
-  std::optional<uint64_t> flash;     // plan-size limit; nullopt = none
+  uint64_t fast = 0;              // fast-arena bytes for activations; 0 = none given
+  std::optional<uint64_t> slow;   // slow pool; nullopt = not given (no check)
+  std::optional<uint64_t> flash;  // plan-size limit; nullopt = none
 };
 
 struct StageSummary {
   uint32_t index = 0;
-  uint32_t first_op = 0;             // execution-order indices, inclusive
+  uint32_t first_op = 0;  // execution-order indices, inclusive
   uint32_t last_op = 0;
   uint32_t operators = 0;
   uint64_t peak_bytes = 0;           // fast bytes the executor holds at most (32-aligned sizes;
@@ -149,17 +148,17 @@ struct StageSummary {
   // How it runs: "untiled", "stripe", "2D tile", "row bands", "reduce by rows", "transpose",
   // "reshape bands", "leading bands", or "chain" (every member).
   std::string kind = "untiled";
-  uint32_t tiles = 0;                // bands (x column tiles); a chain's on its head
-  uint32_t tile_rows = 0;            // rows per band (a chain head: chain_tile_h)
-  uint32_t tile_cols = 0;            // 2-D tiles: columns per tile
-  uint32_t extent = 0;               // rows the bands divide
-  uint32_t halo = 0;                 // rows a band reads beyond its own
-  uint32_t axis = 0;                 // tile record axis (1 height, 3 HW), 0 untiled
-  int32_t chain_head = -1;           // chain: the head stage's index
+  uint32_t tiles = 0;       // bands (x column tiles); a chain's on its head
+  uint32_t tile_rows = 0;   // rows per band (a chain head: chain_tile_h)
+  uint32_t tile_cols = 0;   // 2-D tiles: columns per tile
+  uint32_t extent = 0;      // rows the bands divide
+  uint32_t halo = 0;        // rows a band reads beyond its own
+  uint32_t axis = 0;        // tile record axis (1 height, 3 HW), 0 untiled
+  int32_t chain_head = -1;  // chain: the head stage's index
   uint32_t chain_len = 0;
-  bool line_buffered = false;        // chain head: rows kept between tiles
-  std::string decision;              // why it runs this way (analyze -v)
-  std::string reason;                // why it does not fit, when !fits
+  bool line_buffered = false;  // chain head: rows kept between tiles
+  std::string decision;        // why it runs this way (analyze -v)
+  std::string reason;          // why it does not fit, when !fits
 };
 
 struct BlockingStage {
@@ -170,11 +169,11 @@ struct BlockingStage {
 
 struct FastReport {
   uint64_t budget_bytes = 0;
-  bool fits = false;                 // every stage within the budget
-  uint64_t scheduled_peak_bytes = 0; // the largest stage peak (goes into the plan's MEMORY section)
+  bool fits = false;                  // every stage within the budget
+  uint64_t scheduled_peak_bytes = 0;  // the largest stage peak (goes into the plan's MEMORY section)
   uint32_t stages = 0;
   uint32_t stages_needing_tiling = 0;
-  uint32_t stages_tileable = 0;      // banded stages and chain members
+  uint32_t stages_tileable = 0;  // banded stages and chain members
   uint32_t stages_untileable = 0;
   std::vector<std::string> untileable_operators;  // ops of over-budget stages
   uint64_t minimum_for_partition_bytes = 0;       // the floor: no plan fits below it
@@ -182,19 +181,19 @@ struct FastReport {
   std::vector<BlockingStage> blocking_stages;     // over-budget stages, largest first
   uint64_t spill_bytes = 0;                       // tensor bytes spilled / reloaded
   uint64_t reload_bytes = 0;
-  uint32_t banded_stages = 0;                     // standalone stages with a tile record
+  uint32_t banded_stages = 0;  // standalone stages with a tile record
   uint32_t chains = 0;
-  uint64_t tiles = 0;                             // bands and tiles the run executes
-  uint64_t load_traffic_bytes = 0;                // what the runtime moves (halos, residual reloads)
+  uint64_t tiles = 0;               // bands and tiles the run executes
+  uint64_t load_traffic_bytes = 0;  // what the runtime moves (halos, residual reloads)
   uint64_t spill_traffic_bytes = 0;
   uint64_t halo_macs = 0;
-  uint64_t weight_reserve_bytes = 0;              // -c lz4: fast bytes held for decompressed weights
+  uint64_t weight_reserve_bytes = 0;  // -c lz4: fast bytes held for decompressed weights
 };
 
 struct SlowReport {
   std::optional<uint64_t> budget_bytes;
-  uint64_t peak_bytes = 0;           // from concurrent liveness of spilled tensors (32-aligned)
-  bool fits = true;                  // no budget, or peak <= budget
+  uint64_t peak_bytes = 0;                // from concurrent liveness of spilled tensors (32-aligned)
+  bool fits = true;                       // no budget, or peak <= budget
   std::vector<uint32_t> overflow_stages;  // stages at whose end slow use exceeds the budget
 };
 
@@ -222,10 +221,10 @@ struct CompileOptions {
 
 struct FlashReport {
   std::optional<uint64_t> budget_bytes;
-  uint64_t weight_bytes = 0;         // weight blob (16-aligned entries)
-  uint64_t plan_bytes = 0;           // the whole .tgrs
-  uint64_t overhead_bytes = 0;       // plan_bytes - weight_bytes
-  bool plan_fits = true;             // no budget, or plan_bytes <= budget
+  uint64_t weight_bytes = 0;              // weight blob (16-aligned entries)
+  uint64_t plan_bytes = 0;                // the whole .tgrs
+  uint64_t overhead_bytes = 0;            // plan_bytes - weight_bytes
+  bool plan_fits = true;                  // no budget, or plan_bytes <= budget
   uint64_t int8_plan_bytes_estimate = 0;  // weights at one byte per element + overhead
   uint64_t lz4_plan_bytes_estimate = 0;   // LZ4 (HC) of the weight blob + overhead
 };
@@ -233,8 +232,8 @@ struct FlashReport {
 struct CompileResult {
   ScheduleResult schedule;
   FlashReport flash;
-  std::vector<uint8_t> plan;         // the .tgrs bytes; empty when no plan was written
-  std::string error;                 // why no plan was written (one line), else empty
+  std::vector<uint8_t> plan;  // the .tgrs bytes; empty when no plan was written
+  std::string error;          // why no plan was written (one line), else empty
   bool ok() const { return !plan.empty(); }
 };
 

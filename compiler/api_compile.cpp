@@ -126,8 +126,7 @@ CompileResult compile_graph(const ir::Graph& g, const ModelSummary& s, const Bud
     result.schedule.fast.weight_reserve_bytes = reserve;
     if (!result.schedule.fits()) {
       result.error = budget_failure(result.schedule);
-      if (reserve > 0)
-        result.error += " (" + bytes_str(reserve) + " of the budget holds decompressed weights)";
+      if (reserve > 0) result.error += " (" + bytes_str(reserve) + " of the budget holds decompressed weights)";
       return result;
     }
     plan::EmitOptions eo;

@@ -22,7 +22,7 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path);
 
 // The report and the schedule it describes.
 std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g, const Budgets& budgets,
-                                                             const schedule::PartitionOptions& options = {});
+                                                              const schedule::PartitionOptions& options = {});
 
 CompileResult compile_model(const Model& model, const Budgets& budgets, const CompileOptions& options);
 

@@ -75,7 +75,8 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path) {
     }
     ++s.activations;
     if (t.bytes() > s.largest_tensor.bytes || s.largest_tensor.name.empty())
-      s.largest_tensor = TensorSummary{t.name, caller_shape(t, g.format == "tflite"), ir::dtype_name(t.dtype), t.bytes()};
+      s.largest_tensor =
+          TensorSummary{t.name, caller_shape(t, g.format == "tflite"), ir::dtype_name(t.dtype), t.bytes()};
   }
   s.unscheduled_peak_bytes = schedule::memory_timeline(g, schedule::compute_lifetimes(g)).peak_bytes;
   for (ir::TensorId id : g.inputs) s.inputs.push_back(tensor_summary(g.tensor(id)));
@@ -91,14 +92,14 @@ const char* kind_name(const schedule::Stage& st) {
   if (st.form == schedule::StageForm::Chain) return "chain";
   if (st.form == schedule::StageForm::Normal) return "untiled";
   switch (st.band.kind) {
-    case TIGRIS_BAND_KIND_STRIPE: return "stripe";
-    case TIGRIS_BAND_KIND_HW: return "2D tile";
-    case TIGRIS_BAND_KIND_ROWS: return "row bands";
-    case TIGRIS_BAND_KIND_BY_INPUT: return "reduce by rows";
-    case TIGRIS_BAND_KIND_TRANSPOSE: return "transpose";
-    case TIGRIS_BAND_KIND_RESHAPE: return "reshape bands";
-    case TIGRIS_BAND_KIND_LEADING: return "leading bands";
-    default: return "banded";
+  case TIGRIS_BAND_KIND_STRIPE: return "stripe";
+  case TIGRIS_BAND_KIND_HW: return "2D tile";
+  case TIGRIS_BAND_KIND_ROWS: return "row bands";
+  case TIGRIS_BAND_KIND_BY_INPUT: return "reduce by rows";
+  case TIGRIS_BAND_KIND_TRANSPOSE: return "transpose";
+  case TIGRIS_BAND_KIND_RESHAPE: return "reshape bands";
+  case TIGRIS_BAND_KIND_LEADING: return "leading bands";
+  default: return "banded";
   }
 }
 
@@ -153,7 +154,7 @@ uint64_t minimum_for_partition(const ir::Graph& g, const schedule::Schedule& sch
 }  // namespace
 
 std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g, const Budgets& budgets,
-                                                             const schedule::PartitionOptions& options) {
+                                                              const schedule::PartitionOptions& options) {
   schedule::Schedule sch = schedule::partition(g, budgets.fast, options);
   ScheduleResult r;
   FastReport& f = r.fast;

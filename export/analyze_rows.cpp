@@ -17,8 +17,7 @@ TflmRows tflite_micro_rows(const tflite::Model& m) {
   }
   rows.outcome = plan_export(m, ExportOptions{});
   const ExportOutcome& o = rows.outcome;
-  if (o.refusal == Refusal::SeveralSubgraphs || o.refusal == Refusal::TensorType ||
-      o.refusal == Refusal::Unreadable)
+  if (o.refusal == Refusal::SeveralSubgraphs || o.refusal == Refusal::TensorType || o.refusal == Refusal::Unreadable)
     return rows;
   rows.shown = true;
   const char* kernels = "reference kernels on arm-none-eabi";
@@ -28,8 +27,8 @@ TflmRows tflite_micro_rows(const tflite::Model& m) {
     rows.export_value = format_signed_bytes(p.total_change());
     char macs[32];
     std::snprintf(macs, sizeof macs, "%+.2f%% MACs", p.mac_overhead_percent());
-    rows.export_detail = "head " + format_bytes(p.before.head) + " -> " + format_bytes(p.after.head) +
-                         ", persistent " + format_signed_bytes(p.persistent_growth()) + ", " + macs + ", " + kernels;
+    rows.export_detail = "head " + format_bytes(p.before.head) + " -> " + format_bytes(p.after.head) + ", persistent " +
+                         format_signed_bytes(p.persistent_growth()) + ", " + macs + ", " + kernels;
   } else {
     rows.export_value = "none";
     rows.export_detail = o.reason;

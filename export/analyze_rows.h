@@ -17,11 +17,11 @@ struct TflmRows {
   bool shown = false;              // false: neither row
   int64_t tensor_arena_bytes = 0;  // the arena row (analyze --json: tflite_micro.tensor_arena_bytes)
   // The export row (analyze --json: tflite_micro.export).
-  bool export_written = false;     // a rewrite lowers the arena
-  ExportOutcome outcome;           // refusal, reason and plan (runs, heads, growth, MACs)
-  std::string export_value;        // "-24.69 KiB" or "none"
-  std::string export_detail;       // "head 72.00 KiB -> 45.00 KiB, persistent +2.31 KiB, +0.25% MACs,
-                                   //  reference kernels on arm-none-eabi", or the reason
+  bool export_written = false;  // a rewrite lowers the arena
+  ExportOutcome outcome;        // refusal, reason and plan (runs, heads, growth, MACs)
+  std::string export_value;     // "-24.69 KiB" or "none"
+  std::string export_detail;    // "head 72.00 KiB -> 45.00 KiB, persistent +2.31 KiB, +0.25% MACs,
+                                //  reference kernels on arm-none-eabi", or the reason
 };
 
 // For a model read leniently (tflite::ReadOptions{.lenient = true}).

@@ -26,8 +26,9 @@ std::string row(const std::string& label, const std::string& value) {
 }
 
 std::string run_text(const BandedRun& r) {
-  std::string ops = r.first_op == r.last_op ? "operator " + std::to_string(r.first_op)
-                                            : "operators " + std::to_string(r.first_op) + "-" + std::to_string(r.last_op);
+  std::string ops = r.first_op == r.last_op
+                        ? "operator " + std::to_string(r.first_op)
+                        : "operators " + std::to_string(r.first_op) + "-" + std::to_string(r.last_op);
   return ops + " computed in " + std::to_string(r.bands) + " row bands";
 }
 

@@ -16,11 +16,11 @@ struct ExportRequest {
 };
 
 struct ExportResult {
-  int exit_status = 0;     // 0 written, 1 nothing written
-  std::string out;         // text for stdout (the report; on failure its first line, if any)
-  std::string error;       // on failure: "no model written: <reason>" (the CLI adds "Error: ")
-  ExportOutcome outcome;   // the search's data
-  std::string written;     // the path written, when exit_status == 0
+  int exit_status = 0;    // 0 written, 1 nothing written
+  std::string out;        // text for stdout (the report; on failure its first line, if any)
+  std::string error;      // on failure: "no model written: <reason>" (the CLI adds "Error: ")
+  ExportOutcome outcome;  // the search's data
+  std::string written;    // the path written, when exit_status == 0
   size_t written_bytes = 0;
 };
 

@@ -85,8 +85,8 @@ std::vector<Candidate> single_runs(const State& s, const tflm::Arena& before, tf
 void apply(State& s, Candidate&& c) {
   size_t replaced = c.plan.run.last - c.plan.run.first + 1;
   size_t added = c.model.subgraphs[0].operators.size() + replaced - s.model.subgraphs[0].operators.size();
-  s.runs.push_back({static_cast<size_t>(s.origin[c.plan.run.first]), static_cast<size_t>(s.origin[c.plan.run.last]),
-                    c.plan.bands});
+  s.runs.push_back(
+      {static_cast<size_t>(s.origin[c.plan.run.first]), static_cast<size_t>(s.origin[c.plan.run.last]), c.plan.bands});
   s.origin.erase(s.origin.begin() + static_cast<long>(c.plan.run.first),
                  s.origin.begin() + static_cast<long>(c.plan.run.last) + 1);
   s.origin.insert(s.origin.begin() + static_cast<long>(c.plan.run.first), added, -1);
@@ -127,7 +127,8 @@ State search_variant(State start, const tflm::Arena& before, const ExportOptions
 }
 
 std::string check_model(const tflite::Model& m, Refusal* kind) {
-  if (m.subgraphs.size() != 1) return *kind = Refusal::SeveralSubgraphs, "models with several subgraphs are not exported";
+  if (m.subgraphs.size() != 1)
+    return *kind = Refusal::SeveralSubgraphs, "models with several subgraphs are not exported";
   for (const tflite::Metadata& md : m.metadata)
     if (md.name != "min_runtime_version" && md.name != "CONVERSION_METADATA")
       return *kind = Refusal::Metadata, "metadata " + md.name + " is not supported";
@@ -135,10 +136,10 @@ std::string check_model(const tflite::Model& m, Refusal* kind) {
     tflm::compute_arena(m, tflm::Target::ArmNoneEabi);
   } catch (const tflm::ArenaError& e) {
     switch (e.kind()) {
-      case tflm::Unmodeled::Scratch: *kind = Refusal::Scratch; break;
-      case tflm::Unmodeled::Persistent: *kind = Refusal::Persistent; break;
-      case tflm::Unmodeled::SeveralSubgraphs: *kind = Refusal::SeveralSubgraphs; break;
-      default: *kind = Refusal::TensorType; break;
+    case tflm::Unmodeled::Scratch: *kind = Refusal::Scratch; break;
+    case tflm::Unmodeled::Persistent: *kind = Refusal::Persistent; break;
+    case tflm::Unmodeled::SeveralSubgraphs: *kind = Refusal::SeveralSubgraphs; break;
+    default: *kind = Refusal::TensorType; break;
     }
     return e.what();
   }

@@ -52,10 +52,10 @@ enum class Refusal {
 
 struct ExportOutcome {
   Refusal refusal = Refusal::None;
-  std::string reason;      // empty when refusal == None
+  std::string reason;  // empty when refusal == None
   size_t input_operators = 0;
-  ExportPlan plan;         // when refusal == None (before is also set for NoGain)
-  tflite::Model model;     // the rewritten model, when refusal == None
+  ExportPlan plan;      // when refusal == None (before is also set for NoGain)
+  tflite::Model model;  // the rewritten model, when refusal == None
 };
 
 // Runs the search on a model read leniently (Model::uncarried is a refusal).

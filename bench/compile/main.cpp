@@ -1,11 +1,10 @@
 // bench-compile [--models DIR] [-m FAST[+SLOW]]... [MODEL.onnx ...]
 //
 // Compiles every ONNX model of the models folder (or the ones named) at each budget given
-// (default 8M and 256K) and prints a table per budget: operators, stages, scheduled peak, spill and reload bytes, plan bytes,
-// compile wall time and peak RSS. Each model is compiled in its own child process so the
-// RSS column is that model's alone. Ratio columns compare with baselines measured in the
-// same run: the scheduled peak against the model's unscheduled peak (the whole graph held
-// at once), the compile time against the time to load and normalize the model.
+// (default 8M and 256K) and prints a table per budget: operators, stages, scheduled peak, spill and reload bytes, plan
+// bytes, compile wall time and peak RSS. Each model is compiled in its own child process so the RSS column is that
+// model's alone. Ratio columns compare with baselines measured in the same run: the scheduled peak against the model's
+// unscheduled peak (the whole graph held at once), the compile time against the time to load and normalize the model.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,13 +41,11 @@ struct Figures {
   char error[160] = {};
 };
 
-double elapsed_ms(std::chrono::steady_clock::time_point since)
-{
+double elapsed_ms(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
 }
 
-Figures measure(const std::string& path, const tigris::compiler::Budgets& budgets)
-{
+Figures measure(const std::string& path, const tigris::compiler::Budgets& budgets) {
   Figures f;
   try {
     const auto t0 = std::chrono::steady_clock::now();
@@ -74,8 +71,7 @@ Figures measure(const std::string& path, const tigris::compiler::Budgets& budget
 
 // Runs measure() in a child; returns false when the child died.
 bool measure_in_child(const std::string& path, const tigris::compiler::Budgets& budgets, Figures& out,
-                      long& max_rss_kib)
-{
+                      long& max_rss_kib) {
   int fds[2];
   if (pipe(fds) != 0) return false;
   const pid_t pid = fork();
@@ -96,33 +92,34 @@ bool measure_in_child(const std::string& path, const tigris::compiler::Budgets& 
   return n == static_cast<ssize_t>(sizeof out) && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-std::string fixed(double value, const char* format)
-{
+std::string fixed(double value, const char* format) {
   char text[32];
   std::snprintf(text, sizeof text, format, value);
   return text;
 }
 
-int usage_error(const char* why)
-{
+int usage_error(const char* why) {
   std::fprintf(stderr, "Error: %s\nusage: bench-compile [--models DIR] [-m FAST[+SLOW]] [MODEL.onnx ...]\n", why);
   return 2;
 }
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   std::string models_dir = TIGRIS_MODELS_DIR;
   std::vector<std::string> budget_texts;
   std::vector<std::string> models;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if ((arg == "--models" || arg == "-m") && i + 1 >= argc) return usage_error("missing value");
-    if (arg == "--models") models_dir = argv[++i];
-    else if (arg == "-m") budget_texts.push_back(argv[++i]);
-    else if (!arg.empty() && arg[0] == '-') return usage_error(("unknown option " + arg).c_str());
-    else models.push_back(arg);
+    if (arg == "--models")
+      models_dir = argv[++i];
+    else if (arg == "-m")
+      budget_texts.push_back(argv[++i]);
+    else if (!arg.empty() && arg[0] == '-')
+      return usage_error(("unknown option " + arg).c_str());
+    else
+      models.push_back(arg);
   }
   if (budget_texts.empty()) budget_texts = {"8M", "256K"};
   std::vector<tigris::compiler::Budgets> all_budgets;

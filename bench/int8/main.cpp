@@ -79,7 +79,8 @@ class Runner {
     for (uint8_t i = 0; i < plan_.header->num_model_outputs; ++i) {
       uint16_t t = plan_.model_outputs[i];
       out_.resize(tigris_iface_bytes(&plan_, t));
-      if (tigris_output_read(&plan_, &mem, t, out_.data(), static_cast<uint32_t>(out_.size())) != TIGRIS_OK) return false;
+      if (tigris_output_read(&plan_, &mem, t, out_.data(), static_cast<uint32_t>(out_.size())) != TIGRIS_OK)
+        return false;
     }
     return true;
   }
@@ -136,7 +137,8 @@ std::optional<uint64_t> callgrind_ir(const std::string& self, const std::string&
   std::ifstream in(out);
   std::string line;
   while (std::getline(in, line))
-    if (line.rfind("summary:", 0) == 0 || line.rfind("totals:", 0) == 0) return std::stoull(line.substr(line.find(':') + 1));
+    if (line.rfind("summary:", 0) == 0 || line.rfind("totals:", 0) == 0)
+      return std::stoull(line.substr(line.find(':') + 1));
   return std::nullopt;
 }
 
@@ -192,7 +194,8 @@ void measure(const std::string& self, const std::string& path, const std::string
     }
     row.stages = c.schedule.stages.size();
     const std::string file = (dir / (name + "." + plan + ".tgrs")).string();
-    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(c.plan.data()), static_cast<std::streamsize>(c.plan.size()));
+    std::ofstream(file, std::ios::binary)
+        .write(reinterpret_cast<const char*>(c.plan.data()), static_cast<std::streamsize>(c.plan.size()));
     Runner r(c.plan);
     if (!r.ok() || !r.run()) {
       row.error = "plan does not run";
@@ -227,18 +230,22 @@ void print(const std::vector<Row>& rows) {
               "instr/infer", "/untiled", "/float", "us/infer", "/untiled", "/float");
   for (const Row& r : rows) {
     if (!r.error.empty()) {
-      std::printf("%-32s %-9s %11s  %s\n", r.model.c_str(), r.plan.c_str(), format_bytes(r.budget).c_str(), r.error.c_str());
+      std::printf("%-32s %-9s %11s  %s\n", r.model.c_str(), r.plan.c_str(), format_bytes(r.budget).c_str(),
+                  r.error.c_str());
       continue;
     }
     const Row* plain = find(rows, r.model, "untiled");
     const Row* base = r.baseline.empty() ? nullptr : find(rows, r.baseline, r.plan);
     std::string ir = r.ir ? tigris::report::format_count(*r.ir) : "-";
-    std::printf("%-32s %-9s %11s %6zu %11s %15s %8s %8s %12.1f %8s %8s\n", r.model.c_str(), r.plan.c_str(),
-                format_bytes(r.budget).c_str(), r.stages, format_bytes(r.fast_peak).c_str(), ir.c_str(),
-                r.plan == std::string("untiled") || !plain || !plain->ir || !r.ir ? "-" : ratio(static_cast<double>(*r.ir), static_cast<double>(*plain->ir)).c_str(),
-                base && base->ir && r.ir ? ratio(static_cast<double>(*r.ir), static_cast<double>(*base->ir)).c_str() : "-",
-                r.us, r.plan == std::string("untiled") || !plain ? "-" : ratio(r.us, plain->us).c_str(),
-                base ? ratio(r.us, base->us).c_str() : "-");
+    std::printf(
+        "%-32s %-9s %11s %6zu %11s %15s %8s %8s %12.1f %8s %8s\n", r.model.c_str(), r.plan.c_str(),
+        format_bytes(r.budget).c_str(), r.stages, format_bytes(r.fast_peak).c_str(), ir.c_str(),
+        r.plan == std::string("untiled") || !plain || !plain->ir || !r.ir
+            ? "-"
+            : ratio(static_cast<double>(*r.ir), static_cast<double>(*plain->ir)).c_str(),
+        base && base->ir && r.ir ? ratio(static_cast<double>(*r.ir), static_cast<double>(*base->ir)).c_str() : "-",
+        r.us, r.plan == std::string("untiled") || !plain ? "-" : ratio(r.us, plain->us).c_str(),
+        base ? ratio(r.us, base->us).c_str() : "-");
   }
 }
 
@@ -250,8 +257,10 @@ int main(int argc, char** argv) {
   bool callgrind = std::system("valgrind --version >/dev/null 2>&1") == 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--models" && i + 1 < argc) models = argv[++i];
-    else if (a == "--no-callgrind") callgrind = false;
+    if (a == "--models" && i + 1 < argc)
+      models = argv[++i];
+    else if (a == "--no-callgrind")
+      callgrind = false;
     else {
       std::fprintf(stderr, "usage: bench-int8 [--models DIR] [--no-callgrind]\n");
       return 2;

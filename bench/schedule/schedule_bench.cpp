@@ -24,9 +24,7 @@ namespace {
 using namespace tigris;
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 double mib(uint64_t b) { return static_cast<double>(b) / 1048576.0; }
 
@@ -92,8 +90,8 @@ Row measure(const compiler::Model& m, uint64_t budget, bool greedy, const std::v
 
 void print_header() {
   std::printf("%-22s %8s %6s %5s %6s %6s %10s %10s %9s %9s %9s %10s %9s %8s %9s | %9s %9s %7s\n", "model", "budget",
-              "stages", "tiled", "chains", "tiles", "sched pk", "measured", "spill+rl", "moved", "halo MAC",
-              "compile", "run", "rel err", "checks", "greedy mv", "greedy st", "ratio");
+              "stages", "tiled", "chains", "tiles", "sched pk", "measured", "spill+rl", "moved", "halo MAC", "compile",
+              "run", "rel err", "checks", "greedy mv", "greedy st", "ratio");
 }
 
 std::string kib(uint64_t b) {
@@ -128,8 +126,10 @@ int main(int argc, char** argv) {
   std::string dir = TIGRIS_MODELS_DIR;
   std::vector<std::string> models;
   for (int i = 1; i < argc; ++i) {
-    if (i == 1 && std::string(argv[i]).find('/') != std::string::npos) dir = argv[i];
-    else models.push_back(argv[i]);
+    if (i == 1 && std::string(argv[i]).find('/') != std::string::npos)
+      dir = argv[i];
+    else
+      models.push_back(argv[i]);
   }
   if (models.empty()) models = {"mobilenet_v2_224", "unet_small_128"};
   if (!std::ifstream(dir + "/MODELS.md").good()) {
@@ -147,8 +147,7 @@ int main(int argc, char** argv) {
     probe.fast = 1;
     const uint64_t floor = compiler::schedule(m, probe).fast.minimum_for_partition_bytes;
     std::vector<uint64_t> budgets = {512u << 10, 256u << 10, 128u << 10, 64u << 10};
-    budgets.erase(std::remove_if(budgets.begin(), budgets.end(), [&](uint64_t b) { return b < floor; }),
-                  budgets.end());
+    budgets.erase(std::remove_if(budgets.begin(), budgets.end(), [&](uint64_t b) { return b < floor; }), budgets.end());
     budgets.push_back(floor);
     for (uint64_t b : budgets) print_row(name, b, measure(m, b, false, input, ref), measure(m, b, true, input, ref));
     std::printf("%-22s floor %s (the smallest budget that compiles; %s)\n", name.c_str(), kib(floor).c_str(),

@@ -46,8 +46,6 @@ std::vector<float> Attributes::get_floats(const std::string& name, const std::ve
   return v ? *v : fallback;
 }
 
-const TensorValue* Attributes::get_tensor(const std::string& name) const {
-  return typed<TensorValue>(values_, name);
-}
+const TensorValue* Attributes::get_tensor(const std::string& name) const { return typed<TensorValue>(values_, name); }
 
 }  // namespace tigris::ir

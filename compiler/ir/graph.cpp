@@ -36,9 +36,7 @@ TensorId Graph::find_tensor(const std::string& name) const {
 
 bool Graph::is_input(TensorId id) const { return std::find(inputs.begin(), inputs.end(), id) != inputs.end(); }
 
-bool Graph::is_output(TensorId id) const {
-  return std::find(outputs.begin(), outputs.end(), id) != outputs.end();
-}
+bool Graph::is_output(TensorId id) const { return std::find(outputs.begin(), outputs.end(), id) != outputs.end(); }
 
 int Graph::producer(TensorId id) const {
   for (size_t n = 0; n < nodes.size(); ++n)

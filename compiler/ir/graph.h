@@ -25,12 +25,12 @@ inline constexpr TensorId kNoTensor = -1;  // an absent optional operand
 struct Tensor {
   std::string name;
   DType dtype = DType::Float32;
-  Shape shape;                       // extents in the current (after the layout pass: stored) order
-  bool shape_known = true;           // false when shape inference could not tell (shape unusable)
+  Shape shape;              // extents in the current (after the layout pass: stored) order
+  bool shape_known = true;  // false when shape inference could not tell (shape unusable)
   Layout layout = Layout::Model;
   std::optional<QuantParam> quant;
-  bool constant = false;             // a weight/initializer: `data` holds its value
-  std::vector<uint8_t> data;         // constant value, little-endian, row-major in `shape`
+  bool constant = false;      // a weight/initializer: `data` holds its value
+  std::vector<uint8_t> data;  // constant value, little-endian, row-major in `shape`
   // The caller's arrays for this boundary tensor are channels-last (TFLite models); ONNX: false.
   bool caller_channels_last = false;
   // Boundary tensors: the dtype the model declares when the stored one differs (a float32
@@ -45,20 +45,20 @@ struct Tensor {
 
 struct Node {
   std::string name;
-  std::string op;                    // ONNX op type, or an internal one (see passes/ops.h)
-  std::string domain;                // "" = the default ONNX domain
-  std::vector<TensorId> inputs;      // kNoTensor for an omitted optional input
+  std::string op;                // ONNX op type, or an internal one (see passes/ops.h)
+  std::string domain;            // "" = the default ONNX domain
+  std::vector<TensorId> inputs;  // kNoTensor for an omitted optional input
   std::vector<TensorId> outputs;
   Attributes attrs;
 };
 
 struct Graph {
   std::string name;
-  std::string format = "onnx";       // source format: "onnx" or "tflite"
-  int64_t opset = 0;                 // default-domain opset the model imports
+  std::string format = "onnx";  // source format: "onnx" or "tflite"
+  int64_t opset = 0;            // default-domain opset the model imports
   std::vector<Tensor> tensors;
-  std::vector<Node> nodes;           // a topological order; the schedule runs them in this order
-  std::vector<TensorId> inputs;      // model inputs (never constants)
+  std::vector<Node> nodes;       // a topological order; the schedule runs them in this order
+  std::vector<TensorId> inputs;  // model inputs (never constants)
   std::vector<TensorId> outputs;
 
   TensorId add_tensor(Tensor t);

@@ -41,8 +41,7 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
     int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
     if (da != db && da != 1 && db != 1)
-      throw CompileError(ErrorKind::Invalid,
-                         "shapes " + shape_str(a) + " and " + shape_str(b) + " do not broadcast");
+      throw CompileError(ErrorKind::Invalid, "shapes " + shape_str(a) + " and " + shape_str(b) + " do not broadcast");
     out[i] = da == 1 ? db : da;
   }
   return out;

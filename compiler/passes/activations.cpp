@@ -9,7 +9,8 @@ namespace tigris::passes {
 void expand_silu(ir::Graph& g) {
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     ir::Node n = g.nodes[i];
-    if ((n.op != "Silu" && n.op != "SiLU" && n.op != "Swish") || n.inputs.size() != 1 || n.outputs.size() != 1) continue;
+    if ((n.op != "Silu" && n.op != "SiLU" && n.op != "Swish") || n.inputs.size() != 1 || n.outputs.size() != 1)
+      continue;
     const ir::Tensor x = g.tensor(n.inputs[0]);
     ir::TensorId sig = add_activation(g, x.name + "_sigmoid", x.dtype, x.shape);
     ir::Node s;

@@ -12,8 +12,7 @@ namespace tigris::passes {
 namespace {
 
 bool float_op(const ir::Graph& g, const ir::Node& n) {
-  return n.domain.empty() && !n.inputs.empty() && n.inputs[0] >= 0 &&
-         g.tensor(n.inputs[0]).dtype == ir::DType::Float32;
+  return n.domain.empty() && !n.inputs.empty() && n.inputs[0] >= 0 && g.tensor(n.inputs[0]).dtype == ir::DType::Float32;
 }
 
 // A converted copy of constant `c`, made once per (constant, kind).
@@ -72,8 +71,10 @@ bool fold_add_into_bias(ir::Graph& g, size_t i) {
     for (size_t k = 0; k < bias.size(); ++k) bias[k] += (*extra)[k];
     ir::TensorId nb = add_float_constant(g, prod.name + "_bias", {channels}, bias);
     ir::Node& pr = g.nodes[static_cast<size_t>(p)];
-    if (pr.inputs.size() < 3) pr.inputs.push_back(nb);
-    else pr.inputs[2] = nb;
+    if (pr.inputs.size() < 3)
+      pr.inputs.push_back(nb);
+    else
+      pr.inputs[2] = nb;
     pr.outputs[0] = g.nodes[i].outputs[0];
     return true;
   }

@@ -53,7 +53,8 @@ bool fold_into_conv(ir::Graph& g, size_t bn_index, const Affine& a) {
   std::vector<float> wv = const_floats(w);
   int64_t inner = 1;
   for (size_t d = static_cast<size_t>(axis) + 1; d < w.shape.size(); ++d) inner *= w.shape[d];
-  for (size_t i = 0; i < wv.size(); ++i) wv[i] *= a.scale[static_cast<size_t>((static_cast<int64_t>(i) / inner) % channels)];
+  for (size_t i = 0; i < wv.size(); ++i)
+    wv[i] *= a.scale[static_cast<size_t>((static_cast<int64_t>(i) / inner) % channels)];
   std::vector<float> bias(static_cast<size_t>(channels), 0.0f);
   if (bias_id >= 0) bias = const_floats(g.tensor(bias_id));
   for (size_t c = 0; c < bias.size(); ++c) bias[c] = bias[c] * a.scale[c] + a.shift[c];

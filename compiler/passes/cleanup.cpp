@@ -24,9 +24,7 @@ bool forward(ir::Graph& g, ir::TensorId in, ir::TensorId out) {
   return true;
 }
 
-bool is_identity_like(const ir::Node& n) {
-  return n.domain.empty() && (n.op == "Identity" || n.op == "Dropout");
-}
+bool is_identity_like(const ir::Node& n) { return n.domain.empty() && (n.op == "Identity" || n.op == "Dropout"); }
 
 }  // namespace
 

@@ -172,8 +172,7 @@ ir::Shape unsqueezed(const ir::Node& n, const ir::Shape& in, std::vector<int64_t
   std::sort(axes.begin(), axes.end());
   ir::Shape out;
   size_t src = 0;
-  for (int64_t d = 0; d < rank; ++d)
-    out.push_back(std::binary_search(axes.begin(), axes.end(), d) ? 1 : in.at(src++));
+  for (int64_t d = 0; d < rank; ++d) out.push_back(std::binary_search(axes.begin(), axes.end(), d) ? 1 : in.at(src++));
   return out;
 }
 
@@ -247,8 +246,8 @@ Result evaluate_movement(const ir::Node& n, const Inputs& in, int64_t opset, con
     return one(concat(n, all));
   }
   if (op == "Unsqueeze" || op == "Squeeze") {
-    std::vector<int64_t> axes = opset >= 13 ? (arg(1) ? ints(*arg(1)) : std::vector<int64_t>{})
-                                            : n.attrs.get_ints("axes");
+    std::vector<int64_t> axes =
+        opset >= 13 ? (arg(1) ? ints(*arg(1)) : std::vector<int64_t>{}) : n.attrs.get_ints("axes");
     Value out = *x;
     out.shape = op == "Unsqueeze" ? unsqueezed(n, x->shape, axes) : squeezed(n, x->shape, axes);
     return one(out);
@@ -260,8 +259,8 @@ Result evaluate_movement(const ir::Node& n, const Inputs& in, int64_t opset, con
   }
   if (op == "Flatten") {
     int64_t rank = static_cast<int64_t>(x->shape.size());
-    int64_t axis = std::clamp<int64_t>(n.attrs.get_int("axis", 1) < 0 ? n.attrs.get_int("axis", 1) + rank
-                                                                     : n.attrs.get_int("axis", 1), 0, rank);
+    int64_t axis = std::clamp<int64_t>(
+        n.attrs.get_int("axis", 1) < 0 ? n.attrs.get_int("axis", 1) + rank : n.attrs.get_int("axis", 1), 0, rank);
     Value out = *x;
     int64_t outer = ir::num_elements(ir::Shape(x->shape.begin(), x->shape.begin() + axis));
     out.shape = {outer, outer ? ir::num_elements(x->shape) / outer : 0};

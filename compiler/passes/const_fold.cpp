@@ -21,8 +21,7 @@ std::optional<Value> constant_attribute(const ir::Node& n) {
     return value_of(t);
   }
   if (a.has("value_float")) return Value{ir::DType::Float32, {}, {a.get_float("value_float", 0)}};
-  if (a.has("value_int"))
-    return Value{ir::DType::Int64, {}, {static_cast<double>(a.get_int("value_int", 0))}};
+  if (a.has("value_int")) return Value{ir::DType::Int64, {}, {static_cast<double>(a.get_int("value_int", 0))}};
   if (a.has("value_floats")) {
     std::vector<float> f = a.get_floats("value_floats");
     return Value{ir::DType::Float32, {static_cast<int64_t>(f.size())}, std::vector<double>(f.begin(), f.end())};

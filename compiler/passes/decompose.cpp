@@ -30,8 +30,10 @@ Fn reduce_via_sum(const std::string& pre, const std::string& post) {
     ir::TensorId x = n.inputs[0], y = n.outputs[0];
     if ((pre == "Square" || !post.empty()) && !is_float(g, x)) return false;
     ir::Attributes ra = n.attrs;
-    if (pre == "Square") x = r.op_like("Mul", {x, x}, x);
-    else if (!pre.empty()) x = r.op_like(pre, {x}, x);
+    if (pre == "Square")
+      x = r.op_like("Mul", {x, x}, x);
+    else if (!pre.empty())
+      x = r.op_like(pre, {x}, x);
     if (post.empty()) {
       r.op_like("ReduceSum", {x}, y, ra, y);
     } else {
@@ -49,13 +51,20 @@ bool pow_const(ir::Graph& g, size_t i, Rewrite& r) {
   if (e.empty() || std::any_of(e.begin(), e.end(), [&](float v) { return v != e[0]; })) return false;
   ir::TensorId x = n.inputs[0], y = n.outputs[0];
   if (g.tensor(x).shape != g.tensor(y).shape) return false;
-  if (e[0] == 2.0f) r.op_like("Mul", {x, x}, y, {}, y);
-  else if (e[0] == 3.0f) r.op_like("Mul", {r.op_like("Mul", {x, x}, x), x}, y, {}, y);
-  else if (e[0] == 0.5f) r.op_like("Sqrt", {x}, y, {}, y);
-  else if (e[0] == 1.0f) r.op_like("Reshape", {x}, y, with("shape", g.tensor(y).shape), y);
-  else if (e[0] == -1.0f) r.op_like("Div", {r.scalar(1.0f), x}, y, {}, y);
-  else if (e[0] == -0.5f) r.op_like("Rsqrt", {x}, y, {}, y);
-  else return false;
+  if (e[0] == 2.0f)
+    r.op_like("Mul", {x, x}, y, {}, y);
+  else if (e[0] == 3.0f)
+    r.op_like("Mul", {r.op_like("Mul", {x, x}, x), x}, y, {}, y);
+  else if (e[0] == 0.5f)
+    r.op_like("Sqrt", {x}, y, {}, y);
+  else if (e[0] == 1.0f)
+    r.op_like("Reshape", {x}, y, with("shape", g.tensor(y).shape), y);
+  else if (e[0] == -1.0f)
+    r.op_like("Div", {r.scalar(1.0f), x}, y, {}, y);
+  else if (e[0] == -0.5f)
+    r.op_like("Rsqrt", {x}, y, {}, y);
+  else
+    return false;
   return true;
 }
 
@@ -248,8 +257,8 @@ void decompose_operators(ir::Graph& g) {
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const ir::Node& n = g.nodes[i];
     if (!n.domain.empty() || n.outputs.empty() || n.inputs.empty() || n.attrs.has("__dynamic_operand")) continue;
-    if (n.op.rfind("Reduce", 0) == 0 && n.attrs.get_int("noop_with_empty_axes", 0) && n.attrs.get_ints("axes").empty() &&
-        n.inputs.size() == 1) {
+    if (n.op.rfind("Reduce", 0) == 0 && n.attrs.get_int("noop_with_empty_axes", 0) &&
+        n.attrs.get_ints("axes").empty() && n.inputs.size() == 1) {
       ir::Node& m = g.nodes[i];  // reduces nothing: a copy
       m.op = "Reshape";
       m.attrs = {};

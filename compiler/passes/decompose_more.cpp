@@ -93,10 +93,11 @@ bool shrink(ir::Graph& g, size_t i, Rewrite& r) {
   ir::TensorId x = n.inputs[0], y = n.outputs[0];
   if (g.tensor(x).dtype != ir::DType::Float32) return false;
   float lambd = n.attrs.get_float("lambd", 0.5f), bias = n.attrs.get_float("bias", 0.0f);
-  ir::TensorId hi = r.op_like("Where", {compare(g, r, "Greater", x, r.scalar(lambd)),
-                                        r.op_like("Sub", {x, r.scalar(bias)}, x), r.scalar(0.0f)}, x);
-  r.op_like("Where", {compare(g, r, "Less", x, r.scalar(-lambd)), r.op_like("Add", {x, r.scalar(bias)}, x), hi}, y,
-            {}, y);
+  ir::TensorId hi = r.op_like(
+      "Where", {compare(g, r, "Greater", x, r.scalar(lambd)), r.op_like("Sub", {x, r.scalar(bias)}, x), r.scalar(0.0f)},
+      x);
+  r.op_like("Where", {compare(g, r, "Less", x, r.scalar(-lambd)), r.op_like("Add", {x, r.scalar(bias)}, x), hi}, y, {},
+            y);
   return true;
 }
 
@@ -113,8 +114,10 @@ bool conv_transpose_1d(ir::Graph& g, size_t i, Rewrite& r) {
   auto widen = [&](const char* name, int64_t one) {
     if (!a.has(name)) return;
     std::vector<int64_t> v = a.get_ints(name), out;
-    if (std::string(name) == "pads" && v.size() == 2) out = {0, v[0], 0, v[1]};
-    else if (v.size() == 1) out = {one, v[0]};
+    if (std::string(name) == "pads" && v.size() == 2)
+      out = {0, v[0], 0, v[1]};
+    else if (v.size() == 1)
+      out = {one, v[0]};
     a.set(name, out);
   };
   widen("kernel_shape", 1);

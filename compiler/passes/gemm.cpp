@@ -98,7 +98,8 @@ size_t fold_one_gemm(ir::Graph& g, size_t i) {
   size_t at = i;
   if (trans_a) {
     const ir::Shape& as = g.tensor(a).shape;
-    a = insert_node(g, at++, "Transpose", {a}, {as[1], as[0]}, g.tensor(a).dtype, n.name + "_transA", perm_attr({1, 0}));
+    a = insert_node(g, at++, "Transpose", {a}, {as[1], as[0]}, g.tensor(a).dtype, n.name + "_transA",
+                    perm_attr({1, 0}));
   }
   ir::TensorId w = gemm_weight(g, b, trans_b, alpha);
   std::optional<ir::TensorId> bias;

@@ -27,7 +27,8 @@ struct Groups {
   std::vector<ir::TensorId> parent;
   explicit Groups(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
   ir::TensorId find(ir::TensorId x) {
-    while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+    while (parent[static_cast<size_t>(x)] != x)
+      x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
     return x;
   }
   void unite(ir::TensorId a, ir::TensorId b) {
@@ -83,7 +84,8 @@ std::vector<Layout> decide(const ir::Graph& g) {
       votes[static_cast<size_t>(groups.find(static_cast<ir::TensorId>(i)))] += 1 << 20;
   std::vector<Layout> layout(g.tensors.size(), Layout::Model);
   for (size_t i = 0; i < g.tensors.size(); ++i)
-    if (candidate(g, static_cast<ir::TensorId>(i)) && votes[static_cast<size_t>(groups.find(static_cast<ir::TensorId>(i)))] > 0)
+    if (candidate(g, static_cast<ir::TensorId>(i)) &&
+        votes[static_cast<size_t>(groups.find(static_cast<ir::TensorId>(i)))] > 0)
       layout[i] = Layout::ChannelsLast;
   return layout;
 }
@@ -110,8 +112,8 @@ struct Rewriter {
   // A conversion node from `src` (in layout[src]) to `to`, writing `dst`.
   ir::Node conversion(ir::TensorId src, ir::TensorId dst, Layout to) {
     int rank = g.tensor(src).rank();
-    std::vector<int64_t> perm = to == Layout::ChannelsLast ? ir::to_channels_last_perm(rank)
-                                                          : ir::to_channels_first_perm(rank);
+    std::vector<int64_t> perm =
+        to == Layout::ChannelsLast ? ir::to_channels_last_perm(rank) : ir::to_channels_first_perm(rank);
     ir::Node n;
     n.name = fresh_name();
     // Model-order shape of the source decides whether data moves.
@@ -165,7 +167,8 @@ struct Rewriter {
       ir::TensorId id = n.outputs[i];
       if (!candidate(g, id) || layout[static_cast<size_t>(id)] == need) continue;
       const ir::Tensor t = g.tensor(id);
-      ir::TensorId tmp = add_activation(g, t.name + (need == Layout::ChannelsLast ? "_nhwc" : "_nchw"), t.dtype, t.shape);
+      ir::TensorId tmp =
+          add_activation(g, t.name + (need == Layout::ChannelsLast ? "_nhwc" : "_nchw"), t.dtype, t.shape);
       g.tensor(tmp).quant = t.quant;
       layout.push_back(need);
       n.outputs[i] = tmp;
@@ -181,11 +184,13 @@ void apply_layouts(ir::Graph& g, const std::vector<Layout>& layout) {
     LayoutRule rule = layout_rule(g, n);
     // Model-order attributes to be rewritten by remap_axes / transpose_permutations.
     if (n.op == "Transpose" && !n.attrs.has("__model_order_perm") && !n.inputs.empty())
-      n.attrs.set("__perm_layouts", std::vector<int64_t>{static_cast<int64_t>(layout[static_cast<size_t>(n.inputs[0])]),
-                                                         static_cast<int64_t>(layout[static_cast<size_t>(n.outputs[0])])});
+      n.attrs.set("__perm_layouts",
+                  std::vector<int64_t>{static_cast<int64_t>(layout[static_cast<size_t>(n.inputs[0])]),
+                                       static_cast<int64_t>(layout[static_cast<size_t>(n.outputs[0])])});
     if (rule == LayoutRule::Axis && layout[static_cast<size_t>(n.inputs[0])] == Layout::ChannelsLast)
       n.attrs.set("__remap_axes", int64_t{1});
-    if (rule == LayoutRule::Elementwise && !n.outputs.empty() && layout[static_cast<size_t>(n.outputs[0])] == Layout::ChannelsLast) {
+    if (rule == LayoutRule::Elementwise && !n.outputs.empty() &&
+        layout[static_cast<size_t>(n.outputs[0])] == Layout::ChannelsLast) {
       for (ir::TensorId& id : n.inputs) {
         if (id < 0 || !g.tensor(id).constant || g.tensor(id).rank() != g.tensor(n.outputs[0]).rank()) continue;
         const ir::Tensor c = g.tensor(id);

@@ -24,29 +24,29 @@ const std::vector<Pass>& normalization_pipeline();
 void normalize(ir::Graph& g);
 
 // ---- the passes (one line each: what it rewrites) ----
-void remove_identities(ir::Graph& g);        // Dropout, Identity (initializer Identity included)
-void fold_qdq(ir::Graph& g);                 // QDQ ONNX: Q/DQ pairs -> quantized tensors, int8 operators (qdq.cpp)
-void fold_constants(ir::Graph& g);           // Constant nodes -> weights; constant subgraphs evaluated
-void fold_shape_chains(ir::Graph& g);        // Shape of a static tensor -> constant, then fold again
-void canonicalize_operands(ir::Graph& g);    // constant operand inputs (axes, pads, shape...) -> attributes
-void decompose_operators(ir::Graph& g);      // Reciprocal, Pow(const), Reduce L1/L2/..., HardSigmoid... -> kernels' ops
-void fold_gemm_scalars(ir::Graph& g);        // Gemm alpha/beta/transA/transB -> plain Gemm(A, W[N,K], b[N])
-void matmul_to_gemm(ir::Graph& g);           // MatMul(A[M,K], const W[K,N]) -> Gemm
-void fold_batchnorm(ir::Graph& g);           // BatchNormalization into the preceding Conv, else Mul+Add
-void fold_constant_arithmetic(ir::Graph& g); // Neg -> Mul(-1); Sub const -> Add(-c); Div const -> Mul(1/c)
-void fold_bias(ir::Graph& g);                // Add of a per-channel constant after Conv/Gemm -> bias
-void expand_silu(ir::Graph& g);              // SiLU/Swish -> Sigmoid + Mul
-void relabel_convolutions(ir::Graph& g);     // Conv: group == C_in -> DepthwiseConv, rank 3 -> Conv1D
-void clip_to_relu(ir::Graph& g);             // Clip(0, 6) -> Relu6, Clip(0, inf) -> Relu
-void relabel_global_pools(ir::Graph& g);     // ReduceMean over H,W / whole-map pools -> Global*Pool
-void squeeze_to_reshape(ir::Graph& g);       // Squeeze/Unsqueeze/Flatten -> Reshape
-void extract_resize_scales(ir::Graph& g);    // Resize/Upsample scales, per-opset defaults
-void fuse_activations(ir::Graph& g);         // Relu/Relu6 after Conv/DW/Conv1D/Gemm/Add -> fused
-void assign_layouts(ir::Graph& g);           // rank-3/4 spatial tensors -> channels-last, explicit layout transposes
-void remap_axes(ir::Graph& g);               // Concat/Softmax/Reduce/Pad/... axes of channels-last tensors -> stored axes
-void transpose_permutations(ir::Graph& g);   // Transpose perms in stored terms, validated; data-free ones -> copies
-void fold_reshapes(ir::Graph& g);            // Reshape chains and Reshape -> Gemm read the bytes directly
-void lower_batched_matmul(ir::Graph& g);     // MatMul(A[..,M,K], const W) -> Reshape, Gemm, Reshape
-void remove_unused(ir::Graph& g);            // dead nodes, unused weights and tensors
+void remove_identities(ir::Graph& g);      // Dropout, Identity (initializer Identity included)
+void fold_qdq(ir::Graph& g);               // QDQ ONNX: Q/DQ pairs -> quantized tensors, int8 operators (qdq.cpp)
+void fold_constants(ir::Graph& g);         // Constant nodes -> weights; constant subgraphs evaluated
+void fold_shape_chains(ir::Graph& g);      // Shape of a static tensor -> constant, then fold again
+void canonicalize_operands(ir::Graph& g);  // constant operand inputs (axes, pads, shape...) -> attributes
+void decompose_operators(ir::Graph& g);    // Reciprocal, Pow(const), Reduce L1/L2/..., HardSigmoid... -> kernels' ops
+void fold_gemm_scalars(ir::Graph& g);      // Gemm alpha/beta/transA/transB -> plain Gemm(A, W[N,K], b[N])
+void matmul_to_gemm(ir::Graph& g);         // MatMul(A[M,K], const W[K,N]) -> Gemm
+void fold_batchnorm(ir::Graph& g);         // BatchNormalization into the preceding Conv, else Mul+Add
+void fold_constant_arithmetic(ir::Graph& g);  // Neg -> Mul(-1); Sub const -> Add(-c); Div const -> Mul(1/c)
+void fold_bias(ir::Graph& g);                 // Add of a per-channel constant after Conv/Gemm -> bias
+void expand_silu(ir::Graph& g);               // SiLU/Swish -> Sigmoid + Mul
+void relabel_convolutions(ir::Graph& g);      // Conv: group == C_in -> DepthwiseConv, rank 3 -> Conv1D
+void clip_to_relu(ir::Graph& g);              // Clip(0, 6) -> Relu6, Clip(0, inf) -> Relu
+void relabel_global_pools(ir::Graph& g);      // ReduceMean over H,W / whole-map pools -> Global*Pool
+void squeeze_to_reshape(ir::Graph& g);        // Squeeze/Unsqueeze/Flatten -> Reshape
+void extract_resize_scales(ir::Graph& g);     // Resize/Upsample scales, per-opset defaults
+void fuse_activations(ir::Graph& g);          // Relu/Relu6 after Conv/DW/Conv1D/Gemm/Add -> fused
+void assign_layouts(ir::Graph& g);            // rank-3/4 spatial tensors -> channels-last, explicit layout transposes
+void remap_axes(ir::Graph& g);  // Concat/Softmax/Reduce/Pad/... axes of channels-last tensors -> stored axes
+void transpose_permutations(ir::Graph& g);  // Transpose perms in stored terms, validated; data-free ones -> copies
+void fold_reshapes(ir::Graph& g);           // Reshape chains and Reshape -> Gemm read the bytes directly
+void lower_batched_matmul(ir::Graph& g);    // MatMul(A[..,M,K], const W) -> Reshape, Gemm, Reshape
+void remove_unused(ir::Graph& g);           // dead nodes, unused weights and tensors
 
 }  // namespace tigris::passes

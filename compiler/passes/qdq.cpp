@@ -28,9 +28,10 @@ bool is_dq(const ir::Node& n) { return n.domain.empty() && n.op == "DequantizeLi
 
 // Operators whose int8 form follows TFLite's: every data operand and the output quantized.
 bool quantizable(const ir::Node& n) {
-  static const char* ops[] = {"Conv", "Gemm", "Add", "Sub", "Mul", "GlobalAveragePool", "AveragePool", "MaxPool",
-                              "Flatten", "Reshape", "Concat", "Relu", "Sigmoid", "Tanh", "Softmax", "Max", "Min",
-                              "Clip", "Squeeze", "Unsqueeze", "Transpose", "Pad", "Resize", "ReduceMean"};
+  static const char* ops[] = {"Conv",        "Gemm",      "Add",       "Sub",     "Mul",    "GlobalAveragePool",
+                              "AveragePool", "MaxPool",   "Flatten",   "Reshape", "Concat", "Relu",
+                              "Sigmoid",     "Tanh",      "Softmax",   "Max",     "Min",    "Clip",
+                              "Squeeze",     "Unsqueeze", "Transpose", "Pad",     "Resize", "ReduceMean"};
   if (!n.domain.empty()) return false;
   for (const char* op : ops)
     if (n.op == op) return true;
@@ -173,7 +174,8 @@ struct Folder {
   void fold_clips() {
     for (size_t i = 0; i < g.nodes.size(); ++i) {
       ir::Node& c = g.nodes[i];
-      if (c.op != "Clip" || remove[i] || c.inputs.empty() || g.tensor(c.outputs.at(0)).dtype != ir::DType::Int8) continue;
+      if (c.op != "Clip" || remove[i] || c.inputs.empty() || g.tensor(c.outputs.at(0)).dtype != ir::DType::Int8)
+        continue;
       ir::TensorId x = c.inputs[0];
       int p = g.producer(x);
       if (p < 0 || live_readers(x) != 1 || g.tensor(x).dtype != ir::DType::Int8 || g.is_output(x)) continue;

@@ -8,8 +8,8 @@ namespace tigris::passes {
 
 Rewrite::Rewrite(ir::Graph& g, size_t index) : g_(g), index_(index), base_(g.nodes.at(index).name) {}
 
-ir::TensorId Rewrite::op(const std::string& type, std::vector<ir::TensorId> inputs, ir::Shape shape,
-                         ir::DType dtype, ir::Attributes attrs, ir::TensorId output) {
+ir::TensorId Rewrite::op(const std::string& type, std::vector<ir::TensorId> inputs, ir::Shape shape, ir::DType dtype,
+                         ir::Attributes attrs, ir::TensorId output) {
   ir::Node n;
   n.op = type;
   n.inputs = std::move(inputs);

@@ -15,8 +15,8 @@ class Rewrite {
 
   // Append a node; returns its output. `output` reuses an existing tensor (the original
   // node's output), else a new activation of `shape`/`dtype` is made.
-  ir::TensorId op(const std::string& type, std::vector<ir::TensorId> inputs, ir::Shape shape,
-                  ir::DType dtype, ir::Attributes attrs = {}, ir::TensorId output = ir::kNoTensor);
+  ir::TensorId op(const std::string& type, std::vector<ir::TensorId> inputs, ir::Shape shape, ir::DType dtype,
+                  ir::Attributes attrs = {}, ir::TensorId output = ir::kNoTensor);
   // Same shape and dtype as tensor `like`.
   ir::TensorId op_like(const std::string& type, std::vector<ir::TensorId> inputs, ir::TensorId like,
                        ir::Attributes attrs = {}, ir::TensorId output = ir::kNoTensor);

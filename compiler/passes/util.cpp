@@ -26,20 +26,20 @@ void store(std::vector<uint8_t>& out, T v) {
 
 double element(DType dtype, const uint8_t* p) {
   switch (dtype) {
-    case DType::Float32: return load<float>(p);
-    case DType::Float64: return load<double>(p);
-    case DType::Int8: return load<int8_t>(p);
-    case DType::UInt8: return load<uint8_t>(p);
-    case DType::Int16: return load<int16_t>(p);
-    case DType::UInt16: return load<uint16_t>(p);
-    case DType::Int32: return load<int32_t>(p);
-    case DType::UInt32: return load<uint32_t>(p);
-    case DType::Int64: return static_cast<double>(load<int64_t>(p));
-    case DType::UInt64: return static_cast<double>(load<uint64_t>(p));
-    case DType::Bool: return load<uint8_t>(p) ? 1.0 : 0.0;
-    default:
-      throw ir::CompileError(ir::ErrorKind::Unsupported, "constant of type " + ir::dtype_name(dtype) +
-                                                             " cannot be evaluated");
+  case DType::Float32: return load<float>(p);
+  case DType::Float64: return load<double>(p);
+  case DType::Int8: return load<int8_t>(p);
+  case DType::UInt8: return load<uint8_t>(p);
+  case DType::Int16: return load<int16_t>(p);
+  case DType::UInt16: return load<uint16_t>(p);
+  case DType::Int32: return load<int32_t>(p);
+  case DType::UInt32: return load<uint32_t>(p);
+  case DType::Int64: return static_cast<double>(load<int64_t>(p));
+  case DType::UInt64: return static_cast<double>(load<uint64_t>(p));
+  case DType::Bool: return load<uint8_t>(p) ? 1.0 : 0.0;
+  default:
+    throw ir::CompileError(ir::ErrorKind::Unsupported,
+                           "constant of type " + ir::dtype_name(dtype) + " cannot be evaluated");
   }
 }
 
@@ -83,20 +83,19 @@ std::vector<uint8_t> encode(DType dtype, const std::vector<double>& values) {
     double c = std::isnan(v) ? 0.0 : std::clamp(v, -9.2233720368547748e18, 9.2233720368547748e18);
     int64_t i = static_cast<int64_t>(c);
     switch (dtype) {
-      case DType::Float32: store<float>(out, static_cast<float>(v)); break;
-      case DType::Float64: store<double>(out, v); break;
-      case DType::Int8: store<int8_t>(out, static_cast<int8_t>(i)); break;
-      case DType::UInt8: store<uint8_t>(out, static_cast<uint8_t>(i)); break;
-      case DType::Int16: store<int16_t>(out, static_cast<int16_t>(i)); break;
-      case DType::UInt16: store<uint16_t>(out, static_cast<uint16_t>(i)); break;
-      case DType::Int32: store<int32_t>(out, static_cast<int32_t>(i)); break;
-      case DType::UInt32: store<uint32_t>(out, static_cast<uint32_t>(i)); break;
-      case DType::Int64: store<int64_t>(out, i); break;
-      case DType::UInt64: store<uint64_t>(out, static_cast<uint64_t>(i)); break;
-      case DType::Bool: store<uint8_t>(out, v != 0.0 ? 1 : 0); break;
-      default:
-        throw ir::CompileError(ir::ErrorKind::Unsupported,
-                               "cannot encode a constant of type " + ir::dtype_name(dtype));
+    case DType::Float32: store<float>(out, static_cast<float>(v)); break;
+    case DType::Float64: store<double>(out, v); break;
+    case DType::Int8: store<int8_t>(out, static_cast<int8_t>(i)); break;
+    case DType::UInt8: store<uint8_t>(out, static_cast<uint8_t>(i)); break;
+    case DType::Int16: store<int16_t>(out, static_cast<int16_t>(i)); break;
+    case DType::UInt16: store<uint16_t>(out, static_cast<uint16_t>(i)); break;
+    case DType::Int32: store<int32_t>(out, static_cast<int32_t>(i)); break;
+    case DType::UInt32: store<uint32_t>(out, static_cast<uint32_t>(i)); break;
+    case DType::Int64: store<int64_t>(out, i); break;
+    case DType::UInt64: store<uint64_t>(out, static_cast<uint64_t>(i)); break;
+    case DType::Bool: store<uint8_t>(out, v != 0.0 ? 1 : 0); break;
+    default:
+      throw ir::CompileError(ir::ErrorKind::Unsupported, "cannot encode a constant of type " + ir::dtype_name(dtype));
     }
   }
   return out;
@@ -203,8 +202,7 @@ ir::Shape reshape_target(const ir::Node& n, const ir::Shape& in, const std::vect
     if (known == 0 || total % known != 0) throw node_error(n, "cannot infer the -1 extent");
     out[static_cast<size_t>(infer_at)] = total / known;
   } else if (known != total) {
-    throw node_error(n, "target shape " + ir::shape_str(out) + " does not hold " + std::to_string(total) +
-                            " elements");
+    throw node_error(n, "target shape " + ir::shape_str(out) + " does not hold " + std::to_string(total) + " elements");
   }
   return out;
 }

@@ -13,8 +13,8 @@ namespace {
 struct Splittable {
   ir::TensorId weight = ir::kNoTensor;
   ir::TensorId bias = ir::kNoTensor;
-  int64_t channels = 0;      // output channels (weight axis 0, output's last axis)
-  uint64_t row_bytes = 0;    // weight bytes per output channel
+  int64_t channels = 0;    // output channels (weight axis 0, output's last axis)
+  uint64_t row_bytes = 0;  // weight bytes per output channel
 };
 
 bool float_constant(const ir::Graph& g, ir::TensorId id) {
@@ -112,7 +112,8 @@ struct Splitter {
     const int64_t groups = std::min(kConcatFanIn, count);
     for (int64_t i = 0, at = first; i < groups; ++i) {
       const int64_t size = count / groups + (i < count % groups ? 1 : 0);
-      ir::TensorId piece = slice_output(channels_of(at, size), "_part" + std::to_string(at) + "_" + std::to_string(size));
+      ir::TensorId piece =
+          slice_output(channels_of(at, size), "_part" + std::to_string(at) + "_" + std::to_string(size));
       emit(at, size, piece);
       concat.inputs.push_back(piece);
       at += size;

@@ -37,8 +37,8 @@ TensorMap add_tensors(const ir::Graph& g, PlanDesc& p) {
     d.name = t.name;
     for (int64_t dim : t.shape) {
       if (dim <= 0 || dim > 0x7FFFFFFF)
-        throw CompileError(ErrorKind::Unsupported, "tensor '" + t.name + "' has extent " + std::to_string(dim),
-                           {}, {t.name});
+        throw CompileError(ErrorKind::Unsupported, "tensor '" + t.name + "' has extent " + std::to_string(dim), {},
+                           {t.name});
       d.shape.push_back(static_cast<int32_t>(dim));
     }
     d.dtype = static_cast<uint8_t>(t.dtype);

@@ -13,8 +13,8 @@
 namespace tigris::plan {
 
 struct LoweredOp {
-  uint8_t type = 0;                       // tigris_op_type_t
-  std::vector<ir::TensorId> inputs;       // activations only (constants became weights)
+  uint8_t type = 0;                  // tigris_op_type_t
+  std::vector<ir::TensorId> inputs;  // activations only (constants became weights)
   std::vector<ir::TensorId> outputs;
   tigris_spatial_t spatial{};
   uint16_t weight = TIGRIS_NONE;

@@ -43,12 +43,19 @@ DType data_type(const ir::Graph& g, const ir::Node& n, size_t i) { return g.tens
 // Ops with an int8 kernel (docs/operators.md §5.3) among the unary and binary ones.
 bool int8_kernel(uint8_t type) {
   switch (type) {
-    case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6: case TIGRIS_OP_CLIP: case TIGRIS_OP_LEAKY_RELU:
-    case TIGRIS_OP_HARDSWISH: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_TANH: case TIGRIS_OP_ADD:
-    case TIGRIS_OP_SUB: case TIGRIS_OP_MUL: case TIGRIS_OP_MAXIMUM: case TIGRIS_OP_MINIMUM:
-      return true;
-    default:
-      return false;
+  case TIGRIS_OP_RELU:
+  case TIGRIS_OP_RELU6:
+  case TIGRIS_OP_CLIP:
+  case TIGRIS_OP_LEAKY_RELU:
+  case TIGRIS_OP_HARDSWISH:
+  case TIGRIS_OP_SIGMOID:
+  case TIGRIS_OP_TANH:
+  case TIGRIS_OP_ADD:
+  case TIGRIS_OP_SUB:
+  case TIGRIS_OP_MUL:
+  case TIGRIS_OP_MAXIMUM:
+  case TIGRIS_OP_MINIMUM: return true;
+  default: return false;
   }
 }
 
@@ -58,8 +65,10 @@ bool lower_q8(const ir::Graph& g, const ir::Node& n, uint8_t type, LoweredOp& op
   for (ir::TensorId id : n.inputs) any = any || (id >= 0 && is_q8(g, id));
   if (!any || !int8_kernel(type)) return false;
   require_all_q8(g, n);
-  if (type == TIGRIS_OP_ADD || type == TIGRIS_OP_SUB || type == TIGRIS_OP_MUL) int8_clamp(g, n, op);
-  else if (n.attrs.has("fused_activation")) unsupported(n, "fused activation");
+  if (type == TIGRIS_OP_ADD || type == TIGRIS_OP_SUB || type == TIGRIS_OP_MUL)
+    int8_clamp(g, n, op);
+  else if (n.attrs.has("fused_activation"))
+    unsupported(n, "fused activation");
   return true;
 }
 
@@ -91,8 +100,10 @@ LowerFn binary(uint8_t type, std::initializer_list<DType> dtypes) {
       unsupported(n, "no kernel for " + ir::dtype_name(t) + " data");
     op.type = type;
     operands(g, n, w, op);
-    if (type == TIGRIS_OP_ADD) op.fused_act = fused_activation(n);
-    else if (!q8 && n.attrs.has("fused_activation")) unsupported(n, "fused activation");
+    if (type == TIGRIS_OP_ADD)
+      op.fused_act = fused_activation(n);
+    else if (!q8 && n.attrs.has("fused_activation"))
+      unsupported(n, "fused activation");
   };
 }
 

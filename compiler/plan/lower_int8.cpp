@@ -31,9 +31,7 @@ const ir::QuantParam& quant_of(const ir::Graph& g, const ir::Node& n, ir::Tensor
 }
 
 // TFLite's Quantize for an activation bound: zp + round_half_away(f / scale) (float).
-int32_t quantized_bound(float f, float scale, int32_t zp) {
-  return zp + static_cast<int32_t>(std::round(f / scale));
-}
+int32_t quantized_bound(float f, float scale, int32_t zp) { return zp + static_cast<int32_t>(std::round(f / scale)); }
 
 }  // namespace
 
@@ -70,7 +68,8 @@ uint16_t int8_weight(const ir::Graph& g, const ir::Node& n, size_t i, WeightTabl
   ir::TensorId id = i < n.inputs.size() ? n.inputs[i] : ir::kNoTensor;
   if (id < 0 || !g.tensor(id).constant) runtime_operand(g, n, id);
   const ir::Tensor& t = g.tensor(id);
-  if (t.dtype != ir::DType::Int8 || !t.quant) unsupported(n, "int8 operator with " + ir::dtype_name(t.dtype) + " weights");
+  if (t.dtype != ir::DType::Int8 || !t.quant)
+    unsupported(n, "int8 operator with " + ir::dtype_name(t.dtype) + " weights");
   for (int32_t z : t.quant->zero_points)
     if (z != 0) unsupported(n, "int8 weights with a non-zero zero point (asymmetric weights)");
   size_t count = t.quant->scales.size();

@@ -22,8 +22,10 @@ void gemm(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) 
   ir::TensorId a = n.inputs.at(0);
   if (g.tensor(a).constant) unsupported(n, "constant input");
   bool q8 = is_q8(g, a);
-  if (q8) require_all_q8(g, n);
-  else require_dtype(g, n, a, kFloat);
+  if (q8)
+    require_all_q8(g, n);
+  else
+    require_dtype(g, n, a, kFloat);
   ir::TensorId wid = n.inputs.size() > 1 ? n.inputs[1] : ir::kNoTensor;
   if (wid < 0 || !g.tensor(wid).constant) runtime_operand(g, n, wid);
   if (g.tensor(wid).rank() != 2 || n.attrs.get_int("transB", 0) != 1) unsupported(n, "weight layout");
@@ -31,7 +33,8 @@ void gemm(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) 
   op.inputs = {a};
   if (q8) {
     int64_t units = g.tensor(wid).shape[0];
-    op.weight = int8_weight(g, n, 1, w, "", [](const ir::Tensor& t) { return t.data; }, units);
+    op.weight = int8_weight(
+        g, n, 1, w, "", [](const ir::Tensor& t) { return t.data; }, units);
     op.bias = int32_bias(g, n, 2, w, units);
     op.fused_act = fused_activation(n);
     conv_factors(g, n, op, true);
@@ -69,8 +72,10 @@ void matmul(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op
 
 void softmax(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) {
   ir::TensorId x = only_input(g, n);
-  if (is_q8(g, x) && n.op == "Softmax") require_all_q8(g, n);
-  else require_dtype(g, n, x, kFloat);
+  if (is_q8(g, x) && n.op == "Softmax")
+    require_all_q8(g, n);
+  else
+    require_dtype(g, n, x, kFloat);
   op.type = n.op == "Softmax" ? TIGRIS_OP_SOFTMAX : TIGRIS_OP_LOG_SOFTMAX;
   float beta = n.attrs.get_float("beta", 1.0f);  // TFLite SOFTMAX's beta
   if (beta != 1.0f) add_attr(op, TIGRIS_ATTR_ALPHA, Payload().f32(beta));
@@ -264,8 +269,10 @@ void gather(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op
   } else {
     op.type = nd ? TIGRIS_OP_GATHER_ND : TIGRIS_OP_GATHER;
     op.inputs = {data};
-    if (it.constant) op.weight = w.get(g, idx, "i32", as_int32);
-    else op.inputs.push_back(idx);
+    if (it.constant)
+      op.weight = w.get(g, idx, "i32", as_int32);
+    else
+      op.inputs.push_back(idx);
   }
   add_attr(op, TIGRIS_ATTR_MOVEMENT, p);
 }
@@ -290,11 +297,13 @@ void lower_slice(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp&
     b[a] = s > 0 ? norm(starts[i], 0, dim) : norm(starts[i], -1, dim - 1);
     e[a] = s > 0 ? norm(ends[i], 0, dim) : norm(ends[i], -1, dim - 1);
     st[a] = s;
-    int64_t count = s > 0 ? std::max<int64_t>(0, (e[a] - b[a] + s - 1) / s) : std::max<int64_t>(0, (b[a] - e[a] - s - 1) / -s);
+    int64_t count =
+        s > 0 ? std::max<int64_t>(0, (e[a] - b[a] + s - 1) / s) : std::max<int64_t>(0, (b[a] - e[a] - s - 1) / -s);
     if (count == 0) b[a] = e[a] = 0;  // an empty selection reads nothing
   }
   Payload p;
-  for (int64_t a = 0; a < rank; ++a) p.i32(b[static_cast<size_t>(a)]).i32(e[static_cast<size_t>(a)]).i32(st[static_cast<size_t>(a)]);
+  for (int64_t a = 0; a < rank; ++a)
+    p.i32(b[static_cast<size_t>(a)]).i32(e[static_cast<size_t>(a)]).i32(st[static_cast<size_t>(a)]);
   op.type = TIGRIS_OP_STRIDED_SLICE;
   op.inputs = {x};
   add_attr(op, TIGRIS_ATTR_MOVEMENT, p);

@@ -12,11 +12,14 @@ ir::TensorId input_at(const ir::Node& n, size_t i) { return i < n.inputs.size() 
 ir::TensorId data_input(const ir::Graph& g, const ir::Node& n, int rank) {
   if (n.inputs.empty() || n.inputs[0] < 0 || g.tensor(n.inputs[0]).constant) unsupported(n, "constant data input");
   const ir::Tensor& x = g.tensor(n.inputs[0]);
-  if (x.rank() != rank) unsupported(n, "input rank " + std::to_string(x.rank()) + " (needs " + std::to_string(rank) + ")");
+  if (x.rank() != rank)
+    unsupported(n, "input rank " + std::to_string(x.rank()) + " (needs " + std::to_string(rank) + ")");
   if (x.layout != ir::Layout::ChannelsLast || g.tensor(n.outputs[0]).layout != ir::Layout::ChannelsLast)
     unsupported(n, "spatial operator on a tensor in model order");
-  if (is_q8(g, n.inputs[0])) require_all_q8(g, n);
-  else require_dtype(g, n, n.inputs[0], kFloat);
+  if (is_q8(g, n.inputs[0]))
+    require_all_q8(g, n);
+  else
+    require_dtype(g, n, n.inputs[0], kFloat);
   return n.inputs[0];
 }
 
@@ -107,8 +110,10 @@ void pool(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) {
   op.inputs = {data_input(g, n, rank == 3 ? 3 : 4)};
   if (n.outputs.size() > 1) unsupported(n, "the Indices output");
   fill_spatial(n, rank - 2, op.spatial);
-  if (is_q8(g, op.inputs[0])) int8_clamp(g, n, op);
-  else if (n.attrs.has("fused_activation")) unsupported(n, "a fused activation on a float pool");
+  if (is_q8(g, op.inputs[0]))
+    int8_clamp(g, n, op);
+  else if (n.attrs.has("fused_activation"))
+    unsupported(n, "a fused activation on a float pool");
   uint8_t flags = 0;
   if (n.op == "MaxPool") {
     op.type = TIGRIS_OP_MAX_POOL;
@@ -177,8 +182,10 @@ void resize(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) 
     op.type = TIGRIS_OP_RESIZE;
   } else if (mode == "linear") {
     op.type = TIGRIS_OP_RESIZE_LINEAR;
-    if (is_q8(g, op.inputs[0])) require_all_q8(g, n);
-    else require_dtype(g, n, op.inputs[0], kFloat);
+    if (is_q8(g, op.inputs[0]))
+      require_all_q8(g, n);
+    else
+      require_dtype(g, n, op.inputs[0], kFloat);
   } else {
     unsupported(n, "mode " + mode);
   }

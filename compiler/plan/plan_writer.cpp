@@ -258,8 +258,8 @@ Bytes compress_block(const Bytes& raw, uint16_t compression) {
   if (raw.size() > static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) fail("weight block too large for LZ4");
   const int src_len = static_cast<int>(raw.size());
   Bytes out(static_cast<size_t>(LZ4_compressBound(src_len)));
-  int n = LZ4_compress_HC(reinterpret_cast<const char*>(raw.data()), reinterpret_cast<char*>(out.data()),
-                          src_len, static_cast<int>(out.size()), LZ4HC_CLEVEL_MAX);
+  int n = LZ4_compress_HC(reinterpret_cast<const char*>(raw.data()), reinterpret_cast<char*>(out.data()), src_len,
+                          static_cast<int>(out.size()), LZ4HC_CLEVEL_MAX);
   if (n <= 0) fail("LZ4 compression failed");
   out.resize(static_cast<size_t>(n));
   return out;
@@ -564,7 +564,8 @@ void fill_tile_facts(PlanDesc& desc) {
   tigris_plan_t plan;
   const tigris_error_t err =
       tigris_rt::load_plan_unverified_facts(bytes.data(), static_cast<uint32_t>(bytes.size()), &plan);
-  if (err != TIGRIS_OK) fail(std::string("cannot derive tile facts: the plan is refused (") + tigris_error_str(err) + ")");
+  if (err != TIGRIS_OK)
+    fail(std::string("cannot derive tile facts: the plan is refused (") + tigris_error_str(err) + ")");
   std::vector<bool> done(desc.tile_plans.size(), false);
   std::vector<tigris_tile_facts_t> facts(desc.tile_plans.size());
   for (size_t s = 0; s < desc.stages.size(); ++s) {

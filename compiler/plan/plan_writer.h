@@ -23,22 +23,22 @@ struct PlanWriteError : std::runtime_error {
 
 struct TensorDesc {
   std::string name;
-  std::vector<int32_t> shape;            // stored axis order (channels-last unless LINEAR)
+  std::vector<int32_t> shape;  // stored axis order (channels-last unless LINEAR)
   uint8_t dtype = TIGRIS_DTYPE_FLOAT32;
-  uint8_t flags = 0;                     // TIGRIS_TENSOR_*
-  uint16_t quant = TIGRIS_NONE;          // index into PlanDesc::quant
-  uint8_t iface_dtype = 0;               // declared boundary dtype, 0 = dtype
+  uint8_t flags = 0;             // TIGRIS_TENSOR_*
+  uint16_t quant = TIGRIS_NONE;  // index into PlanDesc::quant
+  uint8_t iface_dtype = 0;       // declared boundary dtype, 0 = dtype
   // size_bytes is product(shape) * dtype size unless overridden (tests of bad plans).
   int64_t size_bytes_override = -1;
 };
 
 struct OpDesc {
   std::string name;
-  uint8_t type = 0;                      // tigris_op_type_t
+  uint8_t type = 0;  // tigris_op_type_t
   std::vector<uint16_t> inputs;
   std::vector<uint16_t> outputs;
   tigris_spatial_t spatial{};
-  uint16_t weight = TIGRIS_NONE;         // index into PlanDesc::weights
+  uint16_t weight = TIGRIS_NONE;  // index into PlanDesc::weights
   uint16_t bias = TIGRIS_NONE;
   uint8_t fused_act = TIGRIS_ACT_NONE;
   int8_t act_min = -128;
@@ -52,7 +52,7 @@ struct StageDesc {
   std::vector<uint16_t> inputs;
   std::vector<uint16_t> outputs;
   uint32_t peak_bytes = 0;
-  uint16_t tile_plan = TIGRIS_NONE;      // index into PlanDesc::tile_plans
+  uint16_t tile_plan = TIGRIS_NONE;  // index into PlanDesc::tile_plans
   uint16_t chain_id = TIGRIS_NONE;
   uint16_t chain_len = 0;
   uint16_t chain_tile_h = 0;
@@ -61,27 +61,27 @@ struct StageDesc {
 
 struct WeightDesc {
   std::string name;
-  std::vector<uint8_t> data;             // already in the runtime's layout
+  std::vector<uint8_t> data;  // already in the runtime's layout
 };
 
 struct QuantDesc {
   float scale = 1.0f;
   int32_t zero_point = 0;
-  std::vector<int32_t> multipliers;      // num_channels entries (>= 1) ...
-  std::vector<int32_t> shifts;           // ... and as many shifts
+  std::vector<int32_t> multipliers;  // num_channels entries (>= 1) ...
+  std::vector<int32_t> shifts;       // ... and as many shifts
 };
 
 struct AttrDesc {
   uint16_t op = 0;
-  uint8_t kind = 0;                      // tigris_attr_kind_t
-  std::vector<uint8_t> data;             // at most 255 bytes
+  uint8_t kind = 0;           // tigris_attr_kind_t
+  std::vector<uint8_t> data;  // at most 255 bytes
 };
 
 struct StateDesc {
   uint16_t input = 0;
   uint16_t output = TIGRIS_NONE;
   uint32_t offset = 0;
-  std::vector<uint8_t> initial;          // bytes = initial.size()
+  std::vector<uint8_t> initial;  // bytes = initial.size()
 };
 
 struct SubgraphDesc {
@@ -102,9 +102,9 @@ struct WeightBlockDesc {
 struct PlanDesc {
   uint32_t version = TIGRIS_SCHEMA_VERSION;  // schema written; <= 9 writes 24-byte tile records
   std::string model_name;
-  uint32_t budget = 0;                       // header budget
-  uint32_t peak = 0;                         // header unpartitioned peak
-  uint32_t flags = 0;                        // TIGRIS_FLAG_*
+  uint32_t budget = 0;  // header budget
+  uint32_t peak = 0;    // header unpartitioned peak
+  uint32_t flags = 0;   // TIGRIS_FLAG_*
 
   std::vector<TensorDesc> tensors;
   std::vector<OpDesc> ops;
@@ -112,17 +112,17 @@ struct PlanDesc {
   std::vector<tigris_tile_plan_v11_t> tile_plans;  // v9 layout takes the first 24 bytes
   std::vector<WeightDesc> weights;
   std::vector<QuantDesc> quant;
-  std::vector<AttrDesc> attributes;          // any order; written sorted by (op, kind)
+  std::vector<AttrDesc> attributes;  // any order; written sorted by (op, kind)
   std::vector<StateDesc> state;
-  uint32_t state_bytes = 0;                  // 0 = derived from the entries
-  std::vector<SubgraphDesc> subgraphs;       // empty = no SUBGRAPHS section
+  uint32_t state_bytes = 0;             // 0 = derived from the entries
+  std::vector<SubgraphDesc> subgraphs;  // empty = no SUBGRAPHS section
   std::vector<uint16_t> model_inputs;
   std::vector<uint16_t> model_outputs;
 
   uint16_t compression = TIGRIS_COMPRESSION_NONE;  // with blocks: NONE stores them raw
   std::vector<WeightBlockDesc> weight_blocks;      // empty = one uncompressed weight blob
 
-  uint32_t scheduled_peak = 0;               // MEMORY section (schema 11+)
+  uint32_t scheduled_peak = 0;  // MEMORY section (schema 11+)
   uint32_t slow_peak = 0;
 };
 

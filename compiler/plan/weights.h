@@ -37,9 +37,9 @@ class WeightTable {
 };
 
 // Layout conversions (float32 or any element size given by the tensor's dtype).
-std::vector<uint8_t> conv_weight_ohwi(const ir::Tensor& w);        // [OC,IC/g,KH,KW] -> [OC,KH,KW,IC/g]
-std::vector<uint8_t> depthwise_weight(const ir::Tensor& w);        // [C*m,1,KH,KW]   -> [KH,KW,C*m]
-std::vector<uint8_t> conv1d_weight(const ir::Tensor& w);           // [OC,IC/g,K]     -> [OC,K,IC/g]
+std::vector<uint8_t> conv_weight_ohwi(const ir::Tensor& w);                      // [OC,IC/g,KH,KW] -> [OC,KH,KW,IC/g]
+std::vector<uint8_t> depthwise_weight(const ir::Tensor& w);                      // [C*m,1,KH,KW]   -> [KH,KW,C*m]
+std::vector<uint8_t> conv1d_weight(const ir::Tensor& w);                         // [OC,IC/g,K]     -> [OC,K,IC/g]
 std::vector<uint8_t> conv_transpose_weight(const ir::Tensor& w, int64_t group);  // [IC,OC/g,KH,KW] -> [OC,KH,KW,IC/g]
 // Values converted to int32 (constant indices).
 std::vector<uint8_t> as_int32(const ir::Tensor& t);

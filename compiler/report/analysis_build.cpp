@@ -10,8 +10,7 @@ namespace {
 
 ReportTensor tensor_of(const compiler::TensorSummary& t) { return {t.name, t.shape, t.dtype, t.bytes}; }
 
-AnalysisModel model_of(const std::string& file, const compiler::ModelSummary& s)
-{
+AnalysisModel model_of(const std::string& file, const compiler::ModelSummary& s) {
   AnalysisModel m;
   m.file = file;
   m.name = s.name;
@@ -32,8 +31,7 @@ AnalysisModel model_of(const std::string& file, const compiler::ModelSummary& s)
 
 uint32_t tiled_stages(const compiler::ScheduleResult& s) { return s.fast.stages_tileable; }
 
-AnalysisFast fast_of(const compiler::ScheduleResult& s, uint64_t budget)
-{
+AnalysisFast fast_of(const compiler::ScheduleResult& s, uint64_t budget) {
   const compiler::FastReport& f = s.fast;
   AnalysisFast out;
   out.budget_bytes = budget;
@@ -61,8 +59,7 @@ AnalysisFast fast_of(const compiler::ScheduleResult& s, uint64_t budget)
   return out;
 }
 
-std::string tiling_cell(const compiler::StageSummary& s)
-{
+std::string tiling_cell(const compiler::StageSummary& s) {
   if (s.kind == "untiled") return s.fits ? "untiled" : "untiled, over budget";
   if (s.kind == "chain") {
     if (s.chain_head != static_cast<int32_t>(s.index)) return "in chain " + std::to_string(s.chain_head);
@@ -70,13 +67,13 @@ std::string tiling_cell(const compiler::StageSummary& s)
            (s.line_buffered ? ", line-buffered" : "");
   }
   std::string cell = s.kind + ", " + std::to_string(s.tiles) + (s.tiles == 1 ? " tile" : " tiles");
-  if (s.kind == "2D tile") return cell + " of " + std::to_string(s.tile_rows) + "x" + std::to_string(s.tile_cols) +
-                                  ", halo " + std::to_string(s.halo);
+  if (s.kind == "2D tile")
+    return cell + " of " + std::to_string(s.tile_rows) + "x" + std::to_string(s.tile_cols) + ", halo " +
+           std::to_string(s.halo);
   return cell + ", axis " + std::to_string(s.axis) + ", halo " + std::to_string(s.halo);
 }
 
-AnalysisStage stage_of(const compiler::StageSummary& s)
-{
+AnalysisStage stage_of(const compiler::StageSummary& s) {
   AnalysisStage out;
   out.stage = s.index;
   out.first_op = s.first_op;
@@ -98,8 +95,7 @@ AnalysisStage stage_of(const compiler::StageSummary& s)
 
 AnalysisReport build_analysis(const std::string& file, const compiler::ModelSummary& model,
                               const compiler::Budgets& budgets, const compiler::ScheduleResult* schedule,
-                              const compiler::FlashReport* flash)
-{
+                              const compiler::FlashReport* flash) {
   AnalysisReport r;
   r.model = model_of(file, model);
   r.slow.budget_bytes = budgets.slow;
@@ -140,8 +136,7 @@ AnalysisReport build_analysis(const std::string& file, const compiler::ModelSumm
 }
 
 std::vector<BudgetTried> sweep_budgets(const compiler::Model& model, const compiler::Budgets& budgets, bool fits,
-                                       int tries)
-{
+                                       int tries) {
   std::vector<BudgetTried> out;
   uint64_t budget = budgets.fast;
   for (int i = 0; i < tries; ++i) {

@@ -9,8 +9,7 @@ namespace {
 
 constexpr size_t kListedRows = 5;
 
-std::string header(const AnalysisModel& m)
-{
+std::string header(const AnalysisModel& m) {
   std::string line = m.file + "   " + m.dtype + ", " + plural(m.operators, "operator", "operators");
   if (m.subgraphs) line += ", " + plural(m.subgraphs, "subgraph", "subgraphs");
   TextTable t;
@@ -19,13 +18,11 @@ std::string header(const AnalysisModel& m)
   return line + "\n" + t.render();
 }
 
-std::string stages_and_tiled(uint32_t stages, uint32_t tiled)
-{
+std::string stages_and_tiled(uint32_t stages, uint32_t tiled) {
   return plural(stages, "stage", "stages") + (tiled ? ", " + std::to_string(tiled) + " tiled" : "");
 }
 
-std::string verdict_lines(const AnalysisReport& r)
-{
+std::string verdict_lines(const AnalysisReport& r) {
   const AnalysisModel& m = r.model;
   const AnalysisFast& f = r.fast;
   std::string out;
@@ -44,8 +41,7 @@ std::string verdict_lines(const AnalysisReport& r)
       out = "cannot compile: " + (m.dtype_errors.empty() ? std::string("unknown reason") : m.dtype_errors[0]) + "\n";
     }
     break;
-  case Verdict::kNoBudget:
-    return "no budget given; memory figures only\n";
+  case Verdict::kNoBudget: return "no budget given; memory figures only\n";
   case Verdict::kDoesNotFit:
     total = f.blocking_stages.size();
     out = "does not fit " + format_bytes(*f.budget_bytes) + " fast memory: " +
@@ -68,8 +64,7 @@ std::string verdict_lines(const AnalysisReport& r)
   return out;
 }
 
-std::string memory_section(const AnalysisReport& r, bool sweep)
-{
+std::string memory_section(const AnalysisReport& r, bool sweep) {
   TextTable t;
   if (r.tflite_micro) {
     t.add({"TFLite Micro arena", format_bytes(r.tflite_micro->tensor_arena_bytes),
@@ -96,8 +91,7 @@ std::string memory_section(const AnalysisReport& r, bool sweep)
   return "memory\n" + t.render();
 }
 
-std::string flash_section(const AnalysisReport& r)
-{
+std::string flash_section(const AnalysisReport& r) {
   const AnalysisFlash& f = r.flash;
   TextTable t;
   if (f.plan_bytes) {
@@ -113,15 +107,15 @@ std::string flash_section(const AnalysisReport& r)
   if (f.budget_bytes) {
     std::string judgement = "no plan to compare";
     if (f.plan_bytes) {
-      judgement = *f.plan_bytes <= *f.budget_bytes ? "fits" : "exceeds it by " + format_bytes(*f.plan_bytes - *f.budget_bytes);
+      judgement =
+          *f.plan_bytes <= *f.budget_bytes ? "fits" : "exceeds it by " + format_bytes(*f.plan_bytes - *f.budget_bytes);
     }
     t.add({"flash budget", format_bytes(*f.budget_bytes), judgement});
   }
   return "flash\n" + t.render();
 }
 
-std::string stages_table(const AnalysisReport& r)
-{
+std::string stages_table(const AnalysisReport& r) {
   TextTable t;
   t.right_align(0);
   t.right_align(2);
@@ -135,27 +129,25 @@ std::string stages_table(const AnalysisReport& r)
   for (const AnalysisStage& s : r.stages) {
     const std::string ops = s.first_op == s.last_op ? std::to_string(s.first_op)
                                                     : std::to_string(s.first_op) + "-" + std::to_string(s.last_op);
-    std::vector<std::string> row = {std::to_string(s.stage), ops, format_bytes(s.peak_bytes),
-                                    format_bytes(s.in_bytes), format_bytes(s.out_bytes), s.tiling};
+    std::vector<std::string> row = {std::to_string(s.stage),    ops,
+                                    format_bytes(s.peak_bytes), format_bytes(s.in_bytes),
+                                    format_bytes(s.out_bytes),  s.tiling};
     if (why) row.push_back(s.why);
     t.add(row);
   }
   return "stages\n" + t.render();
 }
 
-nlohmann::ordered_json tensor_json(const ReportTensor& t)
-{
+nlohmann::ordered_json tensor_json(const ReportTensor& t) {
   return {{"name", t.name}, {"shape", t.shape}, {"dtype", t.dtype}, {"bytes", t.bytes}};
 }
 
 template <typename T>
-nlohmann::ordered_json optional_json(const std::optional<T>& v)
-{
+nlohmann::ordered_json optional_json(const std::optional<T>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
-nlohmann::ordered_json model_json(const AnalysisModel& m)
-{
+nlohmann::ordered_json model_json(const AnalysisModel& m) {
   using json = nlohmann::ordered_json;
   json j = {{"name", m.name},
             {"file", m.file},
@@ -167,8 +159,8 @@ nlohmann::ordered_json model_json(const AnalysisModel& m)
             {"subgraphs", m.subgraphs},
             {"unscheduled_peak_bytes", m.unscheduled_peak_bytes},
             {"weight_bytes", m.weight_bytes},
-            {"largest_tensor", {{"name", m.largest_tensor.name}, {"shape", m.largest_tensor.shape},
-                                {"bytes", m.largest_tensor.bytes}}}};
+            {"largest_tensor",
+             {{"name", m.largest_tensor.name}, {"shape", m.largest_tensor.shape}, {"bytes", m.largest_tensor.bytes}}}};
   j["inputs"] = json::array();
   for (const auto& t : m.inputs) j["inputs"].push_back(tensor_json(t));
   j["outputs"] = json::array();
@@ -181,8 +173,7 @@ nlohmann::ordered_json model_json(const AnalysisModel& m)
   return j;
 }
 
-nlohmann::ordered_json fast_json(const AnalysisFast& f)
-{
+nlohmann::ordered_json fast_json(const AnalysisFast& f) {
   using json = nlohmann::ordered_json;
   json blocking = json::array();
   for (const auto& b : f.blocking_stages) {
@@ -202,24 +193,28 @@ nlohmann::ordered_json fast_json(const AnalysisFast& f)
           {"infeasible", f.infeasible}};
 }
 
-nlohmann::ordered_json stage_json(const AnalysisStage& s)
-{
+nlohmann::ordered_json stage_json(const AnalysisStage& s) {
   using json = nlohmann::ordered_json;
   json tiles = nullptr;
   if (s.tiles) {
-    tiles = {{"axis", s.tiles->axis}, {"tile", s.tiles->tile}, {"count", s.tiles->count},
-             {"halo", s.tiles->halo}, {"tiled_peak_bytes", s.tiles->tiled_peak_bytes}};
+    tiles = {{"axis", s.tiles->axis},
+             {"tile", s.tiles->tile},
+             {"count", s.tiles->count},
+             {"halo", s.tiles->halo},
+             {"tiled_peak_bytes", s.tiles->tiled_peak_bytes}};
   }
-  return {{"stage", s.stage},         {"first_op", s.first_op},   {"last_op", s.last_op},
-          {"operators", s.operators}, {"peak_bytes", s.peak_bytes}, {"inputs", s.inputs},
-          {"outputs", s.outputs},     {"reload_bytes", s.in_bytes}, {"spill_bytes", s.out_bytes},
-          {"needs_tiling", s.needs_tiling}, {"tiling", s.tiling}, {"tiles", tiles}, {"decision", s.why}};
+  return {{"stage", s.stage},           {"first_op", s.first_op},
+          {"last_op", s.last_op},       {"operators", s.operators},
+          {"peak_bytes", s.peak_bytes}, {"inputs", s.inputs},
+          {"outputs", s.outputs},       {"reload_bytes", s.in_bytes},
+          {"spill_bytes", s.out_bytes}, {"needs_tiling", s.needs_tiling},
+          {"tiling", s.tiling},         {"tiles", tiles},
+          {"decision", s.why}};
 }
 
 }  // namespace
 
-std::string verdict_name(Verdict v)
-{
+std::string verdict_name(Verdict v) {
   switch (v) {
   case Verdict::kCannotCompile: return "cannot_compile";
   case Verdict::kNoBudget: return "no_budget";
@@ -229,15 +224,13 @@ std::string verdict_name(Verdict v)
   return "unknown";
 }
 
-std::string render_text(const AnalysisReport& r, bool verbose, bool sweep)
-{
+std::string render_text(const AnalysisReport& r, bool verbose, bool sweep) {
   std::string out = header(r.model) + verdict_lines(r) + memory_section(r, sweep) + flash_section(r);
   if (verbose && !r.stages.empty()) out += stages_table(r);
   return out;
 }
 
-nlohmann::ordered_json to_json(const AnalysisReport& r)
-{
+nlohmann::ordered_json to_json(const AnalysisReport& r) {
   using json = nlohmann::ordered_json;
   json j;
   j["report"] = "tigris-analysis";
@@ -248,9 +241,10 @@ nlohmann::ordered_json to_json(const AnalysisReport& r)
     const AnalysisTflm& t = *r.tflite_micro;
     j["tflite_micro"] = {{"tensor_arena_bytes", t.tensor_arena_bytes},
                          {"excludes", {"persistent allocations", "other kernel scratch"}},
-                         {"export", {{"written", t.export_written},
-                                     {"total_change_bytes", optional_json(t.export_change_bytes)},
-                                     {"detail", t.export_detail}}}};
+                         {"export",
+                          {{"written", t.export_written},
+                           {"total_change_bytes", optional_json(t.export_change_bytes)},
+                           {"detail", t.export_detail}}}};
   }
   j["fast"] = fast_json(r.fast);
   j["slow"] = {{"budget_bytes", optional_json(r.slow.budget_bytes)},
@@ -260,13 +254,14 @@ nlohmann::ordered_json to_json(const AnalysisReport& r)
                {"fits", r.slow.fits},
                {"overflow_stages", r.slow.overflow_stages}};
   const AnalysisFlash& f = r.flash;
-  j["flash"] = {{"budget_bytes", optional_json(f.budget_bytes)},
-                {"weight_bytes", f.weight_bytes},
-                {"plan_bytes", optional_json(f.plan_bytes)},
-                {"overhead_bytes", f.overhead_bytes},
-                {"plan_fits", f.plan_bytes ? json(f.plan_fits) : json(nullptr)},
-                {"estimates", {{"int8_plan_bytes", optional_json(f.int8_plan_bytes)},
-                               {"lz4_plan_bytes", optional_json(f.lz4_plan_bytes)}}}};
+  j["flash"] = {
+      {"budget_bytes", optional_json(f.budget_bytes)},
+      {"weight_bytes", f.weight_bytes},
+      {"plan_bytes", optional_json(f.plan_bytes)},
+      {"overhead_bytes", f.overhead_bytes},
+      {"plan_fits", f.plan_bytes ? json(f.plan_fits) : json(nullptr)},
+      {"estimates",
+       {{"int8_plan_bytes", optional_json(f.int8_plan_bytes)}, {"lz4_plan_bytes", optional_json(f.lz4_plan_bytes)}}}};
   j["budgets_tried"] = json::array();
   for (const BudgetTried& b : r.budgets_tried) {
     j["budgets_tried"].push_back(

@@ -26,10 +26,10 @@ struct ReportUnsupported {
 };
 
 struct AnalysisModel {
-  std::string file;          // as given on the command line
+  std::string file;  // as given on the command line
   std::string name;
-  std::string format;        // onnx | tflite
-  std::string dtype;         // int8 | float32 | mixed
+  std::string format;  // onnx | tflite
+  std::string dtype;   // int8 | float32 | mixed
   uint32_t operators = 0, tensors = 0, activations = 0, subgraphs = 0;
   uint64_t unscheduled_peak_bytes = 0;
   uint64_t weight_bytes = 0;
@@ -71,7 +71,7 @@ struct AnalysisSlow {
 struct AnalysisFlash {
   std::optional<uint64_t> budget_bytes;
   uint64_t weight_bytes = 0;
-  std::optional<uint64_t> plan_bytes;      // none when no plan is possible at this budget
+  std::optional<uint64_t> plan_bytes;  // none when no plan is possible at this budget
   uint64_t overhead_bytes = 0;
   bool plan_fits = true;
   std::optional<uint64_t> int8_plan_bytes;  // estimate, float32 models only
@@ -91,22 +91,22 @@ struct AnalysisStage {
   std::vector<std::string> inputs, outputs;
   uint64_t in_bytes = 0, out_bytes = 0;  // reloaded / spilled
   bool needs_tiling = false;
-  std::string tiling = "untiled";        // rendered cell
+  std::string tiling = "untiled";  // rendered cell
   struct Tiles {
     uint32_t axis = 0, tile = 0, count = 0, halo = 0;
     uint64_t tiled_peak_bytes = 0;
   };
   std::optional<Tiles> tiles;
-  std::string why;                       // the scheduler's decision (analyze -v, JSON "decision")
+  std::string why;  // the scheduler's decision (analyze -v, JSON "decision")
 };
 
 // TFLite models: TensorFlow Lite Micro's own figures (export/analyze_rows.h), filled by
 // `tigris analyze` (the compiler library does not run the export search).
 struct AnalysisTflm {
-  uint64_t tensor_arena_bytes = 0;           // planner head plus reduction scratch
-  bool export_written = false;               // a rewrite lowers the arena
+  uint64_t tensor_arena_bytes = 0;             // planner head plus reduction scratch
+  bool export_written = false;                 // a rewrite lowers the arena
   std::optional<int64_t> export_change_bytes;  // total change when written
-  std::string export_value, export_detail;   // the rendered row ("-24.69 KiB" / "none", and why)
+  std::string export_value, export_detail;     // the rendered row ("-24.69 KiB" / "none", and why)
 };
 
 struct AnalysisReport {

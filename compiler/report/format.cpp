@@ -6,8 +6,7 @@
 
 namespace tigris::report {
 
-std::string format_bytes(uint64_t bytes)
-{
+std::string format_bytes(uint64_t bytes) {
   char buf[64];
   if (bytes < 1024) {
     std::snprintf(buf, sizeof buf, "%" PRIu64 " B", bytes);
@@ -19,8 +18,7 @@ std::string format_bytes(uint64_t bytes)
   return buf;
 }
 
-std::string format_bytes_delta(int64_t bytes)
-{
+std::string format_bytes_delta(int64_t bytes) {
   if (bytes == 0) return "0 B";
   const uint64_t magnitude = bytes < 0 ? static_cast<uint64_t>(-(bytes + 1)) + 1 : static_cast<uint64_t>(bytes);
   std::string out = bytes < 0 ? "-" : "+";
@@ -28,8 +26,7 @@ std::string format_bytes_delta(int64_t bytes)
   return out;
 }
 
-std::string format_shape(const std::vector<int64_t>& dims)
-{
+std::string format_shape(const std::vector<int64_t>& dims) {
   if (dims.empty()) return "scalar";
   std::string out;
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -39,8 +36,7 @@ std::string format_shape(const std::vector<int64_t>& dims)
   return out;
 }
 
-std::string dtype_name(int dtype)
-{
+std::string dtype_name(int dtype) {
   switch (dtype) {
   case 1: return "float32";
   case 2: return "uint8";
@@ -62,25 +58,32 @@ std::string dtype_name(int dtype)
   }
 }
 
-uint32_t dtype_size(int dtype)
-{
+uint32_t dtype_size(int dtype) {
   switch (dtype) {
-  case 2: case 3: case 9: return 1;
-  case 4: case 5: case 10: case 16: return 2;
-  case 1: case 6: case 12: return 4;
-  case 7: case 11: case 13: case 14: return 8;
+  case 2:
+  case 3:
+  case 9: return 1;
+  case 4:
+  case 5:
+  case 10:
+  case 16: return 2;
+  case 1:
+  case 6:
+  case 12: return 4;
+  case 7:
+  case 11:
+  case 13:
+  case 14: return 8;
   case 15: return 16;
   default: return 0;
   }
 }
 
-std::string plural(uint64_t n, const std::string& one, const std::string& many)
-{
+std::string plural(uint64_t n, const std::string& one, const std::string& many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-std::string format_count(uint64_t n)
-{
+std::string format_count(uint64_t n) {
   std::string digits = std::to_string(n);
   std::string out;
   const size_t lead = digits.size() % 3;
@@ -91,28 +94,24 @@ std::string format_count(uint64_t n)
   return out;
 }
 
-std::string format_percent(uint64_t part, uint64_t whole)
-{
+std::string format_percent(uint64_t part, uint64_t whole) {
   if (whole == 0) return "-";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
   return buf;
 }
 
-void TextTable::right_align(size_t column)
-{
+void TextTable::right_align(size_t column) {
   if (right_.size() <= column) right_.resize(column + 1, false);
   right_[column] = true;
 }
 
-void TextTable::add(std::vector<std::string> row)
-{
+void TextTable::add(std::vector<std::string> row) {
   while (!row.empty() && row.back().empty()) row.pop_back();
   rows_.push_back(std::move(row));
 }
 
-std::string TextTable::render() const
-{
+std::string TextTable::render() const {
   std::vector<size_t> width;
   for (const auto& row : rows_) {
     if (width.size() < row.size()) width.resize(row.size(), 0);

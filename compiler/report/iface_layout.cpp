@@ -2,8 +2,7 @@
 
 namespace tigris::report {
 
-std::vector<int> declared_from_stored(const tigris_tensor_t& tensor)
-{
+std::vector<int> declared_from_stored(const tigris_tensor_t& tensor) {
   // LINEAR: stored in the model's order; CALLER_ORDER: the caller uses the stored order.
   const bool channels_last = (tensor.flags & (TIGRIS_TENSOR_LINEAR | TIGRIS_TENSOR_CALLER_ORDER)) == 0;
   if (channels_last && tensor.ndim == 4) return {0, 3, 1, 2};  // NHWC -> NCHW
@@ -13,30 +12,26 @@ std::vector<int> declared_from_stored(const tigris_tensor_t& tensor)
   return identity;
 }
 
-std::vector<int> stored_from_declared(const tigris_tensor_t& tensor)
-{
+std::vector<int> stored_from_declared(const tigris_tensor_t& tensor) {
   const std::vector<int> forward = declared_from_stored(tensor);
   std::vector<int> inverse(forward.size());
   for (size_t i = 0; i < forward.size(); ++i) inverse[static_cast<size_t>(forward[i])] = static_cast<int>(i);
   return inverse;
 }
 
-std::vector<int64_t> stored_shape(const tigris_plan_t& plan, const tigris_tensor_t& tensor)
-{
+std::vector<int64_t> stored_shape(const tigris_plan_t& plan, const tigris_tensor_t& tensor) {
   const int32_t* dims = tigris_tensor_shape(&plan, &tensor);
   return std::vector<int64_t>(dims, dims + tensor.ndim);
 }
 
-std::vector<int64_t> declared_shape(const tigris_plan_t& plan, const tigris_tensor_t& tensor)
-{
+std::vector<int64_t> declared_shape(const tigris_plan_t& plan, const tigris_tensor_t& tensor) {
   const std::vector<int64_t> stored = stored_shape(plan, tensor);
   std::vector<int64_t> out;
   for (const int axis : declared_from_stored(tensor)) out.push_back(stored[static_cast<size_t>(axis)]);
   return out;
 }
 
-std::string stored_layout_name(const tigris_tensor_t& tensor)
-{
+std::string stored_layout_name(const tigris_tensor_t& tensor) {
   if (tensor.flags & TIGRIS_TENSOR_CALLER_ORDER) {
     if (tensor.ndim == 4) return "NHWC as declared";
     if (tensor.ndim == 3) return "NLC as declared";
@@ -48,8 +43,7 @@ std::string stored_layout_name(const tigris_tensor_t& tensor)
   return "as declared";
 }
 
-bool is_identity(const std::vector<int>& perm)
-{
+bool is_identity(const std::vector<int>& perm) {
   for (size_t i = 0; i < perm.size(); ++i) {
     if (perm[i] != static_cast<int>(i)) return false;
   }

@@ -3,8 +3,9 @@
 // Plans store activations channels-last (rank 4 NHWC, rank 3 NLC) unless the tensor is
 // flagged TIGRIS_TENSOR_LINEAR, meaning its axes are in the model's own order. An ONNX
 // image input declared NCHW is therefore stored NHWC; a TFLite boundary tensor (declared
-// NHWC) is stored NHWC with TIGRIS_TENSOR_CALLER_ORDER: the declared order is the stored one. The runtime's tigris_input_write/tigris_output_read convert dtypes only,
-// so whoever feeds a plan reorders axes with these permutations.
+// NHWC) is stored NHWC with TIGRIS_TENSOR_CALLER_ORDER: the declared order is the stored one. The runtime's
+// tigris_input_write/tigris_output_read convert dtypes only, so whoever feeds a plan reorders axes with these
+// permutations.
 #pragma once
 
 #include <cstdint>

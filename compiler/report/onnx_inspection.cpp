@@ -18,20 +18,17 @@ struct Initializer {
   uint64_t bytes = 0;
 };
 
-uint64_t product(const std::vector<int64_t>& dims)
-{
+uint64_t product(const std::vector<int64_t>& dims) {
   uint64_t n = 1;
   for (const int64_t d : dims) n *= static_cast<uint64_t>(d < 0 ? 0 : d);
   return n;
 }
 
-bool fully_known(const OnnxValue& v)
-{
+bool fully_known(const OnnxValue& v) {
   return v.shape_known && std::all_of(v.shape.begin(), v.shape.end(), [](int64_t d) { return d >= 0; });
 }
 
-OnnxValue value_of(const onnx::ValueInfoProto& info)
-{
+OnnxValue value_of(const onnx::ValueInfoProto& info) {
   OnnxValue v;
   v.name = info.name();
   if (!info.type().has_tensor_type()) return v;
@@ -46,8 +43,7 @@ OnnxValue value_of(const onnx::ValueInfoProto& info)
   return v;
 }
 
-Initializer initializer_of(const onnx::TensorProto& t)
-{
+Initializer initializer_of(const onnx::TensorProto& t) {
   Initializer init;
   init.dims.assign(t.dims().begin(), t.dims().end());
   init.dtype = t.data_type();
@@ -55,29 +51,25 @@ Initializer initializer_of(const onnx::TensorProto& t)
   return init;
 }
 
-const onnx::AttributeProto* attribute(const onnx::NodeProto& node, const std::string& name)
-{
+const onnx::AttributeProto* attribute(const onnx::NodeProto& node, const std::string& name) {
   for (const auto& a : node.attribute()) {
     if (a.name() == name) return &a;
   }
   return nullptr;
 }
 
-std::vector<int64_t> ints(const onnx::NodeProto& node, const std::string& name, size_t n, int64_t fill)
-{
+std::vector<int64_t> ints(const onnx::NodeProto& node, const std::string& name, size_t n, int64_t fill) {
   const onnx::AttributeProto* a = attribute(node, name);
   if (a && static_cast<size_t>(a->ints_size()) >= n) return std::vector<int64_t>(a->ints().begin(), a->ints().end());
   return std::vector<int64_t>(n, fill);
 }
 
-int64_t int_attr(const onnx::NodeProto& node, const std::string& name, int64_t fallback)
-{
+int64_t int_attr(const onnx::NodeProto& node, const std::string& name, int64_t fallback) {
   const onnx::AttributeProto* a = attribute(node, name);
   return a && a->has_i() ? a->i() : fallback;
 }
 
-std::string string_attr(const onnx::NodeProto& node, const std::string& name)
-{
+std::string string_attr(const onnx::NodeProto& node, const std::string& name) {
   const onnx::AttributeProto* a = attribute(node, name);
   return a && a->has_s() ? a->s() : "";
 }
@@ -88,16 +80,14 @@ class Shapes {
   std::map<std::string, OnnxValue> declared;
   std::map<std::string, Initializer> initializers;
 
-  std::optional<std::vector<int64_t>> known(const std::string& name) const
-  {
+  std::optional<std::vector<int64_t>> known(const std::string& name) const {
     if (const auto it = initializers.find(name); it != initializers.end()) return it->second.dims;
     if (const auto it = declared.find(name); it != declared.end() && fully_known(it->second)) return it->second.shape;
     return std::nullopt;
   }
 };
 
-std::optional<uint64_t> conv_macs(const onnx::NodeProto& node, const Shapes& shapes, int x_in, int w_in)
-{
+std::optional<uint64_t> conv_macs(const onnx::NodeProto& node, const Shapes& shapes, int x_in, int w_in) {
   if (node.input_size() <= w_in || node.output_size() < 1) return std::nullopt;
   const auto w = shapes.known(node.input(w_in));
   if (!w || w->size() < 3) return std::nullopt;
@@ -130,8 +120,7 @@ std::optional<uint64_t> conv_macs(const onnx::NodeProto& node, const Shapes& sha
   return outputs * per_output;
 }
 
-std::optional<uint64_t> conv_transpose_macs(const onnx::NodeProto& node, const Shapes& shapes)
-{
+std::optional<uint64_t> conv_transpose_macs(const onnx::NodeProto& node, const Shapes& shapes) {
   if (node.input_size() < 2) return std::nullopt;
   const auto x = shapes.known(node.input(0));
   const auto w = shapes.known(node.input(1));
@@ -140,8 +129,7 @@ std::optional<uint64_t> conv_transpose_macs(const onnx::NodeProto& node, const S
   return product(*x) * static_cast<uint64_t>((*w)[1]) * product({w->begin() + 2, w->end()});
 }
 
-std::optional<uint64_t> gemm_macs(const onnx::NodeProto& node, const Shapes& shapes)
-{
+std::optional<uint64_t> gemm_macs(const onnx::NodeProto& node, const Shapes& shapes) {
   if (node.input_size() < 2 || node.output_size() < 1) return std::nullopt;
   const auto b = shapes.known(node.input(1));
   if (!b || b->size() != 2) return std::nullopt;
@@ -157,8 +145,7 @@ std::optional<uint64_t> gemm_macs(const onnx::NodeProto& node, const Shapes& sha
   return static_cast<uint64_t>(m) * static_cast<uint64_t>(k) * static_cast<uint64_t>(n);
 }
 
-std::optional<uint64_t> matmul_macs(const onnx::NodeProto& node, const Shapes& shapes, int a_in, int b_in)
-{
+std::optional<uint64_t> matmul_macs(const onnx::NodeProto& node, const Shapes& shapes, int a_in, int b_in) {
   if (node.input_size() <= std::max(a_in, b_in)) return std::nullopt;
   auto a = shapes.known(node.input(a_in));
   auto b = shapes.known(node.input(b_in));
@@ -179,8 +166,7 @@ std::optional<uint64_t> matmul_macs(const onnx::NodeProto& node, const Shapes& s
 }
 
 // MACs of one operator; 0 for operators without multiply-accumulate work.
-std::optional<uint64_t> macs_of(const onnx::NodeProto& node, const Shapes& shapes)
-{
+std::optional<uint64_t> macs_of(const onnx::NodeProto& node, const Shapes& shapes) {
   const std::string& t = node.op_type();
   if (t == "Conv" || t == "ConvInteger") return conv_macs(node, shapes, 0, 1);
   if (t == "QLinearConv") return conv_macs(node, shapes, 0, 3);
@@ -191,14 +177,12 @@ std::optional<uint64_t> macs_of(const onnx::NodeProto& node, const Shapes& shape
   return uint64_t{0};
 }
 
-std::string type_key(const onnx::NodeProto& node)
-{
+std::string type_key(const onnx::NodeProto& node) {
   const std::string& d = node.domain();
   return d.empty() || d == "ai.onnx" ? node.op_type() : d + "." + node.op_type();
 }
 
-std::string attribute_text(const onnx::AttributeProto& a)
-{
+std::string attribute_text(const onnx::AttributeProto& a) {
   std::string v;
   switch (a.type()) {
   case onnx::AttributeProto::INT: v = std::to_string(a.i()); break;
@@ -222,8 +206,7 @@ std::string attribute_text(const onnx::AttributeProto& a)
   return a.name() + "=" + v;
 }
 
-uint32_t count_subgraphs(const onnx::GraphProto& graph)
-{
+uint32_t count_subgraphs(const onnx::GraphProto& graph) {
   uint32_t n = 0;
   for (const auto& node : graph.node()) {
     for (const auto& a : node.attribute()) {
@@ -234,8 +217,7 @@ uint32_t count_subgraphs(const onnx::GraphProto& graph)
   return n;
 }
 
-void collect_shapes(const onnx::GraphProto& g, Shapes& shapes, OnnxInspection& out)
-{
+void collect_shapes(const onnx::GraphProto& g, Shapes& shapes, OnnxInspection& out) {
   for (const auto& t : g.initializer()) {
     shapes.initializers[t.name()] = initializer_of(t);
     out.initializer_bytes += shapes.initializers[t.name()].bytes;
@@ -264,8 +246,7 @@ void collect_shapes(const onnx::GraphProto& g, Shapes& shapes, OnnxInspection& o
   out.declared_intermediates = static_cast<uint32_t>(g.value_info_size());
 }
 
-void collect_steps(const onnx::GraphProto& g, const Shapes& shapes, OnnxInspection& out)
-{
+void collect_steps(const onnx::GraphProto& g, const Shapes& shapes, OnnxInspection& out) {
   std::set<std::string> counted;  // initializers are weighed at their first use
   std::map<std::string, OnnxOpType> types;
   std::vector<std::string> order;
@@ -323,8 +304,7 @@ void collect_steps(const onnx::GraphProto& g, const Shapes& shapes, OnnxInspecti
   if (all_known) out.total_macs = out.known_macs;
 }
 
-void collect_activations(const onnx::GraphProto& g, const Shapes& shapes, OnnxInspection& out)
-{
+void collect_activations(const onnx::GraphProto& g, const Shapes& shapes, OnnxInspection& out) {
   std::map<std::string, std::string> producer;
   for (const OnnxStep& s : out.steps) {
     for (const auto& o : s.outputs) producer[o] = "step " + std::to_string(s.index) + " " + s.type;
@@ -344,8 +324,7 @@ void collect_activations(const onnx::GraphProto& g, const Shapes& shapes, OnnxIn
 
 }  // namespace
 
-OnnxInspection inspect_onnx(const std::vector<uint8_t>& bytes, const std::string& file)
-{
+OnnxInspection inspect_onnx(const std::vector<uint8_t>& bytes, const std::string& file) {
   onnx::ModelProto model;
   const auto corrupt = [&](const std::string& why) {
     return std::runtime_error(file + ": truncated or corrupt ONNX model (" + why + ")");

@@ -14,9 +14,9 @@ namespace tigris::report {
 
 struct OnnxValue {
   std::string name;
-  std::vector<int64_t> shape;        // -1 for a dimension the file leaves free
+  std::vector<int64_t> shape;          // -1 for a dimension the file leaves free
   std::vector<std::string> dim_names;  // dim_param per axis ("" when fixed or absent)
-  bool shape_known = false;          // the file declares a shape (possibly with free dims)
+  bool shape_known = false;            // the file declares a shape (possibly with free dims)
   int dtype = 0;
   bool initializer_default = false;  // a graph input that an initializer also provides
 };
@@ -32,9 +32,9 @@ struct OnnxStep {
   uint32_t index = 0;
   std::string name, type;
   std::vector<std::string> inputs, outputs;
-  std::optional<OnnxValue> output;   // the first output, when declared
+  std::optional<OnnxValue> output;  // the first output, when declared
   std::optional<uint64_t> output_bytes;
-  uint64_t weight_bytes = 0;         // initializers first used here
+  uint64_t weight_bytes = 0;  // initializers first used here
   std::optional<uint64_t> macs;
   std::vector<std::string> attributes;  // "name=value", compact
 };

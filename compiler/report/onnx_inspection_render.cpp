@@ -7,14 +7,12 @@ namespace {
 
 std::string macs_cell(const std::optional<uint64_t>& macs) { return macs ? format_count(*macs) : "?"; }
 
-std::string value_cell(const OnnxValue& v)
-{
+std::string value_cell(const OnnxValue& v) {
   const std::string shape = v.shape_known ? format_shape(v.shape) : "?";
   return shape + " " + (v.dtype ? dtype_name(v.dtype) : std::string("?"));
 }
 
-std::string header_line(const OnnxInspection& p)
-{
+std::string header_line(const OnnxInspection& p) {
   std::string line = p.file + "   ONNX, IR " + std::to_string(p.ir_version) + ", opsets";
   for (size_t i = 0; i < p.opsets.size(); ++i) {
     line += (i ? ", " : " ") + p.opsets[i].first + " " + std::to_string(p.opsets[i].second);
@@ -24,8 +22,7 @@ std::string header_line(const OnnxInspection& p)
   return line + ", " + format_bytes(p.file_bytes) + "\n";
 }
 
-std::string interface_rows(const OnnxInspection& p)
-{
+std::string interface_rows(const OnnxInspection& p) {
   TextTable t;
   for (const OnnxValue& v : p.inputs) {
     t.add({"input", v.name, value_cell(v), v.initializer_default ? "initializer default" : ""});
@@ -34,8 +31,7 @@ std::string interface_rows(const OnnxInspection& p)
   return t.render();
 }
 
-std::string operators_table(const OnnxInspection& p)
-{
+std::string operators_table(const OnnxInspection& p) {
   TextTable t("");
   for (size_t c = 1; c <= 5; ++c) t.right_align(c);
   t.add({"operators", "count", "weights", "weight %", "MACs", "MAC %"});
@@ -46,12 +42,14 @@ std::string operators_table(const OnnxInspection& p)
            op.macs && p.total_macs ? format_percent(*op.macs, mac_whole) : "?"});
   }
   t.add({"  total", std::to_string(p.num_ops), format_bytes(p.total_weight_bytes),
-         p.total_weight_bytes ? "100.0%" : "-", macs_cell(p.total_macs), !p.total_macs ? "?" : *p.total_macs ? "100.0%" : "-"});
+         p.total_weight_bytes ? "100.0%" : "-", macs_cell(p.total_macs),
+         !p.total_macs   ? "?"
+         : *p.total_macs ? "100.0%"
+                         : "-"});
   return t.render();
 }
 
-std::string activations_table(const OnnxInspection& p)
-{
+std::string activations_table(const OnnxInspection& p) {
   if (p.largest_activations.empty()) return "";
   TextTable t;
   t.right_align(2);
@@ -61,8 +59,7 @@ std::string activations_table(const OnnxInspection& p)
   return "largest activations\n" + t.render();
 }
 
-std::string steps_table(const OnnxInspection& p)
-{
+std::string steps_table(const OnnxInspection& p) {
   TextTable t;
   t.right_align(0);
   t.right_align(3);
@@ -97,8 +94,7 @@ std::string steps_table(const OnnxInspection& p)
   return out;
 }
 
-nlohmann::ordered_json value_json(const OnnxValue& v)
-{
+nlohmann::ordered_json value_json(const OnnxValue& v) {
   nlohmann::ordered_json shape = nullptr;
   if (v.shape_known) {
     shape = nlohmann::ordered_json::array();
@@ -110,20 +106,18 @@ nlohmann::ordered_json value_json(const OnnxValue& v)
       }
     }
   }
-  nlohmann::ordered_json j = {{"name", v.name}, {"shape", shape},
-                              {"dtype", v.dtype ? nlohmann::ordered_json(dtype_name(v.dtype)) : nullptr}};
+  nlohmann::ordered_json j = {
+      {"name", v.name}, {"shape", shape}, {"dtype", v.dtype ? nlohmann::ordered_json(dtype_name(v.dtype)) : nullptr}};
   return j;
 }
 
-nlohmann::ordered_json optional_json(const std::optional<uint64_t>& v)
-{
+nlohmann::ordered_json optional_json(const std::optional<uint64_t>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
 }  // namespace
 
-std::string render_text(const OnnxInspection& p, bool verbose)
-{
+std::string render_text(const OnnxInspection& p, bool verbose) {
   std::string out = header_line(p) + interface_rows(p) + operators_table(p) + activations_table(p);
   TextTable init("");
   init.add({"initializers", std::to_string(p.dense_initializers) + " dense, " + std::to_string(p.sparse_initializers) +
@@ -134,8 +128,7 @@ std::string render_text(const OnnxInspection& p, bool verbose)
   return out;
 }
 
-nlohmann::ordered_json to_json(const OnnxInspection& p)
-{
+nlohmann::ordered_json to_json(const OnnxInspection& p) {
   using json = nlohmann::ordered_json;
   json j;
   j["inspection_version"] = 1;
@@ -167,18 +160,29 @@ nlohmann::ordered_json to_json(const OnnxInspection& p)
   j["known_macs"] = p.known_macs;
   j["largest_activations"] = json::array();
   for (const OnnxActivation& a : p.largest_activations) {
-    j["largest_activations"].push_back({{"name", a.name}, {"shape", a.shape}, {"dtype", dtype_name(a.dtype)},
-                                        {"bytes", a.bytes}, {"producer", a.producer}});
+    j["largest_activations"].push_back({{"name", a.name},
+                                        {"shape", a.shape},
+                                        {"dtype", dtype_name(a.dtype)},
+                                        {"bytes", a.bytes},
+                                        {"producer", a.producer}});
   }
-  j["initializers"] = {{"dense", p.dense_initializers}, {"sparse", p.sparse_initializers},
-                       {"external", p.external_initializers}, {"bytes", p.initializer_bytes}};
+  j["initializers"] = {{"dense", p.dense_initializers},
+                       {"sparse", p.sparse_initializers},
+                       {"external", p.external_initializers},
+                       {"bytes", p.initializer_bytes}};
   j["declared_intermediates"] = p.declared_intermediates;
   j["steps"] = json::array();
   for (const OnnxStep& s : p.steps) {
-    j["steps"].push_back({{"step", s.index}, {"type", s.type}, {"name", s.name}, {"inputs", s.inputs},
-                          {"outputs", s.outputs}, {"output", s.output ? value_json(*s.output) : json(nullptr)},
-                          {"output_bytes", optional_json(s.output_bytes)}, {"weight_bytes", s.weight_bytes},
-                          {"macs", optional_json(s.macs)}, {"attributes", s.attributes}});
+    j["steps"].push_back({{"step", s.index},
+                          {"type", s.type},
+                          {"name", s.name},
+                          {"inputs", s.inputs},
+                          {"outputs", s.outputs},
+                          {"output", s.output ? value_json(*s.output) : json(nullptr)},
+                          {"output_bytes", optional_json(s.output_bytes)},
+                          {"weight_bytes", s.weight_bytes},
+                          {"macs", optional_json(s.macs)},
+                          {"attributes", s.attributes}});
   }
   j["constants"] = p.constants;
   j["external_data"] = p.external_data;

@@ -10,8 +10,7 @@
 namespace tigris::report {
 namespace {
 
-std::string band_kind_name(uint8_t kind)
-{
+std::string band_kind_name(uint8_t kind) {
   switch (kind) {
   case TIGRIS_BAND_KIND_RESHAPE: return "RESHAPE";
   case TIGRIS_BAND_KIND_LEADING: return "LEADING";
@@ -24,40 +23,34 @@ std::string band_kind_name(uint8_t kind)
   }
 }
 
-std::string file_stem(const std::string& path)
-{
+std::string file_stem(const std::string& path) {
   const size_t slash = path.rfind('/');
   std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   const size_t dot = name.rfind('.');
   return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
 }
 
-uint64_t weight_size(const tigris_plan_t& plan, uint16_t idx)
-{
+uint64_t weight_size(const tigris_plan_t& plan, uint16_t idx) {
   if (idx == TIGRIS_NONE || plan.weight_entries == nullptr || idx >= plan.header->num_weights) return 0;
   return plan.weight_entries[idx].size_bytes;
 }
 
-std::string weight_name(const tigris_plan_t& plan, uint16_t idx)
-{
+std::string weight_name(const tigris_plan_t& plan, uint16_t idx) {
   if (idx == TIGRIS_NONE || plan.weight_entries == nullptr || idx >= plan.header->num_weights) return "";
   return tigris_weight_name(&plan, &plan.weight_entries[idx]);
 }
 
-uint64_t op_weight_bytes(const tigris_plan_t& plan, const tigris_op_t& op)
-{
+uint64_t op_weight_bytes(const tigris_plan_t& plan, const tigris_op_t& op) {
   return weight_size(plan, op.weight_idx) + weight_size(plan, op.bias_idx);
 }
 
-std::vector<std::string> tensor_names(const tigris_plan_t& plan, const uint16_t* idx, uint32_t count)
-{
+std::vector<std::string> tensor_names(const tigris_plan_t& plan, const uint16_t* idx, uint32_t count) {
   std::vector<std::string> out;
   for (uint32_t i = 0; i < count; ++i) out.push_back(tigris_tensor_name(&plan, &plan.tensors[idx[i]]));
   return out;
 }
 
-PlanIface iface_row(const tigris_plan_t& plan, uint16_t idx)
-{
+PlanIface iface_row(const tigris_plan_t& plan, uint16_t idx) {
   const tigris_tensor_t& t = plan.tensors[idx];
   PlanIface row;
   row.name = tigris_tensor_name(&plan, &t);
@@ -71,8 +64,7 @@ PlanIface iface_row(const tigris_plan_t& plan, uint16_t idx)
   return row;
 }
 
-void describe_tiling(const tigris_plan_t& plan, uint32_t s, PlanStage& row)
-{
+void describe_tiling(const tigris_plan_t& plan, uint32_t s, PlanStage& row) {
   const tigris_stage_t& st = plan.stages[s];
   if (st.chain_len >= 2 && st.chain_id != TIGRIS_NONE) {
     row.chain_id = st.chain_id;
@@ -115,8 +107,7 @@ void describe_tiling(const tigris_plan_t& plan, uint32_t s, PlanStage& row)
                std::to_string(row.halo);
 }
 
-std::vector<PlanStage> stage_rows(const tigris_plan_t& plan)
-{
+std::vector<PlanStage> stage_rows(const tigris_plan_t& plan) {
   std::vector<PlanStage> rows;
   for (uint32_t s = 0; s < plan.header->num_stages; ++s) {
     const tigris_stage_t& st = plan.stages[s];
@@ -138,8 +129,7 @@ std::vector<PlanStage> stage_rows(const tigris_plan_t& plan)
   return rows;
 }
 
-std::vector<PlanStep> step_rows(const tigris_plan_t& plan)
-{
+std::vector<PlanStep> step_rows(const tigris_plan_t& plan) {
   // The stage an op runs in: the one that lists it (the op record holds only a low byte).
   std::vector<uint32_t> stage_of(plan.header->num_ops, 0);
   for (uint32_t s = 0; s < plan.header->num_stages; ++s) {
@@ -168,8 +158,7 @@ std::vector<PlanStep> step_rows(const tigris_plan_t& plan)
   return rows;
 }
 
-std::vector<PlanTensor> tensor_rows(const tigris_plan_t& plan)
-{
+std::vector<PlanTensor> tensor_rows(const tigris_plan_t& plan) {
   std::vector<PlanTensor> rows;
   for (uint32_t i = 0; i < plan.header->num_tensors; ++i) {
     const tigris_tensor_t& t = plan.tensors[i];
@@ -190,8 +179,7 @@ std::vector<PlanTensor> tensor_rows(const tigris_plan_t& plan)
   return rows;
 }
 
-PlanMemory memory_of(const tigris_plan_t& plan)
-{
+PlanMemory memory_of(const tigris_plan_t& plan) {
   PlanMemory m;
   m.fast_arena_required = tigris_fast_arena_required(&plan);
   m.decompressed_weights = tigris_weight_decompression_overhead(&plan);
@@ -211,8 +199,7 @@ PlanMemory memory_of(const tigris_plan_t& plan)
   return m;
 }
 
-void add_limit_flags(PlanInspection& out)
-{
+void add_limit_flags(PlanInspection& out) {
   const std::pair<const char*, std::pair<uint32_t, uint32_t>> limits[] = {
       {"TIGRIS_MAX_TENSORS", {out.required.tensors, out.build.tensors}},
       {"TIGRIS_MAX_STAGE_INPUTS", {out.required.stage_inputs, out.build.stage_inputs}},
@@ -221,20 +208,19 @@ void add_limit_flags(PlanInspection& out)
       {"TIGRIS_MAX_SPATIAL_OPS_PER_STAGE", {out.required.spatial_ops_per_stage, out.build.spatial_ops_per_stage}},
   };
   for (const auto& [name, values] : limits) {
-    if (values.first > values.second) out.build_flags.push_back(std::string("-D") + name + "=" + std::to_string(values.first));
+    if (values.first > values.second)
+      out.build_flags.push_back(std::string("-D") + name + "=" + std::to_string(values.first));
   }
 }
 
-PlanLimits limits_of(const tigris_plan_limits_t& l)
-{
+PlanLimits limits_of(const tigris_plan_limits_t& l) {
   return PlanLimits{l.tensors, l.stage_inputs, l.stage_outputs, l.chain_stages, l.spatial_ops_per_stage};
 }
 
 }  // namespace
 
-PlanInspection inspect_plan(const tigris_plan_t& plan, const tigris_plan_limits_t& required,
-                            const std::string& file, uint64_t file_bytes)
-{
+PlanInspection inspect_plan(const tigris_plan_t& plan, const tigris_plan_limits_t& required, const std::string& file,
+                            uint64_t file_bytes) {
   const tigris_file_header_t& h = *plan.header;
   PlanInspection out;
   out.file = file;

@@ -23,8 +23,8 @@ struct PlanIface {
   int dtype = 0;                      // declared dtype
   std::vector<int64_t> stored_shape;  // as the plan stores it
   int stored_dtype = 0;
-  std::string layout;                 // NHWC, NLC or "as declared"
-  uint32_t bytes = 0;                 // bytes the caller supplies/receives (declared dtype)
+  std::string layout;  // NHWC, NLC or "as declared"
+  uint32_t bytes = 0;  // bytes the caller supplies/receives (declared dtype)
 };
 
 struct PlanOpType {
@@ -36,17 +36,17 @@ struct PlanOpType {
 struct PlanStage {
   uint32_t index = 0;
   uint32_t first_op = 0, last_op = 0, ops = 0;
-  uint32_t peak_bytes = 0;           // untiled peak the compiler recorded
+  uint32_t peak_bytes = 0;  // untiled peak the compiler recorded
   uint64_t weight_bytes = 0;
   std::vector<std::string> inputs, outputs;
   // Tiling: "untiled", "tiles", "chain head", "chain member".
   std::string tiling_kind = "untiled";
   uint32_t tiles = 0, halo = 0, tile_extent = 0, original_extent = 0, band_axis = 0;
-  std::string band_kind;             // RESHAPE, LEADING, ROWS, TRANSPOSE, BY_INPUT, HW, STRIPE or ""
+  std::string band_kind;  // RESHAPE, LEADING, ROWS, TRANSPOSE, BY_INPUT, HW, STRIPE or ""
   uint32_t tiled_peak_bytes = 0;
   uint32_t chain_id = 0, chain_len = 0, chain_tile_h = 0;
   bool line_buffered = false;
-  std::string tiling;                // the rendered cell
+  std::string tiling;  // the rendered cell
 };
 
 struct PlanStep {
@@ -55,7 +55,7 @@ struct PlanStep {
   uint32_t stage = 0;
   std::vector<std::string> inputs, outputs;
   std::string fused_activation;
-  std::string weight, bias;          // weight entry names, or ""
+  std::string weight, bias;  // weight entry names, or ""
   int act_min = -128, act_max = 127;
   tigris_spatial_t spatial{};
   bool spatial_op = false;
@@ -65,10 +65,10 @@ struct PlanTensor {
   uint32_t id = 0;
   std::string name;
   int dtype = 0;
-  std::vector<int64_t> shape;        // stored
+  std::vector<int64_t> shape;  // stored
   uint32_t bytes = 0;
   std::string layout;
-  std::vector<std::string> roles;    // constant, input, output, state
+  std::vector<std::string> roles;  // constant, input, output, state
   std::optional<uint32_t> quant;
 };
 
@@ -113,12 +113,12 @@ struct PlanInspection {
   uint64_t file_bytes = 0;
   uint32_t schema = 0;
   std::string model_name;
-  bool show_model_name = false;       // the stored name differs from the file stem
+  bool show_model_name = false;  // the stored name differs from the file stem
   uint32_t num_ops = 0, num_tensors = 0, num_subgraphs = 0, tiled_stages = 0;
-  std::string data_dtype;             // int8 or float32 dispatch
+  std::string data_dtype;  // int8 or float32 dispatch
   std::vector<PlanIface> inputs, outputs;
   std::vector<PlanOpType> op_types;
-  uint64_t total_weight_bytes = 0;    // per op, as in the operators table
+  uint64_t total_weight_bytes = 0;  // per op, as in the operators table
   PlanMemory memory;
   PlanLimits required, build;
   std::vector<std::string> build_flags;  // -DTIGRIS_MAX_...=N the plan needs, empty = defaults suffice
@@ -130,8 +130,8 @@ struct PlanInspection {
   std::vector<PlanWeightBlock> weight_blocks;
 };
 
-PlanInspection inspect_plan(const tigris_plan_t& plan, const tigris_plan_limits_t& required,
-                            const std::string& file, uint64_t file_bytes);
+PlanInspection inspect_plan(const tigris_plan_t& plan, const tigris_plan_limits_t& required, const std::string& file,
+                            uint64_t file_bytes);
 
 std::string render_text(const PlanInspection& inspection, bool verbose);
 nlohmann::ordered_json to_json(const PlanInspection& inspection);

@@ -7,15 +7,13 @@
 namespace tigris::report {
 namespace {
 
-std::string join(const std::vector<std::string>& items, const char* sep = ", ")
-{
+std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
   return out;
 }
 
-std::string header_line(const PlanInspection& p)
-{
+std::string header_line(const PlanInspection& p) {
   std::string line = p.file + "   plan, schema " + std::to_string(p.schema);
   if (p.show_model_name) line += ", model " + p.model_name;
   line += ", " + plural(p.num_ops, "operator", "operators");
@@ -24,8 +22,7 @@ std::string header_line(const PlanInspection& p)
   return line + ", " + format_bytes(p.file_bytes) + "\n";
 }
 
-std::string interface_rows(const PlanInspection& p)
-{
+std::string interface_rows(const PlanInspection& p) {
   TextTable t;
   const auto add = [&](const char* dir, const PlanIface& io) {
     t.add({dir, io.name, format_shape(io.shape) + " " + dtype_name(io.dtype),
@@ -36,8 +33,7 @@ std::string interface_rows(const PlanInspection& p)
   return t.render();
 }
 
-std::string operators_table(const PlanInspection& p)
-{
+std::string operators_table(const PlanInspection& p) {
   TextTable t("");
   t.right_align(1);
   t.right_align(2);
@@ -51,8 +47,7 @@ std::string operators_table(const PlanInspection& p)
   return t.render();
 }
 
-std::string memory_section(const PlanInspection& p)
-{
+std::string memory_section(const PlanInspection& p) {
   const PlanMemory& m = p.memory;
   TextTable t;
   std::string fast_note = "required to run";
@@ -73,23 +68,22 @@ std::string memory_section(const PlanInspection& p)
   return out + build.render();
 }
 
-std::string stages_table(const PlanInspection& p)
-{
+std::string stages_table(const PlanInspection& p) {
   TextTable t;
   t.right_align(0);
   t.right_align(2);
   t.right_align(3);
   t.add({"stage", "ops", "untiled peak", "weights", "tiling"});
   for (const PlanStage& s : p.stages) {
-    const std::string ops = s.ops == 0 ? "-" : s.ops == 1 ? std::to_string(s.first_op)
-                                                          : std::to_string(s.first_op) + "-" + std::to_string(s.last_op);
+    const std::string ops = s.ops == 0   ? "-"
+                            : s.ops == 1 ? std::to_string(s.first_op)
+                                         : std::to_string(s.first_op) + "-" + std::to_string(s.last_op);
     t.add({std::to_string(s.index), ops, format_bytes(s.peak_bytes), format_bytes(s.weight_bytes), s.tiling});
   }
   return "stages\n" + t.render();
 }
 
-std::string steps_table(const PlanInspection& p)
-{
+std::string steps_table(const PlanInspection& p) {
   TextTable t;
   t.right_align(0);
   t.right_align(3);
@@ -106,9 +100,8 @@ std::string steps_table(const PlanInspection& p)
       const tigris_spatial_t& g = s.spatial;
       char buf[160];
       std::snprintf(buf, sizeof buf, "kernel %ux%u, stride %ux%u, pads %u,%u,%u,%u, dilation %ux%u, group %u",
-                    g.kernel_h, g.kernel_w, g.stride_h, g.stride_w, g.pad_top, g.pad_left, g.pad_bottom,
-                    g.pad_right, g.dilation_h ? g.dilation_h : 1u, g.dilation_w ? g.dilation_w : 1u,
-                    g.group ? g.group : 1u);
+                    g.kernel_h, g.kernel_w, g.stride_h, g.stride_w, g.pad_top, g.pad_left, g.pad_bottom, g.pad_right,
+                    g.dilation_h ? g.dilation_h : 1u, g.dilation_w ? g.dilation_w : 1u, g.group ? g.group : 1u);
       parts.push_back(buf);
     }
     if (p.data_dtype == "int8" && (s.act_min != -128 || s.act_max != 127)) {
@@ -121,8 +114,7 @@ std::string steps_table(const PlanInspection& p)
   return params.empty() ? out : out + "parameters\n" + params;
 }
 
-std::string tensors_table(const PlanInspection& p)
-{
+std::string tensors_table(const PlanInspection& p) {
   TextTable t;
   t.right_align(0);
   t.right_align(4);
@@ -134,8 +126,7 @@ std::string tensors_table(const PlanInspection& p)
   return "tensors\n" + t.render();
 }
 
-std::string weights_tables(const PlanInspection& p)
-{
+std::string weights_tables(const PlanInspection& p) {
   std::string out;
   if (!p.weights.empty()) {
     TextTable t;
@@ -172,8 +163,7 @@ std::string weights_tables(const PlanInspection& p)
   return out;
 }
 
-std::string tiles_table(const PlanInspection& p)
-{
+std::string tiles_table(const PlanInspection& p) {
   TextTable t;
   t.add({"stage", "kind", "band", "tile", "of", "tiles", "halo", "tiled peak"});
   bool any = false;
@@ -187,20 +177,28 @@ std::string tiles_table(const PlanInspection& p)
   return any ? "tile plans\n" + t.render() : "";
 }
 
-nlohmann::ordered_json iface_json(const PlanIface& io)
-{
-  return {{"name", io.name},         {"tensor", io.tensor},   {"shape", io.shape},
-          {"dtype", dtype_name(io.dtype)}, {"stored_shape", io.stored_shape},
-          {"stored_dtype", dtype_name(io.stored_dtype)}, {"layout", io.layout}, {"bytes", io.bytes}};
+nlohmann::ordered_json iface_json(const PlanIface& io) {
+  return {{"name", io.name},
+          {"tensor", io.tensor},
+          {"shape", io.shape},
+          {"dtype", dtype_name(io.dtype)},
+          {"stored_shape", io.stored_shape},
+          {"stored_dtype", dtype_name(io.stored_dtype)},
+          {"layout", io.layout},
+          {"bytes", io.bytes}};
 }
 
-nlohmann::ordered_json stage_json(const PlanStage& s)
-{
+nlohmann::ordered_json stage_json(const PlanStage& s) {
   nlohmann::ordered_json tiling = nullptr;
   if (s.tiling_kind == "tiles") {
-    tiling = {{"kind", "tiles"},        {"band", s.band_kind.empty() ? nullptr : nlohmann::ordered_json(s.band_kind)},
-              {"axis", s.band_axis},    {"tile", s.tile_extent}, {"extent", s.original_extent},
-              {"count", s.tiles},       {"halo", s.halo},        {"tiled_peak_bytes", s.tiled_peak_bytes}};
+    tiling = {{"kind", "tiles"},
+              {"band", s.band_kind.empty() ? nullptr : nlohmann::ordered_json(s.band_kind)},
+              {"axis", s.band_axis},
+              {"tile", s.tile_extent},
+              {"extent", s.original_extent},
+              {"count", s.tiles},
+              {"halo", s.halo},
+              {"tiled_peak_bytes", s.tiled_peak_bytes}};
   } else if (s.tiling_kind != "untiled") {
     tiling = {{"kind", s.tiling_kind}, {"chain", s.chain_id}, {"length", s.chain_len}};
     if (s.tiling_kind == "chain head") {
@@ -208,20 +206,24 @@ nlohmann::ordered_json stage_json(const PlanStage& s)
       tiling["line_buffered"] = s.line_buffered;
     }
   }
-  return {{"stage", s.index},     {"first_op", s.first_op}, {"last_op", s.last_op},
-          {"operators", s.ops},   {"peak_bytes", s.peak_bytes}, {"weight_bytes", s.weight_bytes},
-          {"inputs", s.inputs},   {"outputs", s.outputs},   {"tiling", tiling}};
+  return {{"stage", s.index},   {"first_op", s.first_op},     {"last_op", s.last_op},
+          {"operators", s.ops}, {"peak_bytes", s.peak_bytes}, {"weight_bytes", s.weight_bytes},
+          {"inputs", s.inputs}, {"outputs", s.outputs},       {"tiling", tiling}};
 }
 
-nlohmann::ordered_json step_json(const PlanStep& s)
-{
-  nlohmann::ordered_json j = {{"step", s.index},     {"name", s.name},       {"type", s.type},
-                              {"stage", s.stage},    {"inputs", s.inputs},   {"outputs", s.outputs},
-                              {"fused_activation", s.fused_activation.empty() ? nullptr
-                                                                              : nlohmann::ordered_json(s.fused_activation)},
-                              {"weight", s.weight.empty() ? nullptr : nlohmann::ordered_json(s.weight)},
-                              {"bias", s.bias.empty() ? nullptr : nlohmann::ordered_json(s.bias)},
-                              {"act_min", s.act_min}, {"act_max", s.act_max}};
+nlohmann::ordered_json step_json(const PlanStep& s) {
+  nlohmann::ordered_json j = {
+      {"step", s.index},
+      {"name", s.name},
+      {"type", s.type},
+      {"stage", s.stage},
+      {"inputs", s.inputs},
+      {"outputs", s.outputs},
+      {"fused_activation", s.fused_activation.empty() ? nullptr : nlohmann::ordered_json(s.fused_activation)},
+      {"weight", s.weight.empty() ? nullptr : nlohmann::ordered_json(s.weight)},
+      {"bias", s.bias.empty() ? nullptr : nlohmann::ordered_json(s.bias)},
+      {"act_min", s.act_min},
+      {"act_max", s.act_max}};
   if (s.spatial_op) {
     const tigris_spatial_t& g = s.spatial;
     j["spatial"] = {{"kernel", {g.kernel_h, g.kernel_w}},
@@ -235,8 +237,7 @@ nlohmann::ordered_json step_json(const PlanStep& s)
 
 }  // namespace
 
-std::string render_text(const PlanInspection& p, bool verbose)
-{
+std::string render_text(const PlanInspection& p, bool verbose) {
   std::string out = header_line(p) + interface_rows(p) + operators_table(p) + memory_section(p);
   if (verbose) {
     out += stages_table(p) + steps_table(p) + tensors_table(p) + weights_tables(p) + tiles_table(p);
@@ -244,8 +245,7 @@ std::string render_text(const PlanInspection& p, bool verbose)
   return out;
 }
 
-nlohmann::ordered_json to_json(const PlanInspection& p)
-{
+nlohmann::ordered_json to_json(const PlanInspection& p) {
   using json = nlohmann::ordered_json;
   json j;
   j["inspection_version"] = kInspectionVersion;
@@ -280,8 +280,11 @@ nlohmann::ordered_json to_json(const PlanInspection& p)
                  {"weight_compression", m.lz4 ? "lz4" : "none"},
                  {"state_bytes", m.state_bytes}};
   const auto limits = [](const PlanLimits& l) {
-    return json{{"tensors", l.tensors}, {"stage_inputs", l.stage_inputs}, {"stage_outputs", l.stage_outputs},
-                {"chain_stages", l.chain_stages}, {"spatial_ops_per_stage", l.spatial_ops_per_stage}};
+    return json{{"tensors", l.tensors},
+                {"stage_inputs", l.stage_inputs},
+                {"stage_outputs", l.stage_outputs},
+                {"chain_stages", l.chain_stages},
+                {"spatial_ops_per_stage", l.spatial_ops_per_stage}};
   };
   j["runtime_build"] = {{"required", limits(p.required)}, {"build", limits(p.build)}, {"flags", p.build_flags}};
   j["stages"] = json::array();
@@ -290,8 +293,13 @@ nlohmann::ordered_json to_json(const PlanInspection& p)
   for (const PlanStep& s : p.steps) j["steps"].push_back(step_json(s));
   j["tensor_table"] = json::array();
   for (const PlanTensor& x : p.tensors) {
-    j["tensor_table"].push_back({{"id", x.id}, {"name", x.name}, {"dtype", dtype_name(x.dtype)}, {"shape", x.shape},
-                                 {"bytes", x.bytes}, {"layout", x.layout}, {"roles", x.roles},
+    j["tensor_table"].push_back({{"id", x.id},
+                                 {"name", x.name},
+                                 {"dtype", dtype_name(x.dtype)},
+                                 {"shape", x.shape},
+                                 {"bytes", x.bytes},
+                                 {"layout", x.layout},
+                                 {"roles", x.roles},
                                  {"quant", x.quant ? json(*x.quant) : json(nullptr)}});
   }
   j["weights"] = json::array();
@@ -305,7 +313,9 @@ nlohmann::ordered_json to_json(const PlanInspection& p)
   }
   j["weight_blocks"] = json::array();
   for (const PlanWeightBlock& b : p.weight_blocks) {
-    j["weight_blocks"].push_back({{"stage", b.stage}, {"first_weight", b.first_weight}, {"weights", b.weights},
+    j["weight_blocks"].push_back({{"stage", b.stage},
+                                  {"first_weight", b.first_weight},
+                                  {"weights", b.weights},
                                   {"compressed_bytes", b.compressed_bytes},
                                   {"uncompressed_bytes", b.uncompressed_bytes}});
   }

@@ -4,10 +4,9 @@
 
 namespace tigris::report {
 
-std::string render_text(const RunReport& r)
-{
-  std::string out = r.plan + "   runtime " + r.runtime_version + ", " + r.runtime_source + ", host reference backend (" +
-                    r.kernels + " kernels)\n";
+std::string render_text(const RunReport& r) {
+  std::string out = r.plan + "   runtime " + r.runtime_version + ", " + r.runtime_source +
+                    ", host reference backend (" + r.kernels + " kernels)\n";
   TextTable t;
   t.add({"fast arena peak", format_bytes(r.fast_peak),
          "of " + format_bytes(r.fast_capacity) +
@@ -18,11 +17,11 @@ std::string render_text(const RunReport& r)
   const tigris_exec_stats_t& s = r.stats;
   TextTable stats;
   stats.add({"stages", std::to_string(s.stages_normal) + " normal, " + std::to_string(s.stages_tiled) + " tiled, " +
-                       std::to_string(s.stages_chain) + " chain; " + std::to_string(s.total_tiles) + " tiles"});
-  stats.add({"moved", "loads " + format_bytes(s.loads_bytes) + ", spills " + format_bytes(s.spills_bytes) + ", weights " +
-                      format_bytes(s.weight_bytes) + ", copies " + format_bytes(s.copy_bytes)});
+                           std::to_string(s.stages_chain) + " chain; " + std::to_string(s.total_tiles) + " tiles"});
+  stats.add({"moved", "loads " + format_bytes(s.loads_bytes) + ", spills " + format_bytes(s.spills_bytes) +
+                          ", weights " + format_bytes(s.weight_bytes) + ", copies " + format_bytes(s.copy_bytes)});
   stats.add({"compactions", std::to_string(s.compactions) + "; slow overflow " + std::to_string(s.slow_overflow_count) +
-                            " allocations, " + format_bytes(s.slow_overflow_bytes)});
+                                " allocations, " + format_bytes(s.slow_overflow_bytes)});
   out += stats.render();
   std::string tensors;
   for (size_t i = 0; i < r.outputs.size(); ++i) {
@@ -33,8 +32,7 @@ std::string render_text(const RunReport& r)
   return out + "wrote " + r.output + "   " + tensors + (r.stored_order ? " (stored order)" : "") + "\n";
 }
 
-nlohmann::ordered_json to_json(const RunReport& r)
-{
+nlohmann::ordered_json to_json(const RunReport& r) {
   using json = nlohmann::ordered_json;
   const tigris_exec_stats_t& s = r.stats;
   json j;
@@ -46,9 +44,12 @@ nlohmann::ordered_json to_json(const RunReport& r)
   j["plan"] = r.plan;
   j["output"] = r.output;
   j["axis_order"] = r.stored_order ? "stored" : "declared";
-  j["memory"] = {{"fast_peak_bytes", r.fast_peak},         {"slow_peak_bytes", r.slow_peak},
-                 {"fast_capacity_bytes", r.fast_capacity}, {"slow_capacity_bytes", r.slow_capacity},
-                 {"fast_required_bytes", r.fast_required}, {"workspace_bytes", r.workspace_bytes},
+  j["memory"] = {{"fast_peak_bytes", r.fast_peak},
+                 {"slow_peak_bytes", r.slow_peak},
+                 {"fast_capacity_bytes", r.fast_capacity},
+                 {"slow_capacity_bytes", r.slow_capacity},
+                 {"fast_required_bytes", r.fast_required},
+                 {"workspace_bytes", r.workspace_bytes},
                  {"state_bytes", r.state_bytes}};
   j["stats"] = {{"stages_normal", s.stages_normal},
                 {"stages_tiled", s.stages_tiled},

@@ -22,11 +22,11 @@ struct RunReport {
   std::string output;
   std::string runtime_version;
   std::string runtime_source = "bundled";
-  std::string kernels;              // "float32" or "int8" reference dispatch
-  bool stored_order = false;        // arrays were exchanged in the plan's stored axis order
+  std::string kernels;        // "float32" or "int8" reference dispatch
+  bool stored_order = false;  // arrays were exchanged in the plan's stored axis order
   uint32_t fast_peak = 0, slow_peak = 0;
   uint32_t fast_capacity = 0, slow_capacity = 0;
-  uint32_t fast_required = 0;       // tigris_fast_arena_required
+  uint32_t fast_required = 0;  // tigris_fast_arena_required
   uint64_t workspace_bytes = 0, state_bytes = 0;
   tigris_exec_stats_t stats{};
   std::vector<RunTensor> outputs;

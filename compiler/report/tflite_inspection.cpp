@@ -22,13 +22,21 @@ std::string lower(std::string s) {
 
 uint64_t element_bytes(tfl::TensorType t) {
   switch (t) {
-    case tfl::TensorType::Int8: case tfl::TensorType::UInt8: case tfl::TensorType::Bool: return 1;
-    case tfl::TensorType::Int16: case tfl::TensorType::UInt16: case tfl::TensorType::Float16:
-    case tfl::TensorType::BFloat16: return 2;
-    case tfl::TensorType::Float32: case tfl::TensorType::Int32: case tfl::TensorType::UInt32: return 4;
-    case tfl::TensorType::Int64: case tfl::TensorType::UInt64: case tfl::TensorType::Float64:
-    case tfl::TensorType::Complex64: return 8;
-    default: return 0;
+  case tfl::TensorType::Int8:
+  case tfl::TensorType::UInt8:
+  case tfl::TensorType::Bool: return 1;
+  case tfl::TensorType::Int16:
+  case tfl::TensorType::UInt16:
+  case tfl::TensorType::Float16:
+  case tfl::TensorType::BFloat16: return 2;
+  case tfl::TensorType::Float32:
+  case tfl::TensorType::Int32:
+  case tfl::TensorType::UInt32: return 4;
+  case tfl::TensorType::Int64:
+  case tfl::TensorType::UInt64:
+  case tfl::TensorType::Float64:
+  case tfl::TensorType::Complex64: return 8;
+  default: return 0;
   }
 }
 
@@ -46,7 +54,8 @@ uint64_t macs_of(const tfl::Model& m, const tfl::SubGraph& sg, const tfl::Operat
   int32_t code = tfl::builtin_code(m, o);
   if (o.inputs.size() < 2 || o.outputs.empty() || o.inputs[1] < 0 || o.outputs[0] < 0) return 0;
   const std::vector<int32_t>& w = sg.tensors.at(static_cast<size_t>(o.inputs[1])).shape;
-  uint64_t out = static_cast<uint64_t>(std::max<int64_t>(tfl::element_count(sg.tensors.at(static_cast<size_t>(o.outputs[0])).shape), 0));
+  uint64_t out = static_cast<uint64_t>(
+      std::max<int64_t>(tfl::element_count(sg.tensors.at(static_cast<size_t>(o.outputs[0])).shape), 0));
   if (code == tfl::op::kConv2D && w.size() == 4) return out * static_cast<uint64_t>(w[1]) * w[2] * w[3];
   if (code == tfl::op::kDepthwiseConv2D && w.size() == 4) return out * static_cast<uint64_t>(w[1]) * w[2];
   if (code == tfl::op::kFullyConnected && w.size() == 2) return out * static_cast<uint64_t>(w[1]);
@@ -84,7 +93,8 @@ void add_operators(const tfl::Model& m, const tfl::SubGraph& sg, TfliteInspectio
     acts.push_back(value_of(sg.tensors[i]));
     acts.back().producer = producer[i];
   }
-  std::stable_sort(acts.begin(), acts.end(), [](const TfliteValue& a, const TfliteValue& b) { return a.bytes > b.bytes; });
+  std::stable_sort(acts.begin(), acts.end(),
+                   [](const TfliteValue& a, const TfliteValue& b) { return a.bytes > b.bytes; });
   if (acts.size() > 5) acts.resize(5);
   r.largest_activations = std::move(acts);
 }
@@ -133,9 +143,11 @@ TfliteInspection inspect_tflite(const std::vector<uint8_t>& bytes, const std::st
     const tfl::SubGraph& sg = m.subgraphs[0];
     r.num_ops = static_cast<uint32_t>(sg.operators.size());
     for (int32_t i : sg.inputs)
-      if (i >= 0 && static_cast<size_t>(i) < sg.tensors.size()) r.inputs.push_back(value_of(sg.tensors[static_cast<size_t>(i)]));
+      if (i >= 0 && static_cast<size_t>(i) < sg.tensors.size())
+        r.inputs.push_back(value_of(sg.tensors[static_cast<size_t>(i)]));
     for (int32_t i : sg.outputs)
-      if (i >= 0 && static_cast<size_t>(i) < sg.tensors.size()) r.outputs.push_back(value_of(sg.tensors[static_cast<size_t>(i)]));
+      if (i >= 0 && static_cast<size_t>(i) < sg.tensors.size())
+        r.outputs.push_back(value_of(sg.tensors[static_cast<size_t>(i)]));
     add_operators(m, sg, r);
     add_quantization(m, sg, r.quantization);
   }
@@ -158,9 +170,12 @@ std::string quantization_rows(const TfliteQuantization& q) {
   t.add({"activations", acts.empty() ? "none" : acts});
   if (q.int8_weights) {
     std::string w = plural(q.int8_weights, "int8 weight tensor", "int8 weight tensors") + ", ";
-    if (q.per_channel == q.int8_weights) w += "per channel";
-    else if (q.per_channel == 0) w += "per tensor";
-    else w += std::to_string(q.per_channel) + " of " + std::to_string(q.int8_weights) + " per channel";
+    if (q.per_channel == q.int8_weights)
+      w += "per channel";
+    else if (q.per_channel == 0)
+      w += "per tensor";
+    else
+      w += std::to_string(q.per_channel) + " of " + std::to_string(q.int8_weights) + " per channel";
     w += q.asymmetric ? ", " + std::to_string(q.asymmetric) + " asymmetric" : ", symmetric";
     t.add({"weights", w});
   }
@@ -184,9 +199,10 @@ std::string render_text(const TfliteInspection& p, bool) {
   ops.add({"operators", "count", "weights", "weight %", "MACs", "MAC %"});
   for (const TfliteOpType& o : p.op_types)
     ops.add({"  " + o.kind, std::to_string(o.count), format_bytes(o.weight_bytes),
-             format_percent(o.weight_bytes, p.total_weight_bytes), format_count(o.macs), format_percent(o.macs, p.total_macs)});
-  ops.add({"  total", std::to_string(p.num_ops), format_bytes(p.total_weight_bytes), p.total_weight_bytes ? "100.0%" : "-",
-           format_count(p.total_macs), p.total_macs ? "100.0%" : "-"});
+             format_percent(o.weight_bytes, p.total_weight_bytes), format_count(o.macs),
+             format_percent(o.macs, p.total_macs)});
+  ops.add({"  total", std::to_string(p.num_ops), format_bytes(p.total_weight_bytes),
+           p.total_weight_bytes ? "100.0%" : "-", format_count(p.total_macs), p.total_macs ? "100.0%" : "-"});
   out += ops.render();
   if (!p.largest_activations.empty()) {
     TextTable t;
@@ -224,14 +240,18 @@ nlohmann::ordered_json to_json(const TfliteInspection& p) {
   for (const TfliteValue& v : p.outputs) j["outputs"].push_back(value(v));
   j["operator_types"] = json::array();
   for (const TfliteOpType& o : p.op_types)
-    j["operator_types"].push_back({{"type", o.kind}, {"count", o.count}, {"weight_bytes", o.weight_bytes}, {"macs", o.macs}});
+    j["operator_types"].push_back(
+        {{"type", o.kind}, {"count", o.count}, {"weight_bytes", o.weight_bytes}, {"macs", o.macs}});
   j["weight_bytes"] = p.total_weight_bytes;
   j["macs"] = p.total_macs;
   j["largest_activations"] = json::array();
   for (const TfliteValue& v : p.largest_activations) j["largest_activations"].push_back(value(v));
   const TfliteQuantization& q = p.quantization;
-  j["quantization"] = {{"activation_dtypes", q.activation_dtypes}, {"int8_weight_tensors", q.int8_weights},
-                       {"per_channel", q.per_channel}, {"asymmetric", q.asymmetric}, {"float_regions", q.float_regions}};
+  j["quantization"] = {{"activation_dtypes", q.activation_dtypes},
+                       {"int8_weight_tensors", q.int8_weights},
+                       {"per_channel", q.per_channel},
+                       {"asymmetric", q.asymmetric},
+                       {"float_regions", q.float_regions}};
   j["converts"] = p.converts;
   j["reasons"] = p.reasons;
   return j;

@@ -40,8 +40,10 @@ uint32_t largest_rows(Described& d, uint32_t hi, uint32_t cols, bool lb, uint64_
   uint32_t lo = 1;
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo + 1) / 2;
-    if (peak_of(d, mid, cols, lb) <= budget) lo = mid;
-    else hi = mid - 1;
+    if (peak_of(d, mid, cols, lb) <= budget)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return lo;
 }

@@ -49,8 +49,10 @@ Candidate banded_hw(Probe& probe, uint16_t s, const StageBand& b, uint64_t budge
     uint32_t lo = 1, hi = C;
     while (lo < hi) {
       const uint32_t mid = lo + (hi - lo + 1) / 2;
-      if (peak_of(d, h, mid, false) <= budget) lo = mid;
-      else hi = mid - 1;
+      if (peak_of(d, h, mid, false) <= budget)
+        lo = mid;
+      else
+        hi = mid - 1;
     }
     Candidate c;
     if (!finish(d, h, lo, false, &c)) continue;
@@ -83,8 +85,10 @@ Candidate banded_layout(Probe& probe, uint16_t s, uint8_t kind, const StageBand&
   uint32_t lo = 1, hi = b.extent;
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo + 1) / 2;
-    if (peak_at(mid) <= budget) lo = mid;
-    else hi = mid - 1;
+    if (peak_at(mid) <= budget)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   c.peak = peak_at(lo);
   c.ok = true;
@@ -93,8 +97,8 @@ Candidate banded_layout(Probe& probe, uint16_t s, uint8_t kind, const StageBand&
   c.band.rows = lo;
   c.band.extent = b.extent;
   c.band.tiles = (b.extent + lo - 1) / lo;
-  static const char* names[] = {"", "reshape bands", "leading bands", "row bands", "transpose bands",
-                                "reduction by input rows", "", ""};
+  static const char* names[] = {
+      "", "reshape bands", "leading bands", "row bands", "transpose bands", "reduction by input rows", "", ""};
   c.decision = std::string(names[kind & 7]) + " of " + std::to_string(lo) + " of " + std::to_string(b.extent);
   return c;
 }
@@ -113,18 +117,18 @@ struct KindTry {
   uint16_t flags;
 };
 
-constexpr KindTry kKinds[] = {{TIGRIS_BAND_KIND_STRIPE, 0},    {TIGRIS_BAND_KIND_HW, 0},
-                              {TIGRIS_BAND_KIND_ROWS, 0},      {TIGRIS_BAND_KIND_BY_INPUT, 0},
-                              {TIGRIS_BAND_KIND_TRANSPOSE, 0}, {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
-                              {TIGRIS_BAND_KIND_RESHAPE, 0},   {TIGRIS_BAND_KIND_LEADING, 0}};
+constexpr KindTry kKinds[] = {
+    {TIGRIS_BAND_KIND_STRIPE, 0},    {TIGRIS_BAND_KIND_HW, 0},
+    {TIGRIS_BAND_KIND_ROWS, 0},      {TIGRIS_BAND_KIND_BY_INPUT, 0},
+    {TIGRIS_BAND_KIND_TRANSPOSE, 0}, {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
+    {TIGRIS_BAND_KIND_RESHAPE, 0},   {TIGRIS_BAND_KIND_LEADING, 0}};
 
 // Calls fn(kind try, stage band) for every kind whose conditions, band access and facts
 // hold for ops [first, end) as stage 0 of the probe (with a record stating the kind).
 template <typename Fn>
 void each_kind(Probe& probe, int first, int end, const std::vector<ir::TensorId>& inputs,
                const std::vector<ir::TensorId>& outputs, Fn fn) {
-  if (inputs.empty() || outputs.empty() || inputs.size() > kMaxStageInputs || outputs.size() > kMaxStageOutputs)
-    return;
+  if (inputs.empty() || outputs.empty() || inputs.size() > kMaxStageInputs || outputs.size() > kMaxStageOutputs) return;
   for (const KindTry& t : kKinds) {
     const auto kind = static_cast<tigris_band_kind_t>(t.kind);
     probe.clear();

@@ -26,8 +26,8 @@ struct Candidate {
   StageForm form = StageForm::Normal;
   BandChoice band;
   uint64_t peak = 0;
-  uint64_t loads = 0;          // bytes the runtime loads from slow
-  uint64_t spills = 0;         // bytes it spills to slow
+  uint64_t loads = 0;   // bytes the runtime loads from slow
+  uint64_t spills = 0;  // bytes it spills to slow
   uint64_t halo_macs = 0;
   std::vector<int> member_ends;  // chains: end op of each member
   std::string decision;

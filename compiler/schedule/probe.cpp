@@ -94,12 +94,21 @@ uint16_t Probe::add_stage(int first, int end, const std::vector<ir::TensorId>& i
     *n = static_cast<uint16_t>(count);
     fill();
   };
-  append([&] { for (int i = first; i < end; ++i) pool_.push_back(static_cast<uint16_t>(i)); },
-         static_cast<size_t>(end - first), &s.ops_off, &s.ops_count);
-  append([&] { for (ir::TensorId t : inputs) pool_.push_back(tensor(t)); }, inputs.size(), &s.inputs_off,
-         &s.inputs_count);
-  append([&] { for (ir::TensorId t : outputs) pool_.push_back(tensor(t)); }, outputs.size(), &s.outputs_off,
-         &s.outputs_count);
+  append(
+      [&] {
+        for (int i = first; i < end; ++i) pool_.push_back(static_cast<uint16_t>(i));
+      },
+      static_cast<size_t>(end - first), &s.ops_off, &s.ops_count);
+  append(
+      [&] {
+        for (ir::TensorId t : inputs) pool_.push_back(tensor(t));
+      },
+      inputs.size(), &s.inputs_off, &s.inputs_count);
+  append(
+      [&] {
+        for (ir::TensorId t : outputs) pool_.push_back(tensor(t));
+      },
+      outputs.size(), &s.outputs_off, &s.outputs_count);
   s.tile_plan_idx = TIGRIS_NONE;
   s.chain_id = TIGRIS_NONE;
   stages_.push_back(s);

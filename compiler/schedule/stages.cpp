@@ -11,17 +11,20 @@ namespace tigris::schedule {
 
 namespace {
 
-constexpr int kMaxBandOps = 16;   // ops of a banded stage candidate
-constexpr int kMaxChainOps = 64;  // ops of a chain candidate
+constexpr int kMaxBandOps = 16;       // ops of a banded stage candidate
+constexpr int kMaxChainOps = 64;      // ops of a chain candidate
 constexpr double kInfeasible = 1e30;  // an op over the budget in every form (reported, never emitted)
 constexpr double kNone = 1e31;        // no candidate for the range
 constexpr double kUnreached = 1e32;   // no partition of the prefix yet
 
 std::string size_text(uint64_t b) {
   char buf[48];
-  if (b < 1024) std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
-  else if (b < (1u << 20)) std::snprintf(buf, sizeof buf, "%.2f KiB", static_cast<double>(b) / 1024.0);
-  else std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(b) / 1048576.0);
+  if (b < 1024)
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
+  else if (b < (1u << 20))
+    std::snprintf(buf, sizeof buf, "%.2f KiB", static_cast<double>(b) / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(b) / 1048576.0);
   return buf;
 }
 
@@ -76,8 +79,8 @@ void fill_slow(const ir::Graph& g, const Usage& u, Schedule& sch) {
       if (p >= 0) {
         const size_t from_stage = static_cast<size_t>(stage_of[static_cast<size_t>(p)]);
         const Stage& from = sch.stages[from_stage];
-        const bool listed = std::find(from.outputs.begin(), from.outputs.end(), static_cast<ir::TensorId>(t)) !=
-                            from.outputs.end();
+        const bool listed =
+            std::find(from.outputs.begin(), from.outputs.end(), static_cast<ir::TensorId>(t)) != from.outputs.end();
         if (!listed || !spills(sch.stages, from_stage)) continue;
       }
       const auto& r = u.reads[t];
@@ -99,7 +102,11 @@ struct RangeChoice {
 class Partitioner {
  public:
   Partitioner(const ir::Graph& g, uint64_t budget, const PartitionOptions& opt)
-      : g_(g), u_(g), budget_(budget), n_(static_cast<int>(g.nodes.size())), probe_(g),
+      : g_(g),
+        u_(g),
+        budget_(budget),
+        n_(static_cast<int>(g.nodes.size())),
+        probe_(g),
         weight_cap_(opt.max_stage_weight_bytes) {
     banding_ = opt.banding && probe_.usable();
     chainable_.assign(static_cast<size_t>(n_), 0);
@@ -220,7 +227,8 @@ class Partitioner {
     if (normal_open) {
       const uint64_t peak = normal_stage_peak(g_, u_, f, e);
       // Growing a stage at its front never lowers its live set: once over, always over.
-      if (peak > budget_) normal_open = false;
+      if (peak > budget_)
+        normal_open = false;
       else if (io_ok(in, out)) {
         rc.c.ok = true;
         rc.c.form = StageForm::Normal;
@@ -259,8 +267,8 @@ class Partitioner {
     std::vector<ir::TensorId> in, out;
     range_io(g_, u_, f, e, &in, &out);
     const uint64_t whole = normal_stage_peak(g_, u_, f, e);
-    std::string text = whole > budget_ ? "needs " + size_text(whole) + " whole; "
-                                       : "too many inputs or outputs whole; ";
+    std::string text =
+        whole > budget_ ? "needs " + size_text(whole) + " whole; " : "too many inputs or outputs whole; ";
     return text + c.decision + " in " + size_text(c.peak);
   }
 
@@ -375,8 +383,8 @@ Schedule partition(const ir::Graph& g, uint64_t budget, const PartitionOptions& 
   for (Stage& st : sch.stages) {
     if (st.fits) continue;
     const ir::Node& node = g.nodes[static_cast<size_t>(st.first)];
-    st.reason = "operator " + node.name + " (" + node.op + ") alone needs " + std::to_string(st.peak_bytes) +
-                " bytes" + (sch.probe_usable ? " in its smallest band" : "");
+    st.reason = "operator " + node.name + " (" + node.op + ") alone needs " + std::to_string(st.peak_bytes) + " bytes" +
+                (sch.probe_usable ? " in its smallest band" : "");
   }
   finish_stages(g, u, sch);
   return sch;

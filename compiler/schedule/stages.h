@@ -30,16 +30,16 @@ enum class StageForm : uint8_t {
 
 // The band a banded stage (or a chain, on its head) states, and what it costs.
 struct BandChoice {
-  uint8_t kind = 0;          // tigris_band_kind_t (banded stages)
-  uint8_t mode = 0;          // LEADING mode
-  uint8_t axis = 0;          // record axis: TIGRIS_TILE_AXIS_HEIGHT or TIGRIS_TILE_AXIS_HW
-  uint16_t flags = 0;        // record flags (TIGRIS_TILE_BAND_ON_COLUMNS)
-  uint32_t rows = 0;         // rows per band (tile_extent_wide), a chain's chain_tile_h
-  uint32_t cols = 0;         // HW: columns per tile (0: every column)
-  uint32_t extent = 0;       // rows the bands divide
-  uint32_t col_extent = 0;   // HW: columns the tiles divide
-  uint32_t tiles = 0;        // bands run (x column tiles)
-  uint32_t halo = 0;         // rows a band reads beyond its own (composed for chains)
+  uint8_t kind = 0;         // tigris_band_kind_t (banded stages)
+  uint8_t mode = 0;         // LEADING mode
+  uint8_t axis = 0;         // record axis: TIGRIS_TILE_AXIS_HEIGHT or TIGRIS_TILE_AXIS_HW
+  uint16_t flags = 0;       // record flags (TIGRIS_TILE_BAND_ON_COLUMNS)
+  uint32_t rows = 0;        // rows per band (tile_extent_wide), a chain's chain_tile_h
+  uint32_t cols = 0;        // HW: columns per tile (0: every column)
+  uint32_t extent = 0;      // rows the bands divide
+  uint32_t col_extent = 0;  // HW: columns the tiles divide
+  uint32_t tiles = 0;       // bands run (x column tiles)
+  uint32_t halo = 0;        // rows a band reads beyond its own (composed for chains)
   bool line_buffered = false;
 };
 
@@ -49,30 +49,30 @@ struct Stage {
   std::vector<ir::TensorId> inputs;   // the plan's stage inputs (a chain head: every external read)
   std::vector<ir::TensorId> outputs;  // the plan's stage outputs
   StageForm form = StageForm::Normal;
-  BandChoice band;                    // Banded, and a chain's head
-  int chain_head = -1;                // Chain: index of the head stage
+  BandChoice band;      // Banded, and a chain's head
+  int chain_head = -1;  // Chain: index of the head stage
   int chain_len = 0;
-  uint64_t peak_bytes = 0;            // fast bytes held (a chain: the chain's, on every member)
-  uint64_t reload_bytes = 0;          // tensor bytes of the inputs it reloads (0 for chain members)
-  uint64_t spill_bytes = 0;           // tensor bytes of the outputs it spills (0 for inner members)
-  uint64_t load_traffic = 0;          // bytes the runtime loads (bands and halos), on a head
-  uint64_t spill_traffic = 0;         // bytes the runtime spills, on a head
-  uint64_t halo_macs = 0;             // multiply-accumulates computed more than once, on a head
-  uint64_t slow_bytes_after = 0;      // slow memory in use at the end of the stage (aligned)
+  uint64_t peak_bytes = 0;        // fast bytes held (a chain: the chain's, on every member)
+  uint64_t reload_bytes = 0;      // tensor bytes of the inputs it reloads (0 for chain members)
+  uint64_t spill_bytes = 0;       // tensor bytes of the outputs it spills (0 for inner members)
+  uint64_t load_traffic = 0;      // bytes the runtime loads (bands and halos), on a head
+  uint64_t spill_traffic = 0;     // bytes the runtime spills, on a head
+  uint64_t halo_macs = 0;         // multiply-accumulates computed more than once, on a head
+  uint64_t slow_bytes_after = 0;  // slow memory in use at the end of the stage (aligned)
   bool fits = true;
-  std::string reason;                 // why it does not fit, when !fits
-  std::string decision;               // why it has this form (analyze -v)
+  std::string reason;    // why it does not fit, when !fits
+  std::string decision;  // why it has this form (analyze -v)
 };
 
 struct Schedule {
-  uint64_t budget = 0;                // 0 = no budget: one stage
+  uint64_t budget = 0;  // 0 = no budget: one stage
   std::vector<Stage> stages;
-  uint64_t scheduled_peak = 0;        // max stage peak
+  uint64_t scheduled_peak = 0;  // max stage peak
   uint64_t slow_peak = 0;
-  uint64_t floor = 0;                 // no plan of this op order fits below (0 when not computed)
-  std::string floor_op;               // the op that sets the floor
-  bool fits = true;                   // every stage within the budget
-  bool probe_usable = true;           // banding available (else only normal stages)
+  uint64_t floor = 0;        // no plan of this op order fits below (0 when not computed)
+  std::string floor_op;      // the op that sets the floor
+  bool fits = true;          // every stage within the budget
+  bool probe_usable = true;  // banding available (else only normal stages)
 };
 
 // The fast bytes the normal path holds to run ops [first, end) as one stage (the flag is

@@ -50,24 +50,20 @@ uint64_t op_macs_per_element(const tigris_plan_t* plan, const tigris_op_t& op) {
   };
   const uint64_t group = std::max<uint16_t>(sp.group, 1);
   switch (op.op_type) {
-    case TIGRIS_OP_CONV:
-    case TIGRIS_OP_CONV1D:
-      return op.num_inputs > 0 ? window * std::max<uint64_t>(channels(ins[0]) / group, 1) : window;
-    case TIGRIS_OP_CONV_TRANSPOSE: {
-      const uint64_t s = static_cast<uint64_t>(std::max<uint8_t>(sp.stride_h, 1)) * std::max<uint8_t>(sp.stride_w, 1);
-      const uint64_t ic = op.num_inputs > 0 ? std::max<uint64_t>(channels(ins[0]) / group, 1) : 1;
-      return std::max<uint64_t>(window * ic / s, 1);
-    }
-    case TIGRIS_OP_DEPTHWISE:
-    case TIGRIS_OP_MAX_POOL:
-    case TIGRIS_OP_AVG_POOL:
-    case TIGRIS_OP_L2_POOL:
-      return window;
-    case TIGRIS_OP_FULLY_CONN:
-    case TIGRIS_OP_MATMUL:
-      return op.num_inputs > 0 ? channels(ins[0]) : 1;
-    default:
-      return 1;
+  case TIGRIS_OP_CONV:
+  case TIGRIS_OP_CONV1D: return op.num_inputs > 0 ? window * std::max<uint64_t>(channels(ins[0]) / group, 1) : window;
+  case TIGRIS_OP_CONV_TRANSPOSE: {
+    const uint64_t s = static_cast<uint64_t>(std::max<uint8_t>(sp.stride_h, 1)) * std::max<uint8_t>(sp.stride_w, 1);
+    const uint64_t ic = op.num_inputs > 0 ? std::max<uint64_t>(channels(ins[0]) / group, 1) : 1;
+    return std::max<uint64_t>(window * ic / s, 1);
+  }
+  case TIGRIS_OP_DEPTHWISE:
+  case TIGRIS_OP_MAX_POOL:
+  case TIGRIS_OP_AVG_POOL:
+  case TIGRIS_OP_L2_POOL: return window;
+  case TIGRIS_OP_FULLY_CONN:
+  case TIGRIS_OP_MATMUL: return op.num_inputs > 0 ? channels(ins[0]) : 1;
+  default: return 1;
   }
 }
 

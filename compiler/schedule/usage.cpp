@@ -7,7 +7,9 @@
 namespace tigris::schedule {
 
 Usage::Usage(const ir::Graph& g)
-    : producer(g.tensors.size(), -2), reads(g.tensors.size()), aligned(g.tensors.size()),
+    : producer(g.tensors.size(), -2),
+      reads(g.tensors.size()),
+      aligned(g.tensors.size()),
       is_output(g.tensors.size(), 0) {
   for (ir::TensorId id : g.inputs) producer[static_cast<size_t>(id)] = -1;
   for (ir::TensorId id : g.outputs) is_output[static_cast<size_t>(id)] = 1;

@@ -2,8 +2,8 @@
  * those of Arm's semihosting specification. */
 #include "semihost.h"
 
-#define SYS_WRITE0 0x04u
-#define SYS_EXIT_EXTENDED 0x20u
+#define SYS_WRITE0                   0x04u
+#define SYS_EXIT_EXTENDED            0x20u
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
 
 /* r0 = operation, r1 = argument; the host answers in r0. */
@@ -15,10 +15,7 @@ static uint32_t semihost_call(uint32_t op, const void *arg)
     return r0;
 }
 
-void semihost_print(const char *text)
-{
-    semihost_call(SYS_WRITE0, text);
-}
+void semihost_print(const char *text) { semihost_call(SYS_WRITE0, text); }
 
 void semihost_print_u32(uint32_t value)
 {
@@ -62,6 +59,5 @@ void semihost_exit(int status)
 {
     const uint32_t block[2] = {ADP_STOPPED_APPLICATION_EXIT, (uint32_t)status};
     semihost_call(SYS_EXIT_EXTENDED, block);
-    for (;;) {
-    }
+    for (;;) {}
 }

@@ -15,9 +15,9 @@ extern uint32_t __bss_start[], __bss_end[];
 
 /* System control block registers (ARMv7-M architecture reference manual, B3.2). */
 #define SCB_CPACR (*(volatile uint32_t *)0xE000ED88u) /* coprocessor access control */
-#define SCB_CFSR (*(volatile uint32_t *)0xE000ED28u)  /* configurable fault status */
-#define SCB_HFSR (*(volatile uint32_t *)0xE000ED2Cu)  /* hard fault status */
-#define SCB_BFAR (*(volatile uint32_t *)0xE000ED38u)  /* bus fault address */
+#define SCB_CFSR  (*(volatile uint32_t *)0xE000ED28u) /* configurable fault status */
+#define SCB_HFSR  (*(volatile uint32_t *)0xE000ED2Cu) /* hard fault status */
+#define SCB_BFAR  (*(volatile uint32_t *)0xE000ED38u) /* bus fault address */
 
 void reset_handler(void);
 void fault_handler(void);
@@ -65,17 +65,45 @@ __attribute__((section(".vectors"), used)) static const vector_t vector_table[16
     fault_handler,      /* MemManage */
     fault_handler,      /* BusFault */
     fault_handler,      /* UsageFault */
-    0, 0, 0, 0,         /* reserved */
+    0,
+    0,
+    0,
+    0,                  /* reserved */
     unexpected_handler, /* SVCall */
     unexpected_handler, /* DebugMonitor */
     0,                  /* reserved */
     unexpected_handler, /* PendSV */
     unexpected_handler, /* SysTick */
-    unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler,
-    unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler,
-    unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler,
-    unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler,
-    unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler,
-    unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler, unexpected_handler,
-    unexpected_handler, unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
+    unexpected_handler,
 };

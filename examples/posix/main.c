@@ -64,7 +64,8 @@ static uint32_t slow_bytes_for(const tigris_plan_t *plan)
     for (i = 0; i < plan->header->num_tensors; ++i) {
         const tigris_tensor_t *t = &plan->tensors[i];
         if ((t->flags & TIGRIS_TENSOR_CONSTANT) == 0) {
-            total += 2u * ((t->size_bytes + TIGRIS_PLAN_MAX_ALIGN - 1u) / TIGRIS_PLAN_MAX_ALIGN * TIGRIS_PLAN_MAX_ALIGN);
+            total +=
+                2u * ((t->size_bytes + TIGRIS_PLAN_MAX_ALIGN - 1u) / TIGRIS_PLAN_MAX_ALIGN * TIGRIS_PLAN_MAX_ALIGN);
         }
     }
     return total;

@@ -14,8 +14,8 @@ using tflite::Tensor;
 using tflite::TensorType;
 
 bool is_unary(int32_t c) {
-  return c == op::kRelu || c == op::kRelu6 || c == op::kLogistic || c == op::kTanh ||
-         c == op::kHardSwish || c == op::kLeakyRelu || c == op::kQuantize || c == op::kAbs;
+  return c == op::kRelu || c == op::kRelu6 || c == op::kLogistic || c == op::kTanh || c == op::kHardSwish ||
+         c == op::kLeakyRelu || c == op::kQuantize || c == op::kAbs;
 }
 bool is_binary(int32_t c) {
   return c == op::kAdd || c == op::kSub || c == op::kMul || c == op::kMaximum || c == op::kMinimum;
@@ -31,16 +31,18 @@ bool int8_4d(const Tensor* t) { return t && t->type == TensorType::Int8 && t->sh
 // Fills a window along one axis from the operator's options; checks the output size.
 bool fill_window(Window& w, int64_t in, int64_t out, Padding padding, std::string* why) {
   if (w.stride < 1 || w.dilation < 1 || w.kernel < 1) return *why = "a stride, dilation or kernel below 1", false;
-  int64_t expected = padding == Padding::Same ? (in + w.stride - 1) / w.stride
-                                              : (in - w.extent() + w.stride) / w.stride;
+  int64_t expected =
+      padding == Padding::Same ? (in + w.stride - 1) / w.stride : (in - w.extent() + w.stride) / w.stride;
   if (expected != out) return *why = "an output size its padding does not give", false;
-  if (padding == Padding::Same) std::tie(w.pad_before, w.pad_after) = same_padding(in, out, w.stride, w.extent());
-  else if (padding != Padding::Valid) return *why = "an unknown padding", false;
+  if (padding == Padding::Same)
+    std::tie(w.pad_before, w.pad_after) = same_padding(in, out, w.stride, w.extent());
+  else if (padding != Padding::Valid)
+    return *why = "an unknown padding", false;
   return true;
 }
 
-bool window_op(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o,
-               int32_t code, BandOp& b, std::string* why) {
+bool window_op(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o, int32_t code, BandOp& b,
+               std::string* why) {
   const Tensor* in = input(g, o, 0);
   const Tensor& out = g.tensors[static_cast<size_t>(o.outputs[0])];
   if (!int8_4d(in) || tflite::is_constant(m, *in)) return *why = "an input that is not an int8 4-D activation", false;
@@ -81,8 +83,7 @@ bool window_op(const tflite::Model& m, const tflite::SubGraph& g, const tflite::
   return true;
 }
 
-bool pad_op(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o, BandOp& b,
-            std::string* why) {
+bool pad_op(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o, BandOp& b, std::string* why) {
   const Tensor* in = input(g, o, 0);
   const Tensor& out = g.tensors[static_cast<size_t>(o.outputs[0])];
   if (!int8_4d(in) || tflite::is_constant(m, *in)) return *why = "an input that is not an int8 4-D activation", false;
@@ -103,8 +104,8 @@ bool pad_op(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Ope
   return true;
 }
 
-bool elementwise_op(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o,
-                    int32_t code, BandOp& b, std::string* why) {
+bool elementwise_op(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o, int32_t code,
+                    BandOp& b, std::string* why) {
   const Tensor& out = g.tensors[static_cast<size_t>(o.outputs[0])];
   size_t operands = is_binary(code) ? 2 : 1;
   if (o.inputs.size() < operands) return *why = "missing inputs", false;
@@ -148,13 +149,13 @@ std::vector<std::array<int32_t, 2>> pad_amounts(const tflite::Model& m, const tf
   return out;
 }
 
-std::optional<BandOp> band_op(const tflite::Model& m, const tflite::SubGraph& g,
-                              const tflite::Operator& o, std::string* why) {
+std::optional<BandOp> band_op(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o,
+                              std::string* why) {
   int32_t code = tflite::builtin_code(m, o);
   BandOp b;
   b.code = code;
-  bool window = code == op::kConv2D || code == op::kDepthwiseConv2D || code == op::kMaxPool2D ||
-                code == op::kAveragePool2D;
+  bool window =
+      code == op::kConv2D || code == op::kDepthwiseConv2D || code == op::kMaxPool2D || code == op::kAveragePool2D;
   bool pad = code == op::kPad || code == op::kPadV2;
   if (!window && !pad && !is_unary(code) && !is_binary(code)) {
     *why = std::string(tflite::builtin_name(code)) + " is not computed in bands";

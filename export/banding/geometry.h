@@ -39,8 +39,8 @@ enum class BandKind {
 struct BandOp {
   BandKind kind = BandKind::Elementwise;
   int32_t code = 0;
-  Window h, w;                       // along height and width
-  std::vector<size_t> row_inputs;    // input slots that carry rows (sliced per band)
+  Window h, w;                              // along height and width
+  std::vector<size_t> row_inputs;           // input slots that carry rows (sliced per band)
   std::array<int32_t, 2> pad_n{}, pad_c{};  // PAD / PADV2: batch and channel paddings
   bool strided_or_pool = false;
 };
@@ -48,8 +48,8 @@ struct BandOp {
 // The banding view of an operator, or nullopt with `why` set when it cannot be banded:
 // not in the allowed list, not int8, not 4-D, padding an average pool adds, shapes the
 // geometry does not reproduce.
-std::optional<BandOp> band_op(const tflite::Model& m, const tflite::SubGraph& g,
-                              const tflite::Operator& op, std::string* why);
+std::optional<BandOp> band_op(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& op,
+                              std::string* why);
 
 // SAME padding of TFLite (total split with the extra row after).
 std::pair<int64_t, int64_t> same_padding(int64_t in, int64_t out, int64_t stride, int64_t extent);

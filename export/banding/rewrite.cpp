@@ -52,17 +52,21 @@ class BandWriter {
         pad_rows = {clipped.lo - want.lo, want.hi - clipped.hi};
       }
       if (b.kind == BandKind::Pad) {
-        std::vector<int32_t> pads = {b.pad_n[0], b.pad_n[1], static_cast<int32_t>(pad_rows.lo),
-                                     static_cast<int32_t>(pad_rows.hi), static_cast<int32_t>(b.w.pad_before),
-                                     static_cast<int32_t>(b.w.pad_after), b.pad_c[0], b.pad_c[1]};
+        std::vector<int32_t> pads = {b.pad_n[0],
+                                     b.pad_n[1],
+                                     static_cast<int32_t>(pad_rows.lo),
+                                     static_cast<int32_t>(pad_rows.hi),
+                                     static_cast<int32_t>(b.w.pad_before),
+                                     static_cast<int32_t>(b.w.pad_after),
+                                     b.pad_c[0],
+                                     b.pad_c[1]};
         if (std::all_of(pads.begin(), pads.end(), [](int32_t p) { return p == 0; })) {
           band[o.outputs[0]] = {source, out_rows};  // nothing to pad in this band
           continue;
         }
         copy.inputs[1] = paddings_constant(pads);
       } else if (b.kind == BandKind::Window) {
-        if (pad_rows.lo || pad_rows.hi || b.w.pad_before || b.w.pad_after)
-          copy.inputs[0] = pad(source, pad_rows, b, k);
+        if (pad_rows.lo || pad_rows.hi || b.w.pad_before || b.w.pad_after) copy.inputs[0] = pad(source, pad_rows, b, k);
         set_valid(copy);
       }
       copy.outputs[0] = band_tensor(o.outputs[0], out_rows, "band" + std::to_string(k));
@@ -106,8 +110,8 @@ class BandWriter {
 
   // A tensor holding exactly `rows` of original tensor t: the band's copy, narrowed by
   // a SLICE when the band holds more; external inputs are sliced from the full tensor.
-  int32_t rows_of(int32_t t, Rows rows, std::map<int32_t, BandTensor>& band,
-                  const std::map<int32_t, Rows>& need, int k) {
+  int32_t rows_of(int32_t t, Rows rows, std::map<int32_t, BandTensor>& band, const std::map<int32_t, Rows>& need,
+                  int k) {
     auto it = band.find(t);
     if (it == band.end()) {  // an input from outside the run (run tensors are written first)
       Rows held = need.at(t);
@@ -137,8 +141,14 @@ class BandWriter {
   // PAD (zero point) or, in front of a max pool, PADV2 with the lowest int8 value.
   int32_t pad(int32_t source, Rows pad_rows, const BandOp& b, int k) {
     const Tensor& s = g_.tensors[static_cast<size_t>(source)];
-    std::vector<int32_t> pads = {0, 0, static_cast<int32_t>(pad_rows.lo), static_cast<int32_t>(pad_rows.hi),
-                                 static_cast<int32_t>(b.w.pad_before), static_cast<int32_t>(b.w.pad_after), 0, 0};
+    std::vector<int32_t> pads = {0,
+                                 0,
+                                 static_cast<int32_t>(pad_rows.lo),
+                                 static_cast<int32_t>(pad_rows.hi),
+                                 static_cast<int32_t>(b.w.pad_before),
+                                 static_cast<int32_t>(b.w.pad_after),
+                                 0,
+                                 0};
     Tensor padded = activation_like(s, short_name(origin(source)) + "/band" + std::to_string(k) + "_pad");
     padded.shape[1] += pads[2] + pads[3];
     padded.shape[2] += pads[4] + pads[5];
@@ -237,12 +247,10 @@ class BandWriter {
 
 }  // namespace
 
-Rows band_rows(int64_t height, int bands, int k) {
-  return {height * k / bands, height * (k + 1) / bands};
-}
+Rows band_rows(int64_t height, int bands, int k) { return {height * k / bands, height * (k + 1) / bands}; }
 
-std::optional<tflite::Model> rewrite_run(const tflite::Model& m, const BandPlan& plan,
-                                         std::vector<bool>* generated, std::string* why) {
+std::optional<tflite::Model> rewrite_run(const tflite::Model& m, const BandPlan& plan, std::vector<bool>* generated,
+                                         std::string* why) {
   tflite::Model out = m;
   std::vector<BandOp> geo;
   for (size_t i = plan.run.first; i <= plan.run.last; ++i) {

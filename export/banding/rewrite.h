@@ -27,7 +27,7 @@ Rows band_rows(int64_t height, int bands, int k);
 // operators and the CONCATENATION replace the run. `generated` (if given) receives, per
 // operator of the result, whether the rewrite created it. nullopt (with `why`) when a
 // band would read no row of a tensor.
-std::optional<tflite::Model> rewrite_run(const tflite::Model& m, const BandPlan& plan,
-                                         std::vector<bool>* generated, std::string* why);
+std::optional<tflite::Model> rewrite_run(const tflite::Model& m, const BandPlan& plan, std::vector<bool>* generated,
+                                         std::string* why);
 
 }  // namespace tigris::banding

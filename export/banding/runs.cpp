@@ -26,8 +26,8 @@ std::vector<std::vector<size_t>> consumers(const tflite::SubGraph& g) {
 
 // True if operator i's output is read only by operators in [first, last] and is no
 // graph output.
-bool stays_inside(const tflite::SubGraph& g, const std::vector<std::vector<size_t>>& readers, size_t i,
-                  size_t first, size_t last) {
+bool stays_inside(const tflite::SubGraph& g, const std::vector<std::vector<size_t>>& readers, size_t i, size_t first,
+                  size_t last) {
   int32_t t = g.operators[i].outputs[0];
   if (std::find(g.outputs.begin(), g.outputs.end(), t) != g.outputs.end()) return false;
   const auto& r = readers[static_cast<size_t>(t)];

@@ -15,8 +15,8 @@ int32_t add_tensor(SubGraph& g, Tensor t) {
   return static_cast<int32_t>(g.tensors.size() - 1);
 }
 
-int32_t add_int32_constant(Model& m, SubGraph& g, const std::string& name,
-                           const std::vector<int32_t>& shape, const std::vector<int32_t>& values) {
+int32_t add_int32_constant(Model& m, SubGraph& g, const std::string& name, const std::vector<int32_t>& shape,
+                           const std::vector<int32_t>& values) {
   std::vector<uint8_t> bytes(values.size() * 4);
   for (size_t i = 0; i < values.size(); ++i) {
     auto v = static_cast<uint32_t>(values[i]);

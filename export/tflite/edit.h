@@ -17,8 +17,8 @@ uint32_t add_buffer(Model& m, std::vector<uint8_t> data);
 int32_t add_tensor(SubGraph& g, Tensor t);
 
 // A constant int32 tensor with its own buffer.
-int32_t add_int32_constant(Model& m, SubGraph& g, const std::string& name,
-                           const std::vector<int32_t>& shape, const std::vector<int32_t>& values);
+int32_t add_int32_constant(Model& m, SubGraph& g, const std::string& name, const std::vector<int32_t>& shape,
+                           const std::vector<int32_t>& values);
 
 // Index of the operator code for builtin `code` (at least `version`), added if missing.
 uint32_t operator_code_index(Model& m, int32_t code, int32_t version = 1);

@@ -15,25 +15,42 @@ namespace tigris::tflite {
 
 // ---- Enumerations (schema numbering) ---------------------------------------------------
 enum class TensorType : int8_t {
-  Float32 = 0, Float16 = 1, Int32 = 2, UInt8 = 3, Int64 = 4, String = 5, Bool = 6,
-  Int16 = 7, Complex64 = 8, Int8 = 9, Float64 = 10, Complex128 = 11, UInt64 = 12,
-  Resource = 13, Variant = 14, UInt32 = 15, UInt16 = 16, Int4 = 17, BFloat16 = 18,
-  Int2 = 19, UInt4 = 20, Float8E4M3FN = 21, Float8E5M2 = 22,
+  Float32 = 0,
+  Float16 = 1,
+  Int32 = 2,
+  UInt8 = 3,
+  Int64 = 4,
+  String = 5,
+  Bool = 6,
+  Int16 = 7,
+  Complex64 = 8,
+  Int8 = 9,
+  Float64 = 10,
+  Complex128 = 11,
+  UInt64 = 12,
+  Resource = 13,
+  Variant = 14,
+  UInt32 = 15,
+  UInt16 = 16,
+  Int4 = 17,
+  BFloat16 = 18,
+  Int2 = 19,
+  UInt4 = 20,
+  Float8E4M3FN = 21,
+  Float8E5M2 = 22,
 };
 
 // Builtin operator codes TiGrIS names. Other codes are carried as plain integers.
 namespace op {
-inline constexpr int32_t kAdd = 0, kAveragePool2D = 1, kConcatenation = 2, kConv2D = 3,
-    kDepthwiseConv2D = 4, kDequantize = 6, kFullyConnected = 9, kLogistic = 14,
-    kMaxPool2D = 17, kMul = 18, kRelu = 19, kRelu6 = 21, kReshape = 22, kResizeBilinear = 23,
-    kSoftmax = 25, kTanh = 28, kCustom = 32, kPad = 34, kTranspose = 39, kMean = 40, kSub = 41,
-    kSqueeze = 43, kStridedSlice = 45, kMaximum = 55, kMinimum = 57, kPadV2 = 60,
-    kSlice = 65, kTransposeConv = 67, kSum = 74, kReduceMax = 82, kReduceMin = 89,
-    kReduceAll = 140, kSvdf = 27,
-    kUnidirectionalSequenceLstm = 44, kMirrorPad = 100, kAddN = 106,
-    kResizeNearestNeighbor = 97, kLeakyRelu = 98, kAbs = 101, kQuantize = 114,
-    kHardSwish = 117, kIf = 118, kWhile = 119, kPlaceholderForGreaterOpCodes = 127,
-    kCallOnce = 129;
+inline constexpr int32_t kAdd = 0, kAveragePool2D = 1, kConcatenation = 2, kConv2D = 3, kDepthwiseConv2D = 4,
+                         kDequantize = 6, kFullyConnected = 9, kLogistic = 14, kMaxPool2D = 17, kMul = 18, kRelu = 19,
+                         kRelu6 = 21, kReshape = 22, kResizeBilinear = 23, kSoftmax = 25, kTanh = 28, kCustom = 32,
+                         kPad = 34, kTranspose = 39, kMean = 40, kSub = 41, kSqueeze = 43, kStridedSlice = 45,
+                         kMaximum = 55, kMinimum = 57, kPadV2 = 60, kSlice = 65, kTransposeConv = 67, kSum = 74,
+                         kReduceMax = 82, kReduceMin = 89, kReduceAll = 140, kSvdf = 27,
+                         kUnidirectionalSequenceLstm = 44, kMirrorPad = 100, kAddN = 106, kResizeNearestNeighbor = 97,
+                         kLeakyRelu = 98, kAbs = 101, kQuantize = 114, kHardSwish = 117, kIf = 118, kWhile = 119,
+                         kPlaceholderForGreaterOpCodes = 127, kCallOnce = 129;
 }  // namespace op
 
 enum class Padding : int8_t { Same = 0, Valid = 1 };
@@ -41,11 +58,32 @@ enum class Activation : int8_t { None = 0, Relu = 1, ReluN1To1 = 2, Relu6 = 3, T
 
 // BuiltinOptions union tags of the options tables TiGrIS carries.
 enum class OptionsType : uint8_t {
-  None = 0, Conv2D = 1, DepthwiseConv2D = 2, Pool2D = 5, FullyConnected = 8, Softmax = 9,
-  Concatenation = 10, Add = 11, ResizeBilinear = 15, Reshape = 17, Mul = 21, Pad = 22,
-  Transpose = 26, Reducer = 27, Sub = 28, Squeeze = 30, StridedSlice = 32, Dequantize = 38,
-  MaximumMinimum = 39, PadV2 = 43, Slice = 48, ResizeNearestNeighbor = 74, LeakyRelu = 75,
-  Abs = 78, Quantize = 89, HardSwish = 91,
+  None = 0,
+  Conv2D = 1,
+  DepthwiseConv2D = 2,
+  Pool2D = 5,
+  FullyConnected = 8,
+  Softmax = 9,
+  Concatenation = 10,
+  Add = 11,
+  ResizeBilinear = 15,
+  Reshape = 17,
+  Mul = 21,
+  Pad = 22,
+  Transpose = 26,
+  Reducer = 27,
+  Sub = 28,
+  Squeeze = 30,
+  StridedSlice = 32,
+  Dequantize = 38,
+  MaximumMinimum = 39,
+  PadV2 = 43,
+  Slice = 48,
+  ResizeNearestNeighbor = 74,
+  LeakyRelu = 75,
+  Abs = 78,
+  Quantize = 89,
+  HardSwish = 91,
 };
 
 // ---- Options tables --------------------------------------------------------------------
@@ -77,7 +115,10 @@ struct FullyConnectedOptions {
   TensorType quantized_bias_type = TensorType::Float32;
   bool operator==(const FullyConnectedOptions&) const = default;
 };
-struct SoftmaxOptions { float beta = 0.0f; bool operator==(const SoftmaxOptions&) const = default; };
+struct SoftmaxOptions {
+  float beta = 0.0f;
+  bool operator==(const SoftmaxOptions&) const = default;
+};
 struct ConcatenationOptions {
   int32_t axis = 0;
   Activation activation = Activation::None;
@@ -89,7 +130,10 @@ struct AddSubOptions {
   bool pot_scale_int16 = true;
   bool operator==(const AddSubOptions&) const = default;
 };
-struct MulOptions { Activation activation = Activation::None; bool operator==(const MulOptions&) const = default; };
+struct MulOptions {
+  Activation activation = Activation::None;
+  bool operator==(const MulOptions&) const = default;
+};
 // RESHAPE and SQUEEZE: an optional list of ints (new_shape / squeeze_dims).
 struct IntListOptions {
   std::optional<std::vector<int32_t>> values;
@@ -100,27 +144,40 @@ struct ResizeOptions {
   bool align_corners = false, half_pixel_centers = false;
   bool operator==(const ResizeOptions&) const = default;
 };
-struct ReducerOptions { bool keep_dims = false; bool operator==(const ReducerOptions&) const = default; };
+struct ReducerOptions {
+  bool keep_dims = false;
+  bool operator==(const ReducerOptions&) const = default;
+};
 struct StridedSliceOptions {
   int32_t begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0, shrink_axis_mask = 0;
   bool offset = false;
   bool operator==(const StridedSliceOptions&) const = default;
 };
-struct LeakyReluOptions { float alpha = 0.0f; bool operator==(const LeakyReluOptions&) const = default; };
+struct LeakyReluOptions {
+  float alpha = 0.0f;
+  bool operator==(const LeakyReluOptions&) const = default;
+};
 // Options tables without fields (PAD, PADV2, TRANSPOSE, QUANTIZE, ...): the tag says which.
-struct NoFieldOptions { bool operator==(const NoFieldOptions&) const = default; };
+struct NoFieldOptions {
+  bool operator==(const NoFieldOptions&) const = default;
+};
 
 struct Options {
   OptionsType type = OptionsType::None;  // the union tag as written in the file
-  std::variant<std::monostate, Conv2DOptions, DepthwiseConv2DOptions, Pool2DOptions,
-               FullyConnectedOptions, SoftmaxOptions, ConcatenationOptions, AddSubOptions,
-               MulOptions, IntListOptions, ResizeOptions, ReducerOptions,
-               StridedSliceOptions, LeakyReluOptions, NoFieldOptions>
+  std::variant<std::monostate, Conv2DOptions, DepthwiseConv2DOptions, Pool2DOptions, FullyConnectedOptions,
+               SoftmaxOptions, ConcatenationOptions, AddSubOptions, MulOptions, IntListOptions, ResizeOptions,
+               ReducerOptions, StridedSliceOptions, LeakyReluOptions, NoFieldOptions>
       value;
   bool operator==(const Options&) const = default;
 
-  template <class T> const T* get() const { return std::get_if<T>(&value); }
-  template <class T> T* get() { return std::get_if<T>(&value); }
+  template <class T>
+  const T* get() const {
+    return std::get_if<T>(&value);
+  }
+  template <class T>
+  T* get() {
+    return std::get_if<T>(&value);
+  }
 };
 
 // ---- Core tables -----------------------------------------------------------------------
@@ -136,7 +193,7 @@ struct Quantization {
 struct Tensor {
   std::vector<int32_t> shape;  // empty = scalar
   TensorType type = TensorType::Float32;
-  uint32_t buffer = 0;         // index into Model::buffers; 0 = no data
+  uint32_t buffer = 0;  // index into Model::buffers; 0 = no data
   std::string name;
   std::optional<Quantization> quantization;
   bool is_variable = false;
@@ -152,7 +209,7 @@ struct Buffer {
 
 struct Operator {
   uint32_t opcode_index = 0;
-  std::vector<int32_t> inputs;   // -1 = optional input not given
+  std::vector<int32_t> inputs;  // -1 = optional input not given
   std::vector<int32_t> outputs;
   Options options;
   std::optional<std::vector<uint8_t>> custom_options;
@@ -227,9 +284,9 @@ class ModelError : public std::runtime_error {
 };
 
 // ---- Helpers ---------------------------------------------------------------------------
-const char* tensor_type_name(TensorType t);   // "INT8", "FLOAT32", ... ("TYPE_UNKNOWN" if unknown)
-const char* builtin_name(int32_t code);       // "CONV_2D", ... ("BUILTIN_UNKNOWN" if unnamed)
-const char* options_table_name(OptionsType t);  // "Conv2DOptions", ...
+const char* tensor_type_name(TensorType t);                    // "INT8", "FLOAT32", ... ("TYPE_UNKNOWN" if unknown)
+const char* builtin_name(int32_t code);                        // "CONV_2D", ... ("BUILTIN_UNKNOWN" if unnamed)
+const char* options_table_name(OptionsType t);                 // "Conv2DOptions", ...
 std::string operator_kind(const Model& m, const Operator& o);  // builtin name, or custom code
 int32_t builtin_code(const Model& m, const Operator& o);       // effective code (-1 if bad index)
 

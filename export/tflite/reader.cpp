@@ -22,13 +22,12 @@ std::string tensor_owner(size_t index, const std::string& name) {
   return name.empty() ? s : s + " (" + name + ")";
 }
 
-std::optional<Quantization> read_quantization(const fb::QuantizationParameters* q,
-                                              const std::string& owner, const ReadContext& ctx) {
+std::optional<Quantization> read_quantization(const fb::QuantizationParameters* q, const std::string& owner,
+                                              const ReadContext& ctx) {
   if (!q) return std::nullopt;
   ctx.check_slots(q, "QuantizationParameters", slots_below(7));
   if (q->details_type() != fb::QuantizationDetails::NONE || q->details() != nullptr)
-    ctx.uncarried(owner + " has quantization details (type " +
-                  std::to_string(static_cast<int>(q->details_type())) +
+    ctx.uncarried(owner + " has quantization details (type " + std::to_string(static_cast<int>(q->details_type())) +
                   "), which are not supported");
   Quantization out;
   out.min = to_vector(q->min());
@@ -47,8 +46,7 @@ Tensor read_tensor(const fb::Tensor* t, size_t index, const ReadContext& ctx) {
   if (t->sparsity()) ctx.uncarried(owner + " is sparse, which is not supported");
   if (t->variant_tensors() && t->variant_tensors()->size() > 0)
     ctx.uncarried(owner + " has variant subtypes, which are not supported");
-  if (t->external_buffer() != 0)
-    ctx.uncarried(owner + " uses an external buffer, which is not supported");
+  if (t->external_buffer() != 0) ctx.uncarried(owner + " uses an external buffer, which is not supported");
   out.shape = to_vector(t->shape());
   out.type = static_cast<TensorType>(t->type());
   out.buffer = t->buffer();
@@ -59,15 +57,14 @@ Tensor read_tensor(const fb::Tensor* t, size_t index, const ReadContext& ctx) {
   return out;
 }
 
-Operator read_operator(const fb::Operator* o, size_t index, const Model& m,
-                       const ReadContext& ctx) {
+Operator read_operator(const fb::Operator* o, size_t index, const Model& m, const ReadContext& ctx) {
   ctx.check_slots(o, "Operator", slots_below(14));
   Operator out;
   out.opcode_index = o->opcode_index();
   std::string owner = "operator " + std::to_string(index);
   if (out.opcode_index >= m.operator_codes.size())
-    ctx.fatal(owner + ": operator code index " + std::to_string(out.opcode_index) +
-              " is out of range for " + std::to_string(m.operator_codes.size()) +
+    ctx.fatal(owner + ": operator code index " + std::to_string(out.opcode_index) + " is out of range for " +
+              std::to_string(m.operator_codes.size()) +
               (m.operator_codes.size() == 1 ? " operator code" : " operator codes"));
   owner += " (" + operator_kind(m, out) + ")";
   out.inputs = to_vector(o->inputs());
@@ -82,8 +79,7 @@ Operator read_operator(const fb::Operator* o, size_t index, const Model& m,
     ctx.uncarried(owner + " keeps custom options outside the FlatBuffer, which is not supported");
   if (o->builtin_options_2_type() != fb::BuiltinOptions2::NONE || o->builtin_options_2())
     ctx.uncarried(owner + " has BuiltinOptions2 (type " +
-                  std::to_string(static_cast<int>(o->builtin_options_2_type())) +
-                  "), which are not supported");
+                  std::to_string(static_cast<int>(o->builtin_options_2_type())) + "), which are not supported");
   out.options = detail::read_options(o, static_cast<uint8_t>(o->builtin_options_type()), owner, ctx);
   return out;
 }
@@ -113,8 +109,7 @@ void read_buffers(const fb::Model* fm, Model& m, const ReadContext& ctx) {
     // stored after the FlatBuffer, which TFLite Micro never reads.
     if (b->offset() > 1 || b->size() != 0)
       ctx.uncarried("buffer " + std::to_string(i) + " stores its data outside the FlatBuffer (offset " +
-                    std::to_string(b->offset()) + ", size " + std::to_string(b->size()) +
-                    "), which is not supported");
+                    std::to_string(b->offset()) + ", size " + std::to_string(b->size()) + "), which is not supported");
     m.buffers.push_back(Buffer{to_vector(b->data())});
   }
 }
@@ -176,10 +171,8 @@ bool looks_like_tflite(std::span<const uint8_t> bytes) {
 }
 
 Model read_model(std::span<const uint8_t> bytes, const std::string& file, ReadOptions opts) {
-  if (!looks_like_tflite(bytes))
-    throw ModelError(file, "not a TFLite file (no TFL3 identifier)");
-  if (bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE)
-    throw ModelError(file, "the file is too large for a FlatBuffer");
+  if (!looks_like_tflite(bytes)) throw ModelError(file, "not a TFLite file (no TFL3 identifier)");
+  if (bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) throw ModelError(file, "the file is too large for a FlatBuffer");
   flatbuffers::Verifier::Options vopts;
   vopts.max_depth = 128;
   vopts.max_tables = 50'000'000;

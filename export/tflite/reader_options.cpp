@@ -15,32 +15,28 @@ TensorType type(int8_t v) { return static_cast<TensorType>(v); }
 Options read_conv(const fb::Conv2DOptions* o, const ReadContext& ctx) {
   ctx.check_slots(o, "Conv2DOptions", slots_below(7));
   return {OptionsType::Conv2D,
-          Conv2DOptions{padding(o->padding()), o->stride_w(), o->stride_h(),
-                        act(o->fused_activation_function()), o->dilation_w_factor(),
-                        o->dilation_h_factor(), type(o->quantized_bias_type())}};
+          Conv2DOptions{padding(o->padding()), o->stride_w(), o->stride_h(), act(o->fused_activation_function()),
+                        o->dilation_w_factor(), o->dilation_h_factor(), type(o->quantized_bias_type())}};
 }
 
 Options read_depthwise(const fb::DepthwiseConv2DOptions* o, const ReadContext& ctx) {
   ctx.check_slots(o, "DepthwiseConv2DOptions", slots_below(7));
   return {OptionsType::DepthwiseConv2D,
-          DepthwiseConv2DOptions{padding(o->padding()), o->stride_w(), o->stride_h(),
-                                 o->depth_multiplier(), act(o->fused_activation_function()),
-                                 o->dilation_w_factor(), o->dilation_h_factor()}};
+          DepthwiseConv2DOptions{padding(o->padding()), o->stride_w(), o->stride_h(), o->depth_multiplier(),
+                                 act(o->fused_activation_function()), o->dilation_w_factor(), o->dilation_h_factor()}};
 }
 
 Options read_pool(const fb::Pool2DOptions* o, const ReadContext& ctx) {
   ctx.check_slots(o, "Pool2DOptions", slots_below(6));
-  return {OptionsType::Pool2D,
-          Pool2DOptions{padding(o->padding()), o->stride_w(), o->stride_h(), o->filter_width(),
-                        o->filter_height(), act(o->fused_activation_function())}};
+  return {OptionsType::Pool2D, Pool2DOptions{padding(o->padding()), o->stride_w(), o->stride_h(), o->filter_width(),
+                                             o->filter_height(), act(o->fused_activation_function())}};
 }
 
 Options read_fc(const fb::FullyConnectedOptions* o, const ReadContext& ctx) {
   ctx.check_slots(o, "FullyConnectedOptions", slots_below(5));
   return {OptionsType::FullyConnected,
-          FullyConnectedOptions{act(o->fused_activation_function()), o->weights_format(),
-                                o->keep_num_dims(), o->asymmetric_quantize_inputs(),
-                                type(o->quantized_bias_type())}};
+          FullyConnectedOptions{act(o->fused_activation_function()), o->weights_format(), o->keep_num_dims(),
+                                o->asymmetric_quantize_inputs(), type(o->quantized_bias_type())}};
 }
 
 std::optional<std::vector<int32_t>> int_list(const flatbuffers::Vector<int32_t>* v) {
@@ -50,8 +46,7 @@ std::optional<std::vector<int32_t>> int_list(const flatbuffers::Vector<int32_t>*
 
 }  // namespace
 
-Options read_options(const void* op_table, uint8_t tag, const std::string& owner,
-                     const ReadContext& ctx) {
+Options read_options(const void* op_table, uint8_t tag, const std::string& owner, const ReadContext& ctx) {
   auto* o = static_cast<const fb::Operator*>(op_table);
   if (tag == 0) return {};
   if (o->builtin_options() == nullptr) {
@@ -61,82 +56,85 @@ Options read_options(const void* op_table, uint8_t tag, const std::string& owner
   }
   auto t = static_cast<OptionsType>(tag);
   switch (t) {
-    case OptionsType::Conv2D: return read_conv(o->builtin_options_as_Conv2DOptions(), ctx);
-    case OptionsType::DepthwiseConv2D:
-      return read_depthwise(o->builtin_options_as_DepthwiseConv2DOptions(), ctx);
-    case OptionsType::Pool2D: return read_pool(o->builtin_options_as_Pool2DOptions(), ctx);
-    case OptionsType::FullyConnected:
-      return read_fc(o->builtin_options_as_FullyConnectedOptions(), ctx);
-    case OptionsType::Softmax: {
-      auto* s = o->builtin_options_as_SoftmaxOptions();
-      ctx.check_slots(s, "SoftmaxOptions", slots_below(1));
-      return {t, SoftmaxOptions{s->beta()}};
-    }
-    case OptionsType::Concatenation: {
-      auto* s = o->builtin_options_as_ConcatenationOptions();
-      ctx.check_slots(s, "ConcatenationOptions", slots_below(2));
-      return {t, ConcatenationOptions{s->axis(), act(s->fused_activation_function())}};
-    }
-    case OptionsType::Add: {
-      auto* s = o->builtin_options_as_AddOptions();
-      ctx.check_slots(s, "AddOptions", slots_below(2));
-      return {t, AddSubOptions{act(s->fused_activation_function()), s->pot_scale_int16()}};
-    }
-    case OptionsType::Sub: {
-      auto* s = o->builtin_options_as_SubOptions();
-      ctx.check_slots(s, "SubOptions", slots_below(2));
-      return {t, AddSubOptions{act(s->fused_activation_function()), s->pot_scale_int16()}};
-    }
-    case OptionsType::Mul: {
-      auto* s = o->builtin_options_as_MulOptions();
-      ctx.check_slots(s, "MulOptions", slots_below(1));
-      return {t, MulOptions{act(s->fused_activation_function())}};
-    }
-    case OptionsType::Reshape: {
-      auto* s = o->builtin_options_as_ReshapeOptions();
-      ctx.check_slots(s, "ReshapeOptions", slots_below(1));
-      return {t, IntListOptions{int_list(s->new_shape())}};
-    }
-    case OptionsType::Squeeze: {
-      auto* s = o->builtin_options_as_SqueezeOptions();
-      ctx.check_slots(s, "SqueezeOptions", slots_below(1));
-      return {t, IntListOptions{int_list(s->squeeze_dims())}};
-    }
-    case OptionsType::ResizeBilinear: {
-      auto* s = o->builtin_options_as_ResizeBilinearOptions();
-      ctx.check_slots(s, "ResizeBilinearOptions", 0b1100);  // slots 0, 1 are deprecated
-      return {t, ResizeOptions{s->align_corners(), s->half_pixel_centers()}};
-    }
-    case OptionsType::ResizeNearestNeighbor: {
-      auto* s = o->builtin_options_as_ResizeNearestNeighborOptions();
-      ctx.check_slots(s, "ResizeNearestNeighborOptions", slots_below(2));
-      return {t, ResizeOptions{s->align_corners(), s->half_pixel_centers()}};
-    }
-    case OptionsType::Reducer: {
-      auto* s = o->builtin_options_as_ReducerOptions();
-      ctx.check_slots(s, "ReducerOptions", slots_below(1));
-      return {t, ReducerOptions{s->keep_dims()}};
-    }
-    case OptionsType::StridedSlice: {
-      auto* s = o->builtin_options_as_StridedSliceOptions();
-      ctx.check_slots(s, "StridedSliceOptions", slots_below(6));
-      return {t, StridedSliceOptions{s->begin_mask(), s->end_mask(), s->ellipsis_mask(),
-                                     s->new_axis_mask(), s->shrink_axis_mask(), s->offset()}};
-    }
-    case OptionsType::LeakyRelu: {
-      auto* s = o->builtin_options_as_LeakyReluOptions();
-      ctx.check_slots(s, "LeakyReluOptions", slots_below(1));
-      return {t, LeakyReluOptions{s->alpha()}};
-    }
-    case OptionsType::Pad: case OptionsType::PadV2: case OptionsType::Transpose:
-    case OptionsType::Dequantize: case OptionsType::Quantize: case OptionsType::MaximumMinimum:
-    case OptionsType::Slice: case OptionsType::Abs: case OptionsType::HardSwish:
-      ctx.check_slots(o->builtin_options(), options_table_name(t), 0);
-      return {t, NoFieldOptions{}};
-    case OptionsType::None: break;
+  case OptionsType::Conv2D: return read_conv(o->builtin_options_as_Conv2DOptions(), ctx);
+  case OptionsType::DepthwiseConv2D: return read_depthwise(o->builtin_options_as_DepthwiseConv2DOptions(), ctx);
+  case OptionsType::Pool2D: return read_pool(o->builtin_options_as_Pool2DOptions(), ctx);
+  case OptionsType::FullyConnected: return read_fc(o->builtin_options_as_FullyConnectedOptions(), ctx);
+  case OptionsType::Softmax: {
+    auto* s = o->builtin_options_as_SoftmaxOptions();
+    ctx.check_slots(s, "SoftmaxOptions", slots_below(1));
+    return {t, SoftmaxOptions{s->beta()}};
   }
-  ctx.uncarried(owner + " has builtin options of type " + std::to_string(tag) +
-                ", which are not supported");
+  case OptionsType::Concatenation: {
+    auto* s = o->builtin_options_as_ConcatenationOptions();
+    ctx.check_slots(s, "ConcatenationOptions", slots_below(2));
+    return {t, ConcatenationOptions{s->axis(), act(s->fused_activation_function())}};
+  }
+  case OptionsType::Add: {
+    auto* s = o->builtin_options_as_AddOptions();
+    ctx.check_slots(s, "AddOptions", slots_below(2));
+    return {t, AddSubOptions{act(s->fused_activation_function()), s->pot_scale_int16()}};
+  }
+  case OptionsType::Sub: {
+    auto* s = o->builtin_options_as_SubOptions();
+    ctx.check_slots(s, "SubOptions", slots_below(2));
+    return {t, AddSubOptions{act(s->fused_activation_function()), s->pot_scale_int16()}};
+  }
+  case OptionsType::Mul: {
+    auto* s = o->builtin_options_as_MulOptions();
+    ctx.check_slots(s, "MulOptions", slots_below(1));
+    return {t, MulOptions{act(s->fused_activation_function())}};
+  }
+  case OptionsType::Reshape: {
+    auto* s = o->builtin_options_as_ReshapeOptions();
+    ctx.check_slots(s, "ReshapeOptions", slots_below(1));
+    return {t, IntListOptions{int_list(s->new_shape())}};
+  }
+  case OptionsType::Squeeze: {
+    auto* s = o->builtin_options_as_SqueezeOptions();
+    ctx.check_slots(s, "SqueezeOptions", slots_below(1));
+    return {t, IntListOptions{int_list(s->squeeze_dims())}};
+  }
+  case OptionsType::ResizeBilinear: {
+    auto* s = o->builtin_options_as_ResizeBilinearOptions();
+    ctx.check_slots(s, "ResizeBilinearOptions", 0b1100);  // slots 0, 1 are deprecated
+    return {t, ResizeOptions{s->align_corners(), s->half_pixel_centers()}};
+  }
+  case OptionsType::ResizeNearestNeighbor: {
+    auto* s = o->builtin_options_as_ResizeNearestNeighborOptions();
+    ctx.check_slots(s, "ResizeNearestNeighborOptions", slots_below(2));
+    return {t, ResizeOptions{s->align_corners(), s->half_pixel_centers()}};
+  }
+  case OptionsType::Reducer: {
+    auto* s = o->builtin_options_as_ReducerOptions();
+    ctx.check_slots(s, "ReducerOptions", slots_below(1));
+    return {t, ReducerOptions{s->keep_dims()}};
+  }
+  case OptionsType::StridedSlice: {
+    auto* s = o->builtin_options_as_StridedSliceOptions();
+    ctx.check_slots(s, "StridedSliceOptions", slots_below(6));
+    return {t, StridedSliceOptions{s->begin_mask(), s->end_mask(), s->ellipsis_mask(), s->new_axis_mask(),
+                                   s->shrink_axis_mask(), s->offset()}};
+  }
+  case OptionsType::LeakyRelu: {
+    auto* s = o->builtin_options_as_LeakyReluOptions();
+    ctx.check_slots(s, "LeakyReluOptions", slots_below(1));
+    return {t, LeakyReluOptions{s->alpha()}};
+  }
+  case OptionsType::Pad:
+  case OptionsType::PadV2:
+  case OptionsType::Transpose:
+  case OptionsType::Dequantize:
+  case OptionsType::Quantize:
+  case OptionsType::MaximumMinimum:
+  case OptionsType::Slice:
+  case OptionsType::Abs:
+  case OptionsType::HardSwish:
+    ctx.check_slots(o->builtin_options(), options_table_name(t), 0);
+    return {t, NoFieldOptions{}};
+  case OptionsType::None: break;
+  }
+  ctx.uncarried(owner + " has builtin options of type " + std::to_string(tag) + ", which are not supported");
   return {};
 }
 

@@ -9,7 +9,6 @@
 namespace tigris::tflite::detail {
 
 // `op_table` is the fb::Operator; `owner` names the operator in messages.
-Options read_options(const void* op_table, uint8_t tag, const std::string& owner,
-                     const ReadContext& ctx);
+Options read_options(const void* op_table, uint8_t tag, const std::string& owner, const ReadContext& ctx);
 
 }  // namespace tigris::tflite::detail

@@ -10,11 +10,10 @@ std::string tensor_owner(size_t index, const std::string& name) {
 }
 
 // ---- Index checks ----------------------------------------------------------------------
-void check_index(const std::string& file, const std::string& owner, const char* item, int64_t index,
-                 size_t count) {
+void check_index(const std::string& file, const std::string& owner, const char* item, int64_t index, size_t count) {
   if (index >= 0 && static_cast<uint64_t>(index) < count) return;
   throw ModelError(file, owner + ": " + item + " index " + std::to_string(index) + " is out of range for " +
-            std::to_string(count) + " " + item + (count == 1 ? "" : "s"));
+                             std::to_string(count) + " " + item + (count == 1 ? "" : "s"));
 }
 
 void check_subgraph_indices(const Model& m, size_t gi, const std::string& file) {
@@ -27,8 +26,7 @@ void check_subgraph_indices(const Model& m, size_t gi, const std::string& file) 
     check_index(file, tensor_owner(i, g.tensors[i].name), "buffer", g.tensors[i].buffer, m.buffers.size());
   for (size_t i = 0; i < g.operators.size(); ++i) {
     const Operator& o = g.operators[i];
-    check_index(file, "operator " + std::to_string(i), "operator code", o.opcode_index,
-                m.operator_codes.size());
+    check_index(file, "operator " + std::to_string(i), "operator code", o.opcode_index, m.operator_codes.size());
     std::string owner = "operator " + std::to_string(i) + " (" + operator_kind(m, o) + ")";
     for (int32_t t : o.inputs)
       if (t != -1) check_index(file, owner, "tensor", t, nt);
@@ -41,8 +39,7 @@ void check_subgraph_indices(const Model& m, size_t gi, const std::string& file) 
 
 void check_model_indices(const Model& m, const std::string& file) {
   for (size_t gi = 0; gi < m.subgraphs.size(); ++gi) check_subgraph_indices(m, gi, file);
-  for (const Metadata& md : m.metadata)
-    check_index(file, "metadata " + md.name, "buffer", md.buffer, m.buffers.size());
+  for (const Metadata& md : m.metadata) check_index(file, "metadata " + md.name, "buffer", md.buffer, m.buffers.size());
   for (int32_t b : m.metadata_buffer) check_index(file, "metadata_buffer", "buffer", b, m.buffers.size());
   for (const SignatureDef& s : m.signature_defs) {
     std::string owner = "signature " + s.signature_key;

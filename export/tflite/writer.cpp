@@ -54,15 +54,20 @@ class PackBuilder : public FlatBufferBuilder {
 class Table {
  public:
   explicit Table(PackBuilder& b) : b_(b), start_(b.StartTable()) {}
-  template <class T, class D> Table& scalar(flatbuffers::voffset_t field, T v, D def) {
+  template <class T, class D>
+  Table& scalar(flatbuffers::voffset_t field, T v, D def) {
     b_.AddElement<T>(field, v, static_cast<T>(def));
     return *this;
   }
-  template <class T> Table& offset(flatbuffers::voffset_t field, Offset<T> o) {
+  template <class T>
+  Table& offset(flatbuffers::voffset_t field, Offset<T> o) {
     b_.AddOffset(field, o);
     return *this;
   }
-  template <class T = void> Offset<T> end() { return Offset<T>(b_.EndSharedTable(start_)); }
+  template <class T = void>
+  Offset<T> end() {
+    return Offset<T>(b_.EndSharedTable(start_));
+  }
 
  private:
   PackBuilder& b_;
@@ -90,32 +95,48 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
   if (o.type == OptionsType::None) return 0;
   if (auto* c = o.get<Conv2DOptions>()) {
     using T = fb::Conv2DOptions;
-    return Table(b).scalar(T::VT_PADDING, i8(c->padding), 0).scalar(T::VT_STRIDE_W, c->stride_w, 0)
-        .scalar(T::VT_STRIDE_H, c->stride_h, 0).scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
-        .scalar(T::VT_DILATION_W_FACTOR, c->dilation_w, 1).scalar(T::VT_DILATION_H_FACTOR, c->dilation_h, 1)
-        .scalar(T::VT_QUANTIZED_BIAS_TYPE, i8(c->quantized_bias_type), 0).end();
+    return Table(b)
+        .scalar(T::VT_PADDING, i8(c->padding), 0)
+        .scalar(T::VT_STRIDE_W, c->stride_w, 0)
+        .scalar(T::VT_STRIDE_H, c->stride_h, 0)
+        .scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
+        .scalar(T::VT_DILATION_W_FACTOR, c->dilation_w, 1)
+        .scalar(T::VT_DILATION_H_FACTOR, c->dilation_h, 1)
+        .scalar(T::VT_QUANTIZED_BIAS_TYPE, i8(c->quantized_bias_type), 0)
+        .end();
   }
   if (auto* c = o.get<DepthwiseConv2DOptions>()) {
     using T = fb::DepthwiseConv2DOptions;
-    return Table(b).scalar(T::VT_PADDING, i8(c->padding), 0).scalar(T::VT_STRIDE_W, c->stride_w, 0)
-        .scalar(T::VT_STRIDE_H, c->stride_h, 0).scalar(T::VT_DEPTH_MULTIPLIER, c->depth_multiplier, 0)
+    return Table(b)
+        .scalar(T::VT_PADDING, i8(c->padding), 0)
+        .scalar(T::VT_STRIDE_W, c->stride_w, 0)
+        .scalar(T::VT_STRIDE_H, c->stride_h, 0)
+        .scalar(T::VT_DEPTH_MULTIPLIER, c->depth_multiplier, 0)
         .scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
-        .scalar(T::VT_DILATION_W_FACTOR, c->dilation_w, 1).scalar(T::VT_DILATION_H_FACTOR, c->dilation_h, 1).end();
+        .scalar(T::VT_DILATION_W_FACTOR, c->dilation_w, 1)
+        .scalar(T::VT_DILATION_H_FACTOR, c->dilation_h, 1)
+        .end();
   }
   if (auto* c = o.get<Pool2DOptions>()) {
     using T = fb::Pool2DOptions;
-    return Table(b).scalar(T::VT_PADDING, i8(c->padding), 0).scalar(T::VT_STRIDE_W, c->stride_w, 0)
-        .scalar(T::VT_STRIDE_H, c->stride_h, 0).scalar(T::VT_FILTER_WIDTH, c->filter_w, 0)
+    return Table(b)
+        .scalar(T::VT_PADDING, i8(c->padding), 0)
+        .scalar(T::VT_STRIDE_W, c->stride_w, 0)
+        .scalar(T::VT_STRIDE_H, c->stride_h, 0)
+        .scalar(T::VT_FILTER_WIDTH, c->filter_w, 0)
         .scalar(T::VT_FILTER_HEIGHT, c->filter_h, 0)
-        .scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0).end();
+        .scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
+        .end();
   }
   if (auto* c = o.get<FullyConnectedOptions>()) {
     using T = fb::FullyConnectedOptions;
-    return Table(b).scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
+    return Table(b)
+        .scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
         .scalar(T::VT_WEIGHTS_FORMAT, c->weights_format, 0)
         .scalar(T::VT_KEEP_NUM_DIMS, static_cast<uint8_t>(c->keep_num_dims), 0)
         .scalar(T::VT_ASYMMETRIC_QUANTIZE_INPUTS, static_cast<uint8_t>(c->asymmetric_quantize_inputs), 0)
-        .scalar(T::VT_QUANTIZED_BIAS_TYPE, i8(c->quantized_bias_type), 0).end();
+        .scalar(T::VT_QUANTIZED_BIAS_TYPE, i8(c->quantized_bias_type), 0)
+        .end();
   }
   if (auto* c = o.get<SoftmaxOptions>()) return Table(b).scalar(fb::SoftmaxOptions::VT_BETA, c->beta, 0.0f).end();
   if (auto* c = o.get<ConcatenationOptions>()) {
@@ -126,10 +147,13 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
     using T = fb::AddOptions;  // SubOptions has the same two slots and defaults
     static_assert(int{T::VT_FUSED_ACTIVATION_FUNCTION} == int{fb::SubOptions::VT_FUSED_ACTIVATION_FUNCTION} &&
                   int{T::VT_POT_SCALE_INT16} == int{fb::SubOptions::VT_POT_SCALE_INT16});
-    return Table(b).scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
-        .scalar(T::VT_POT_SCALE_INT16, static_cast<uint8_t>(c->pot_scale_int16), 1).end();
+    return Table(b)
+        .scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
+        .scalar(T::VT_POT_SCALE_INT16, static_cast<uint8_t>(c->pot_scale_int16), 1)
+        .end();
   }
-  if (auto* c = o.get<MulOptions>()) return Table(b).scalar(fb::MulOptions::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0).end();
+  if (auto* c = o.get<MulOptions>())
+    return Table(b).scalar(fb::MulOptions::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0).end();
   if (auto* c = o.get<IntListOptions>()) {
     static_assert(int{fb::ReshapeOptions::VT_NEW_SHAPE} == int{fb::SqueezeOptions::VT_SQUEEZE_DIMS});
     Offset<flatbuffers::Vector<int32_t>> values = c->values ? vec(b, *c->values) : 0;
@@ -138,21 +162,29 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
   if (auto* c = o.get<ResizeOptions>()) {
     if (o.type == OptionsType::ResizeBilinear) {
       using T = fb::ResizeBilinearOptions;
-      return Table(b).scalar(T::VT_ALIGN_CORNERS, static_cast<uint8_t>(c->align_corners), 0)
-          .scalar(T::VT_HALF_PIXEL_CENTERS, static_cast<uint8_t>(c->half_pixel_centers), 0).end();
+      return Table(b)
+          .scalar(T::VT_ALIGN_CORNERS, static_cast<uint8_t>(c->align_corners), 0)
+          .scalar(T::VT_HALF_PIXEL_CENTERS, static_cast<uint8_t>(c->half_pixel_centers), 0)
+          .end();
     }
     using T = fb::ResizeNearestNeighborOptions;
-    return Table(b).scalar(T::VT_ALIGN_CORNERS, static_cast<uint8_t>(c->align_corners), 0)
-        .scalar(T::VT_HALF_PIXEL_CENTERS, static_cast<uint8_t>(c->half_pixel_centers), 0).end();
+    return Table(b)
+        .scalar(T::VT_ALIGN_CORNERS, static_cast<uint8_t>(c->align_corners), 0)
+        .scalar(T::VT_HALF_PIXEL_CENTERS, static_cast<uint8_t>(c->half_pixel_centers), 0)
+        .end();
   }
   if (auto* c = o.get<ReducerOptions>())
     return Table(b).scalar(fb::ReducerOptions::VT_KEEP_DIMS, static_cast<uint8_t>(c->keep_dims), 0).end();
   if (auto* c = o.get<StridedSliceOptions>()) {
     using T = fb::StridedSliceOptions;
-    return Table(b).scalar(T::VT_BEGIN_MASK, c->begin_mask, 0).scalar(T::VT_END_MASK, c->end_mask, 0)
-        .scalar(T::VT_ELLIPSIS_MASK, c->ellipsis_mask, 0).scalar(T::VT_NEW_AXIS_MASK, c->new_axis_mask, 0)
+    return Table(b)
+        .scalar(T::VT_BEGIN_MASK, c->begin_mask, 0)
+        .scalar(T::VT_END_MASK, c->end_mask, 0)
+        .scalar(T::VT_ELLIPSIS_MASK, c->ellipsis_mask, 0)
+        .scalar(T::VT_NEW_AXIS_MASK, c->new_axis_mask, 0)
         .scalar(T::VT_SHRINK_AXIS_MASK, c->shrink_axis_mask, 0)
-        .scalar(T::VT_OFFSET, static_cast<uint8_t>(c->offset), 0).end();
+        .scalar(T::VT_OFFSET, static_cast<uint8_t>(c->offset), 0)
+        .end();
   }
   if (auto* c = o.get<LeakyReluOptions>()) return Table(b).scalar(fb::LeakyReluOptions::VT_ALPHA, c->alpha, 0.0f).end();
   return Table(b).end();  // NoFieldOptions
@@ -164,8 +196,13 @@ Offset<void> write_quantization(PackBuilder& b, const Quantization& q) {
   auto mx = vec_or_null(b, q.max);
   auto sc = vec_or_null(b, q.scale);
   auto zp = vec_or_null(b, q.zero_point);
-  return Table(b).offset(T::VT_MIN, mn).offset(T::VT_MAX, mx).offset(T::VT_SCALE, sc)
-      .offset(T::VT_ZERO_POINT, zp).scalar(T::VT_QUANTIZED_DIMENSION, q.quantized_dimension, 0).end();
+  return Table(b)
+      .offset(T::VT_MIN, mn)
+      .offset(T::VT_MAX, mx)
+      .offset(T::VT_SCALE, sc)
+      .offset(T::VT_ZERO_POINT, zp)
+      .scalar(T::VT_QUANTIZED_DIMENSION, q.quantized_dimension, 0)
+      .end();
 }
 
 Offset<void> write_tensor(PackBuilder& b, const Tensor& t) {
@@ -174,11 +211,16 @@ Offset<void> write_tensor(PackBuilder& b, const Tensor& t) {
   auto name = t.name.empty() ? 0 : b.CreateString(t.name);
   auto quant = t.quantization ? write_quantization(b, *t.quantization) : 0;
   auto signature = t.shape_signature ? vec(b, *t.shape_signature) : 0;
-  return Table(b).offset(T::VT_SHAPE, shape).scalar(T::VT_TYPE, i8(t.type), 0)
-      .scalar(T::VT_BUFFER, t.buffer, 0u).offset(T::VT_NAME, name).offset(T::VT_QUANTIZATION, quant)
+  return Table(b)
+      .offset(T::VT_SHAPE, shape)
+      .scalar(T::VT_TYPE, i8(t.type), 0)
+      .scalar(T::VT_BUFFER, t.buffer, 0u)
+      .offset(T::VT_NAME, name)
+      .offset(T::VT_QUANTIZATION, quant)
       .scalar(T::VT_IS_VARIABLE, static_cast<uint8_t>(t.is_variable), 0)
       .offset(T::VT_SHAPE_SIGNATURE, signature)
-      .scalar(T::VT_HAS_RANK, static_cast<uint8_t>(t.has_rank), 0).end();
+      .scalar(T::VT_HAS_RANK, static_cast<uint8_t>(t.has_rank), 0)
+      .end();
 }
 
 Offset<void> write_operator(PackBuilder& b, const Operator& o) {
@@ -193,12 +235,18 @@ Offset<void> write_operator(PackBuilder& b, const Operator& o) {
     mutating = b.CreateVector(bytes);
   }
   auto intermediates = vec_or_null(b, o.intermediates);
-  return Table(b).scalar(T::VT_OPCODE_INDEX, o.opcode_index, 0u).offset(T::VT_INPUTS, inputs)
-      .offset(T::VT_OUTPUTS, outputs).scalar(T::VT_BUILTIN_OPTIONS_TYPE, static_cast<uint8_t>(o.options.type), 0)
-      .offset(T::VT_BUILTIN_OPTIONS, options).offset(T::VT_CUSTOM_OPTIONS, custom)
+  return Table(b)
+      .scalar(T::VT_OPCODE_INDEX, o.opcode_index, 0u)
+      .offset(T::VT_INPUTS, inputs)
+      .offset(T::VT_OUTPUTS, outputs)
+      .scalar(T::VT_BUILTIN_OPTIONS_TYPE, static_cast<uint8_t>(o.options.type), 0)
+      .offset(T::VT_BUILTIN_OPTIONS, options)
+      .offset(T::VT_CUSTOM_OPTIONS, custom)
       .scalar(T::VT_CUSTOM_OPTIONS_FORMAT, o.custom_options_format, 0)
-      .offset(T::VT_MUTATING_VARIABLE_INPUTS, mutating).offset(T::VT_INTERMEDIATES, intermediates)
-      .scalar(T::VT_DEBUG_METADATA_INDEX, o.debug_metadata_index, -1).end();
+      .offset(T::VT_MUTATING_VARIABLE_INPUTS, mutating)
+      .offset(T::VT_INTERMEDIATES, intermediates)
+      .scalar(T::VT_DEBUG_METADATA_INDEX, o.debug_metadata_index, -1)
+      .end();
 }
 
 Offset<void> write_subgraph(PackBuilder& b, const SubGraph& g) {
@@ -211,9 +259,14 @@ Offset<void> write_subgraph(PackBuilder& b, const SubGraph& g) {
   for (const Operator& o : g.operators) ops.push_back(write_operator(b, o));
   auto ov = tables(b, ops);
   auto name = g.name.empty() ? 0 : b.CreateString(g.name);
-  return Table(b).offset(T::VT_TENSORS, tv).offset(T::VT_INPUTS, inputs).offset(T::VT_OUTPUTS, outputs)
-      .offset(T::VT_OPERATORS, ov).offset(T::VT_NAME, name)
-      .scalar(T::VT_DEBUG_METADATA_INDEX, g.debug_metadata_index, -1).end();
+  return Table(b)
+      .offset(T::VT_TENSORS, tv)
+      .offset(T::VT_INPUTS, inputs)
+      .offset(T::VT_OUTPUTS, outputs)
+      .offset(T::VT_OPERATORS, ov)
+      .offset(T::VT_NAME, name)
+      .scalar(T::VT_DEBUG_METADATA_INDEX, g.debug_metadata_index, -1)
+      .end();
 }
 
 Offset<void> write_signature(PackBuilder& b, const SignatureDef& s) {
@@ -222,16 +275,22 @@ Offset<void> write_signature(PackBuilder& b, const SignatureDef& s) {
     std::vector<Offset<void>> out;
     for (const TensorMap& t : v) {
       auto name = b.CreateString(t.name);
-      out.push_back(Table(b).offset(fb::TensorMap::VT_NAME, name)
-                        .scalar(fb::TensorMap::VT_TENSOR_INDEX, t.tensor_index, 0u).end());
+      out.push_back(Table(b)
+                        .offset(fb::TensorMap::VT_NAME, name)
+                        .scalar(fb::TensorMap::VT_TENSOR_INDEX, t.tensor_index, 0u)
+                        .end());
     }
     return tables(b, out);
   };
   auto inputs = maps(s.inputs);
   auto outputs = maps(s.outputs);
   auto key = b.CreateString(s.signature_key);
-  return Table(b).offset(T::VT_INPUTS, inputs).offset(T::VT_OUTPUTS, outputs).offset(T::VT_SIGNATURE_KEY, key)
-      .scalar(T::VT_SUBGRAPH_INDEX, s.subgraph_index, 0u).end();
+  return Table(b)
+      .offset(T::VT_INPUTS, inputs)
+      .offset(T::VT_OUTPUTS, outputs)
+      .offset(T::VT_SIGNATURE_KEY, key)
+      .scalar(T::VT_SUBGRAPH_INDEX, s.subgraph_index, 0u)
+      .end();
 }
 
 // The data vector gets the 4-byte alignment of any vector, as the object API gives it
@@ -244,9 +303,12 @@ Offset<void> write_buffer(PackBuilder& b, const Buffer& buf) {
 Offset<void> write_operator_code(PackBuilder& b, const OperatorCode& c) {
   using T = fb::OperatorCode;
   auto custom = c.custom_code ? b.CreateString(*c.custom_code) : 0;
-  return Table(b).scalar(T::VT_DEPRECATED_BUILTIN_CODE, i8(std::min<int32_t>(c.code, 127)), 0)
-      .offset(T::VT_CUSTOM_CODE, custom).scalar(T::VT_VERSION, c.version, 1)
-      .scalar(T::VT_BUILTIN_CODE, c.code, 0).end();
+  return Table(b)
+      .scalar(T::VT_DEPRECATED_BUILTIN_CODE, i8(std::min<int32_t>(c.code, 127)), 0)
+      .offset(T::VT_CUSTOM_CODE, custom)
+      .scalar(T::VT_VERSION, c.version, 1)
+      .scalar(T::VT_BUILTIN_CODE, c.code, 0)
+      .end();
 }
 
 }  // namespace
@@ -268,15 +330,22 @@ std::vector<uint8_t> write_model(const Model& m) {
   auto metadata_buffer = vec_or_null(b, m.metadata_buffer);
   for (const Metadata& md : m.metadata) {
     auto name = b.CreateString(md.name);
-    metadata.push_back(Table(b).offset(fb::Metadata::VT_NAME, name).scalar(fb::Metadata::VT_BUFFER, md.buffer, 0u).end());
+    metadata.push_back(
+        Table(b).offset(fb::Metadata::VT_NAME, name).scalar(fb::Metadata::VT_BUFFER, md.buffer, 0u).end());
   }
   auto metadata_vec = m.metadata.empty() ? 0 : tables(b, metadata);
   for (const SignatureDef& s : m.signature_defs) signatures.push_back(write_signature(b, s));
   auto signature_vec = m.signature_defs.empty() ? 0 : tables(b, signatures);
-  auto root = Table(b).scalar(T::VT_VERSION, 3u, 0u).offset(T::VT_OPERATOR_CODES, code_vec)
-      .offset(T::VT_SUBGRAPHS, graph_vec).offset(T::VT_DESCRIPTION, description)
-      .offset(T::VT_BUFFERS, buffer_vec).offset(T::VT_METADATA_BUFFER, metadata_buffer)
-      .offset(T::VT_METADATA, metadata_vec).offset(T::VT_SIGNATURE_DEFS, signature_vec).end<fb::Model>();
+  auto root = Table(b)
+                  .scalar(T::VT_VERSION, 3u, 0u)
+                  .offset(T::VT_OPERATOR_CODES, code_vec)
+                  .offset(T::VT_SUBGRAPHS, graph_vec)
+                  .offset(T::VT_DESCRIPTION, description)
+                  .offset(T::VT_BUFFERS, buffer_vec)
+                  .offset(T::VT_METADATA_BUFFER, metadata_buffer)
+                  .offset(T::VT_METADATA, metadata_vec)
+                  .offset(T::VT_SIGNATURE_DEFS, signature_vec)
+                  .end<fb::Model>();
   fb::FinishModelBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }

@@ -25,12 +25,10 @@ struct Abi {
 };
 
 Abi abi_of(Target t) {
-  if (t == Target::Lp64)
-    return {8, {24, 8}, {64, 8}, {64, 8}, {24, 8}, {72, 8}, {72, 8}, {72, 8}, {16, 8}};
+  if (t == Target::Lp64) return {8, {24, 8}, {64, 8}, {64, 8}, {24, 8}, {72, 8}, {72, 8}, {72, 8}, {16, 8}};
   // The 32-bit ABIs differ only in TfLiteTensor: short enums make it 31 -> 32 bytes on
   // arm-none-eabi, 37 -> 40 with 4-byte enums.
-  if (t == Target::ArmNoneEabi)
-    return {4, {12, 4}, {32, 4}, {32, 4}, {12, 4}, {36, 4}, {44, 4}, {36, 4}, {8, 4}};
+  if (t == Target::ArmNoneEabi) return {4, {12, 4}, {32, 4}, {32, 4}, {12, 4}, {36, 4}, {44, 4}, {36, 4}, {8, 4}};
   return {4, {12, 4}, {40, 4}, {32, 4}, {12, 4}, {36, 4}, {44, 4}, {36, 4}, {8, 4}};
 }
 
@@ -59,13 +57,11 @@ void check_model(const Model& m) {
     const tflite::Tensor& t = g.tensors[i];
     std::string who = "tensor " + std::to_string(i) + (t.name.empty() ? "" : " (" + t.name + ")");
     if (element_size(t.type) == 0)
-      throw ArenaError(Unmodeled::TensorType,
-                       std::string("a tensor type TFLite Micro's arena model does not know: ") +
-                           tflite::tensor_type_name(t.type) + ", " + who);
+      throw ArenaError(Unmodeled::TensorType, std::string("a tensor type TFLite Micro's arena model does not know: ") +
+                                                  tflite::tensor_type_name(t.type) + ", " + who);
     for (int32_t d : t.shape)
       if (d < 0)
-        throw ArenaError(Unmodeled::TensorShape,
-                         who + " has an unknown dimension, which TFLite Micro cannot size");
+        throw ArenaError(Unmodeled::TensorShape, who + " has an unknown dimension, which TFLite Micro cannot size");
     // TFLite Micro sizes tensors in an int; anything near that is no MCU model.
     if (tflite::element_count(t.shape) > (int64_t{1} << 31) / element_size(t.type))
       throw ArenaError(Unmodeled::TensorShape, who + " is larger than TFLite Micro can size");
@@ -84,9 +80,8 @@ std::vector<int64_t> offline_offsets(const Model& m) {
     };
     size_t tensors = m.subgraphs[0].tensors.size();
     if (bytes.size() < 12 || static_cast<size_t>(word(2)) != tensors || bytes.size() < 4 * (3 + tensors))
-      throw ArenaError(Unmodeled::OfflinePlan,
-                       "the OfflineMemoryAllocation metadata does not cover the model's " +
-                           std::to_string(tensors) + " tensors");
+      throw ArenaError(Unmodeled::OfflinePlan, "the OfflineMemoryAllocation metadata does not cover the model's " +
+                                                   std::to_string(tensors) + " tensors");
     std::vector<int64_t> out;
     for (size_t i = 0; i < tensors; ++i) out.push_back(word(3 + i));
     return out;
@@ -159,8 +154,7 @@ void check_kernels(const Model& m) {
 
 // Graph inputs or outputs: a 16-aligned pointer array, then per tensor a TfLiteTensor
 // and, when quantized, its affine-quantization record and zero-point array.
-void io_tensors(const Model& m, const std::vector<int32_t>& io, const Abi& abi, Tail& tail,
-                TailParts& parts) {
+void io_tensors(const Model& m, const std::vector<int32_t>& io, const Abi& abi, Tail& tail, TailParts& parts) {
   parts.persistent_buffer_data += tail.alloc(abi.pointer * static_cast<int64_t>(io.size()), kBufferAlign);
   ++parts.persistent_buffer_count;
   for (int32_t t : io) {
@@ -207,23 +201,31 @@ TailParts simulate_tail(const Model& m, Target target, int64_t scratch_count) {
 }
 
 int64_t sum(const TailParts& p) {
-  return p.objects + p.eval_tensors + p.node_and_registration + p.builtin_params +
-         p.persistent_buffer_data + p.scratch_handles + p.variables + p.persistent_tensors + p.quantization;
+  return p.objects + p.eval_tensors + p.node_and_registration + p.builtin_params + p.persistent_buffer_data +
+         p.scratch_handles + p.variables + p.persistent_tensors + p.quantization;
 }
 
 }  // namespace
 
 int64_t element_size(TensorType t) {
   switch (t) {
-    case TensorType::Float32: case TensorType::Int32: case TensorType::UInt32:
-    case TensorType::Resource: return 4;
-    case TensorType::Float16: case TensorType::Int16: case TensorType::UInt16:
-    case TensorType::BFloat16: return 2;
-    case TensorType::UInt8: case TensorType::Int8: case TensorType::Bool: return 1;
-    case TensorType::Int64: case TensorType::Float64: case TensorType::Complex64:
-    case TensorType::UInt64: return 8;
-    case TensorType::Complex128: return 16;
-    default: return 0;  // STRING, VARIANT, INT4 (TFLite Micro unpacks it), INT2, UINT4, FLOAT8
+  case TensorType::Float32:
+  case TensorType::Int32:
+  case TensorType::UInt32:
+  case TensorType::Resource: return 4;
+  case TensorType::Float16:
+  case TensorType::Int16:
+  case TensorType::UInt16:
+  case TensorType::BFloat16: return 2;
+  case TensorType::UInt8:
+  case TensorType::Int8:
+  case TensorType::Bool: return 1;
+  case TensorType::Int64:
+  case TensorType::Float64:
+  case TensorType::Complex64:
+  case TensorType::UInt64: return 8;
+  case TensorType::Complex128: return 16;
+  default: return 0;  // STRING, VARIANT, INT4 (TFLite Micro unpacks it), INT2, UINT4, FLOAT8
   }
 }
 

@@ -17,12 +17,12 @@ namespace tigris::tflm {
 
 // Why a model's arena cannot be modeled.
 enum class Unmodeled {
-  SeveralSubgraphs,   // the model has more than one subgraph
-  TensorType,         // a tensor type without a TFLite Micro size (or int4)
-  TensorShape,        // a negative dimension
-  OfflinePlan,        // an OfflineMemoryAllocation entry that does not fit the model
-  Scratch,            // a kernel whose scratch requests are not sized
-  Persistent,         // a kernel whose persistent allocations are not sized
+  SeveralSubgraphs,  // the model has more than one subgraph
+  TensorType,        // a tensor type without a TFLite Micro size (or int4)
+  TensorShape,       // a negative dimension
+  OfflinePlan,       // an OfflineMemoryAllocation entry that does not fit the model
+  Scratch,           // a kernel whose scratch requests are not sized
+  Persistent,        // a kernel whose persistent allocations are not sized
 };
 
 class ArenaError : public std::runtime_error {
@@ -36,21 +36,21 @@ class ArenaError : public std::runtime_error {
 
 // Bytes of the tail by what they hold; they sum to Arena::tail.
 struct TailParts {
-  int64_t objects = 0;                 // allocator objects and SubgraphAllocations
-  int64_t eval_tensors = 0;            // TfLiteEvalTensor per tensor
-  int64_t node_and_registration = 0;   // per operator
-  int64_t builtin_params = 0;          // the parser's parameter structs
-  int64_t persistent_buffer_data = 0;  // kernel OpData, per-channel arrays, I/O pointer arrays
-  int64_t persistent_buffer_count = 0; // number of those allocations
+  int64_t objects = 0;                  // allocator objects and SubgraphAllocations
+  int64_t eval_tensors = 0;             // TfLiteEvalTensor per tensor
+  int64_t node_and_registration = 0;    // per operator
+  int64_t builtin_params = 0;           // the parser's parameter structs
+  int64_t persistent_buffer_data = 0;   // kernel OpData, per-channel arrays, I/O pointer arrays
+  int64_t persistent_buffer_count = 0;  // number of those allocations
   int64_t scratch_handles = 0;
-  int64_t variables = 0;               // data of variable tensors
-  int64_t persistent_tensors = 0;      // TfLiteTensor of graph inputs and outputs
-  int64_t quantization = 0;            // their quantization records
+  int64_t variables = 0;           // data of variable tensors
+  int64_t persistent_tensors = 0;  // TfLiteTensor of graph inputs and outputs
+  int64_t quantization = 0;        // their quantization records
 };
 
 struct Arena {
-  int64_t head = 0;   // planner plan (tensors + scratch)
-  int64_t tail = 0;   // persistent allocations
+  int64_t head = 0;  // planner plan (tensors + scratch)
+  int64_t tail = 0;  // persistent allocations
   TailParts tail_parts;
   int64_t planned_buffers = 0;  // tensors planned in the head
   int64_t scratch_buffers = 0;  // scratch requests planned in the head

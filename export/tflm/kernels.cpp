@@ -63,8 +63,8 @@ constexpr KernelSpec kKernels[] = {
 };
 
 // Kernels whose scratch requests TiGrIS does not size.
-constexpr int32_t kScratchUnmodeled[] = {op::kCustom, op::kMirrorPad, op::kUnidirectionalSequenceLstm,
-                                         op::kSvdf, op::kTransposeConv, op::kAddN};
+constexpr int32_t kScratchUnmodeled[] = {op::kCustom, op::kMirrorPad,     op::kUnidirectionalSequenceLstm,
+                                         op::kSvdf,   op::kTransposeConv, op::kAddN};
 
 const KernelSpec* find_kernel(int32_t code) {
   for (const KernelSpec& k : kKernels)
@@ -74,9 +74,9 @@ const KernelSpec* find_kernel(int32_t code) {
 
 int abi_index(Target t) {
   switch (t) {
-    case Target::ArmNoneEabi: return 0;
-    case Target::Ilp32: return 1;
-    case Target::Lp64: return 2;
+  case Target::ArmNoneEabi: return 0;
+  case Target::Ilp32: return 1;
+  case Target::Lp64: return 2;
   }
   return 0;
 }
@@ -86,58 +86,53 @@ const tflite::Tensor* input_tensor(const tflite::SubGraph& g, const tflite::Oper
   return &g.tensors[static_cast<size_t>(o.inputs[i])];
 }
 
-int64_t dim(const tflite::Tensor* t, size_t i) {
-  return t && i < t->shape.size() ? t->shape[i] : 0;
-}
+int64_t dim(const tflite::Tensor* t, size_t i) { return t && i < t->shape.size() ? t->shape[i] : 0; }
 
 // Persistent buffers the kernel allocates in Prepare.
 std::vector<int64_t> prepare_buffers(int32_t code, const tflite::SubGraph& g, const tflite::Operator& o) {
   switch (code) {
-    case op::kConv2D: {  // per-channel output multiplier and shift, by output channel
-      int64_t n = 4 * dim(input_tensor(g, o, 1), 0);
+  case op::kConv2D: {  // per-channel output multiplier and shift, by output channel
+    int64_t n = 4 * dim(input_tensor(g, o, 1), 0);
+    return {n, n};
+  }
+  case op::kDepthwiseConv2D: {
+    int64_t n = 4 * dim(input_tensor(g, o, 1), 3);
+    return {n, n};
+  }
+  case op::kFullyConnected: {  // only for per-channel filters
+    const tflite::Tensor* f = input_tensor(g, o, 1);
+    if (f && f->quantization && f->quantization->affine() && f->quantization->scale.size() > 1) {
+      int64_t n = 4 * static_cast<int64_t>(f->quantization->scale.size());
       return {n, n};
     }
-    case op::kDepthwiseConv2D: {
-      int64_t n = 4 * dim(input_tensor(g, o, 1), 3);
-      return {n, n};
-    }
-    case op::kFullyConnected: {  // only for per-channel filters
-      const tflite::Tensor* f = input_tensor(g, o, 1);
-      if (f && f->quantization && f->quantization->affine() && f->quantization->scale.size() > 1) {
-        int64_t n = 4 * static_cast<int64_t>(f->quantization->scale.size());
-        return {n, n};
-      }
-      return {};
-    }
-    case op::kSoftmax: {  // two 513-entry int16 lookup tables for int16 input
-      const tflite::Tensor* in = input_tensor(g, o, 0);
-      if (in && in->type == TensorType::Int16) return {1026, 1026};
-      return {};
-    }
-    case op::kReshape: {  // a writable copy of the output dims when one is -1
-      if (o.outputs.empty()) return {};
-      const tflite::Tensor& out = g.tensors[static_cast<size_t>(o.outputs[0])];
-      for (int32_t d : out.shape)
-        if (d == -1) return {4 + 4 * static_cast<int64_t>(out.shape.size())};
-      return {};
-    }
-    default: return {};
+    return {};
+  }
+  case op::kSoftmax: {  // two 513-entry int16 lookup tables for int16 input
+    const tflite::Tensor* in = input_tensor(g, o, 0);
+    if (in && in->type == TensorType::Int16) return {1026, 1026};
+    return {};
+  }
+  case op::kReshape: {  // a writable copy of the output dims when one is -1
+    if (o.outputs.empty()) return {};
+    const tflite::Tensor& out = g.tensors[static_cast<size_t>(o.outputs[0])];
+    for (int32_t d : out.shape)
+      if (d == -1) return {4 + 4 * static_cast<int64_t>(out.shape.size())};
+    return {};
+  }
+  default: return {};
   }
 }
 
 }  // namespace
 
-std::vector<int64_t> reduction_scratch(const tflite::Model& m, const tflite::SubGraph& g,
-                                       const tflite::Operator& o) {
+std::vector<int64_t> reduction_scratch(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o) {
   int32_t code = tflite::builtin_code(m, o);
   bool mean_or_sum = code == op::kMean || code == op::kSum;
-  if (!mean_or_sum && code != op::kReduceMax && code != op::kReduceMin && code != op::kReduceAll)
-    return {};
+  if (!mean_or_sum && code != op::kReduceMax && code != op::kReduceMin && code != op::kReduceAll) return {};
   const tflite::Tensor* in = input_tensor(g, o, 0);
   const tflite::Tensor* axis = input_tensor(g, o, 1);
   std::vector<int64_t> out;  // accumulator (int8/int16 MEAN, SUM), index iterator, axes
-  if (mean_or_sum && in && (in->type == TensorType::Int8 || in->type == TensorType::Int16) &&
-      !o.outputs.empty())
+  if (mean_or_sum && in && (in->type == TensorType::Int8 || in->type == TensorType::Int16) && !o.outputs.empty())
     out.push_back(4 * tflite::element_count(g.tensors[static_cast<size_t>(o.outputs[0])].shape));
   out.push_back(4 * static_cast<int64_t>(in ? in->shape.size() : 0));
   out.push_back(4 * (axis ? tflite::element_count(axis->shape) : 0));
@@ -154,13 +149,12 @@ std::string kernel_unmodeled_reason(const tflite::Model& m, const tflite::Operat
       return "TFLite Micro's scratch buffers for " + kind + " are not modeled";
     }
   if (!find_kernel(code))
-    return std::string("TFLite Micro's persistent allocations for ") + tflite::builtin_name(code) +
-           " are not modeled";
+    return std::string("TFLite Micro's persistent allocations for ") + tflite::builtin_name(code) + " are not modeled";
   return {};
 }
 
-KernelAllocations kernel_allocations(const tflite::Model& m, const tflite::SubGraph& g,
-                                     const tflite::Operator& o, Target target) {
+KernelAllocations kernel_allocations(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o,
+                                     Target target) {
   int32_t code = tflite::builtin_code(m, o);
   const KernelSpec* k = find_kernel(code);
   KernelAllocations out;

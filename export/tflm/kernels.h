@@ -13,15 +13,15 @@
 namespace tigris::tflm {
 
 struct SizeAlign {
-  int64_t size = 0;   // 0 = nothing allocated
+  int64_t size = 0;  // 0 = nothing allocated
   int64_t align = 1;
 };
 
 struct KernelAllocations {
-  SizeAlign builtin_params;            // step "builtin data", alignment alignof(struct)
-  int64_t op_data = 0;                 // Init: 16-aligned, 0 = none
+  SizeAlign builtin_params;              // step "builtin data", alignment alignof(struct)
+  int64_t op_data = 0;                   // Init: 16-aligned, 0 = none
   std::vector<int64_t> prepare_buffers;  // Prepare: each 16-aligned, in order
-  std::vector<int64_t> scratch;        // scratch requests in bytes, in order
+  std::vector<int64_t> scratch;          // scratch requests in bytes, in order
 };
 
 // Empty string if TiGrIS models the operator, else the reason it does not (the spec's
@@ -30,12 +30,11 @@ struct KernelAllocations {
 std::string kernel_unmodeled_reason(const tflite::Model& m, const tflite::Operator& op);
 
 // Allocations of one operator of subgraph `g` (the operator must be modeled).
-KernelAllocations kernel_allocations(const tflite::Model& m, const tflite::SubGraph& g,
-                                     const tflite::Operator& op, Target target);
+KernelAllocations kernel_allocations(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& op,
+                                     Target target);
 
 // Scratch requests of the reduction kernels (MEAN, SUM, REDUCE_MAX/MIN/ALL), in request
 // order; empty for every other operator.
-std::vector<int64_t> reduction_scratch(const tflite::Model& m, const tflite::SubGraph& g,
-                                       const tflite::Operator& op);
+std::vector<int64_t> reduction_scratch(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& op);
 
 }  // namespace tigris::tflm

@@ -11,17 +11,13 @@
 namespace tigris::tflm {
 namespace {
 
-bool overlaps(const PlannedBuffer& a, const PlannedBuffer& b) {
-  return !(a.first > b.last || b.first > a.last);
-}
+bool overlaps(const PlannedBuffer& a, const PlannedBuffer& b) { return !(a.first > b.last || b.first > a.last); }
 
 std::vector<size_t> placement_order(const std::vector<PlannedBuffer>& buffers) {
   std::vector<size_t> offline, online;
-  for (size_t i = 0; i < buffers.size(); ++i)
-    (buffers[i].offline_offset >= 0 ? offline : online).push_back(i);
+  for (size_t i = 0; i < buffers.size(); ++i) (buffers[i].offline_offset >= 0 ? offline : online).push_back(i);
   std::reverse(online.begin(), online.end());  // filled from the back: descending index
-  std::stable_sort(online.begin(), online.end(),
-                   [&](size_t a, size_t b) { return buffers[a].size > buffers[b].size; });
+  std::stable_sort(online.begin(), online.end(), [&](size_t a, size_t b) { return buffers[a].size > buffers[b].size; });
   offline.insert(offline.end(), online.begin(), online.end());
   return offline;
 }

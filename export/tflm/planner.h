@@ -8,10 +8,10 @@
 namespace tigris::tflm {
 
 struct PlannedBuffer {
-  int64_t size = 0;            // bytes, already rounded up to 16
-  int32_t first = 0, last = 0; // inclusive lifetime in operator steps
-  int64_t offline_offset = -1; // >= 0: placed there, before every online buffer
-  int64_t offset = 0;          // out: the planner's offset
+  int64_t size = 0;             // bytes, already rounded up to 16
+  int32_t first = 0, last = 0;  // inclusive lifetime in operator steps
+  int64_t offline_offset = -1;  // >= 0: placed there, before every online buffer
+  int64_t offset = 0;           // out: the planner's offset
 };
 
 // Places every buffer (fills `offset`) and returns the head: max(offset + size).

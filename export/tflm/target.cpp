@@ -5,9 +5,9 @@ namespace tigris::tflm {
 
 const char* target_name(Target t) {
   switch (t) {
-    case Target::ArmNoneEabi: return "arm-none-eabi";
-    case Target::Ilp32: return "ilp32";
-    case Target::Lp64: return "lp64";
+  case Target::ArmNoneEabi: return "arm-none-eabi";
+  case Target::Ilp32: return "ilp32";
+  case Target::Lp64: return "lp64";
   }
   return "?";
 }

@@ -11,7 +11,7 @@
 
 #ifndef TIGRIS_TENSOR_ALIGN
 #  if defined(__ARM_FEATURE_SVE)
-#    define TIGRIS_TENSOR_ALIGN 64
+#    define TIGRIS_TENSOR_ALIGN          64
 #    define TIGRIS_TENSOR_ALIGN_AUTO_SVE 1
 #  elif defined(__aarch64__)
 #    define TIGRIS_TENSOR_ALIGN 16
@@ -31,9 +31,10 @@
 #endif
 
 #if defined(TIGRIS_TENSOR_ALIGN_AUTO_SVE)
-#  error "TIGRIS_TENSOR_ALIGN: SVE selects 64 bytes but plans are sized for at most 32; build with -DTIGRIS_TENSOR_ALIGN=32"
+#  error \
+      "TIGRIS_TENSOR_ALIGN: SVE selects 64 bytes but plans are sized for at most 32; build with -DTIGRIS_TENSOR_ALIGN=32"
 #endif
-#if (TIGRIS_TENSOR_ALIGN) < 1 || ((TIGRIS_TENSOR_ALIGN) & ((TIGRIS_TENSOR_ALIGN) - 1)) != 0
+#if (TIGRIS_TENSOR_ALIGN) < 1 || ((TIGRIS_TENSOR_ALIGN) & ((TIGRIS_TENSOR_ALIGN)-1)) != 0
 #  error "TIGRIS_TENSOR_ALIGN must be a power of two"
 #endif
 

@@ -20,12 +20,12 @@ uint32_t tigris_iface_bytes(const tigris_plan_t *plan, uint16_t tensor_idx);
 tigris_error_t tigris_input_alloc(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t tensor_idx);
 
 /* Convert src (declared dtype) into the model input tensor, placing it first if needed. */
-tigris_error_t tigris_input_write(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t tensor_idx,
-                                  const void *src, uint32_t src_bytes);
+tigris_error_t tigris_input_write(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t tensor_idx, const void *src,
+                                  uint32_t src_bytes);
 
 /* Convert a model output tensor into dst (declared dtype) after a run. */
-tigris_error_t tigris_output_read(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx,
-                                  void *dst, uint32_t dst_bytes);
+tigris_error_t tigris_output_read(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx, void *dst,
+                                  uint32_t dst_bytes);
 
 #ifdef __cplusplus
 }

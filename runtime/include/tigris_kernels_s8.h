@@ -12,8 +12,8 @@ extern "C" {
 #endif
 
 /* int8 reference dispatcher; implements tigris_kernel_fn. Needs no preparation. */
-int tigris_dispatch_kernel_s8(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
-                              tigris_mem_t *mem, void *user_ctx);
+int tigris_dispatch_kernel_s8(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                              void *user_ctx);
 
 #ifdef __cplusplus
 }

@@ -22,9 +22,9 @@ typedef struct {
 
 /* The extent a band kind divides (see tigris_stage_band_kind). */
 typedef struct {
-    uint32_t extent;  /* rows, columns or leading elements the bands divide */
-    uint8_t  axis;    /* serialized axis the bands run along */
-    uint8_t  mode;    /* leading band mode, else 0 */
+    uint32_t extent; /* rows, columns or leading elements the bands divide */
+    uint8_t axis;    /* serialized axis the bands run along */
+    uint8_t mode;    /* leading band mode, else 0 */
     uint16_t reserved;
 } tigris_stage_band_t;
 

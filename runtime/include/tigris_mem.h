@@ -14,11 +14,11 @@ extern "C" {
 #endif
 
 typedef enum {
-    TIGRIS_MEM_OK            = 0,
-    TIGRIS_MEM_ERR_NULL      = -1,
-    TIGRIS_MEM_ERR_OOM       = -2,
+    TIGRIS_MEM_OK = 0,
+    TIGRIS_MEM_ERR_NULL = -1,
+    TIGRIS_MEM_ERR_OOM = -2,
     TIGRIS_MEM_ERR_BAD_INDEX = -3,
-    TIGRIS_MEM_ERR_NOT_SET   = -4
+    TIGRIS_MEM_ERR_NOT_SET = -4
 } tigris_mem_error_t;
 
 /*
@@ -54,39 +54,39 @@ typedef enum {
  * t_block elements wide.
  */
 typedef struct {
-    uint8_t  active;
-    uint8_t  width_tiled;
-    uint8_t  row_tiled;
-    uint8_t  transposed_tile;
-    uint8_t  reduce_first;
-    uint8_t  reduce_last;
-    uint8_t  band_on_columns;
-    uint8_t  reserved;
-    int32_t  in_h, in_w;
-    int32_t  out_h, out_w;
-    int32_t  pad_top, pad_bottom, pad_left, pad_right;
-    int32_t  in_row_start;
-    int32_t  out_row_start;
-    int32_t  in_row0, in_col0;
-    int32_t  out_row0, out_col0;
-    int32_t  t_outer, t_rows, t_cols, t_block;
-    void    *reduce_acc;
+    uint8_t active;
+    uint8_t width_tiled;
+    uint8_t row_tiled;
+    uint8_t transposed_tile;
+    uint8_t reduce_first;
+    uint8_t reduce_last;
+    uint8_t band_on_columns;
+    uint8_t reserved;
+    int32_t in_h, in_w;
+    int32_t out_h, out_w;
+    int32_t pad_top, pad_bottom, pad_left, pad_right;
+    int32_t in_row_start;
+    int32_t out_row_start;
+    int32_t in_row0, in_col0;
+    int32_t out_row0, out_col0;
+    int32_t t_outer, t_rows, t_cols, t_block;
+    void *reduce_acc;
 } tigris_tile_ctx_t;
 
 struct tigris_exec_stats;
 
 typedef struct {
-    void       **tensor_ptrs;
-    uint16_t     num_tensors;
-    uint8_t     *fast_base;
-    uint32_t     fast_size;
-    uint32_t     fast_used;
-    uint32_t     fast_reserved;
-    uint32_t     fast_peak;
-    uint8_t     *slow_base;
-    uint32_t     slow_size;
-    uint32_t     slow_used;
-    uint32_t     slow_peak;
+    void **tensor_ptrs;
+    uint16_t num_tensors;
+    uint8_t *fast_base;
+    uint32_t fast_size;
+    uint32_t fast_used;
+    uint32_t fast_reserved;
+    uint32_t fast_peak;
+    uint8_t *slow_base;
+    uint32_t slow_size;
+    uint32_t slow_used;
+    uint32_t slow_peak;
     struct tigris_exec_stats *stats;
 #ifdef TIGRIS_TRACE
     tigris_trace_fn trace_fn;
@@ -99,9 +99,8 @@ typedef struct {
 
 /* Initialise over caller-owned buffers; zeroes the pointer table and aligns both bump
  * offsets to TIGRIS_TENSOR_ALIGN. slow_buf may be NULL when slow_size is 0. */
-tigris_mem_error_t tigris_mem_init(tigris_mem_t *mem, void **tensor_ptrs, uint16_t num_tensors,
-                                   void *fast_buf, uint32_t fast_size,
-                                   void *slow_buf, uint32_t slow_size);
+tigris_mem_error_t tigris_mem_init(tigris_mem_t *mem, void **tensor_ptrs, uint16_t num_tensors, void *fast_buf,
+                                   uint32_t fast_size, void *slow_buf, uint32_t slow_size);
 
 /* Bump-allocate a tensor in the slow buffer and point tensor_ptrs[tensor_idx] at it. */
 tigris_mem_error_t tigris_mem_alloc_slow(tigris_mem_t *mem, uint16_t tensor_idx, uint32_t size_bytes);

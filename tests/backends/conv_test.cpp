@@ -12,207 +12,183 @@ namespace {
 
 enum Route { kNativeBoth, kCmsisOnly, kFallbackBoth };
 
-bool expect_native(Route r, const Backend &b) { return r == kNativeBoth || (r == kCmsisOnly && b.cmsis); }
+bool expect_native(Route r, const Backend& b) { return r == kNativeBoth || (r == kCmsisOnly && b.cmsis); }
 
-void check_whole(const ConvCase &c, Route route, const char *what)
-{
-    BACKENDS_OR_SKIP();
-    const OpPlan p = conv_plan(c, 11);
-    for (const Backend &b : backends()) {
-        const Compared r = compare_op(p.plan, p.op, p.bufs, b);
-        expect_identical(r, expect_native(route, b), std::string(b.name) + " " + what);
-    }
+void check_whole(const ConvCase& c, Route route, const char* what) {
+  BACKENDS_OR_SKIP();
+  const OpPlan p = conv_plan(c, 11);
+  for (const Backend& b : backends()) {
+    const Compared r = compare_op(p.plan, p.op, p.bufs, b);
+    expect_identical(r, expect_native(route, b), std::string(b.name) + " " + what);
+  }
 }
 
-void check_band(const ConvCase &c, const BandSpec &s, Route route, const char *what)
-{
-    BACKENDS_OR_SKIP();
-    const OpPlan p = conv_plan(c, 23);
-    const BandRun band = band_of(p, c, s);
-    for (const Backend &b : backends()) {
-        const std::string name = std::string(b.name) + " " + what;
-        const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
-        const Compared r = compare_op(p.plan, p.op, band.bufs, b, band.tile);
-        expect_identical(r, expect_native(route, b), name);
-        ASSERT_EQ(r.acc.size(), 1u);
-        // The band holds exactly the whole run's rows (the hand-made tile context is right).
-        EXPECT_TRUE(band_region(p, band, r.acc[0], s) == full_region(p, whole.ref[0], s)) << name;
-    }
+void check_band(const ConvCase& c, const BandSpec& s, Route route, const char* what) {
+  BACKENDS_OR_SKIP();
+  const OpPlan p = conv_plan(c, 23);
+  const BandRun band = band_of(p, c, s);
+  for (const Backend& b : backends()) {
+    const std::string name = std::string(b.name) + " " + what;
+    const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
+    const Compared r = compare_op(p.plan, p.op, band.bufs, b, band.tile);
+    expect_identical(r, expect_native(route, b), name);
+    ASSERT_EQ(r.acc.size(), 1u);
+    // The band holds exactly the whole run's rows (the hand-made tile context is right).
+    EXPECT_TRUE(band_region(p, band, r.acc[0], s) == full_region(p, whole.ref[0], s)) << name;
+  }
 }
 
 ConvCase conv(std::vector<int32_t> in, int32_t oc, uint8_t k, uint8_t s, uint16_t pt, uint16_t pb, uint16_t pl,
-              uint16_t pr)
-{
-    ConvCase c;
-    c.in = std::move(in);
-    c.oc = oc;
-    c.kh = c.kw = k;
-    c.sh = c.sw = s;
-    c.pt = pt, c.pb = pb, c.pl = pl, c.pr = pr;
-    return c;
+              uint16_t pr) {
+  ConvCase c;
+  c.in = std::move(in);
+  c.oc = oc;
+  c.kh = c.kw = k;
+  c.sh = c.sw = s;
+  c.pt = pt, c.pb = pb, c.pl = pl, c.pr = pr;
+  return c;
 }
 
 ConvCase dwise(std::vector<int32_t> in, int32_t mult, uint8_t k, uint8_t s, uint16_t pt, uint16_t pb, uint16_t pl,
-               uint16_t pr)
-{
-    ConvCase c = conv(in, in[3] * mult, k, s, pt, pb, pl, pr);
-    c.depthwise = true;
-    return c;
+               uint16_t pr) {
+  ConvCase c = conv(in, in[3] * mult, k, s, pt, pb, pl, pr);
+  c.depthwise = true;
+  return c;
 }
 
 }  // namespace
 
-TEST(Conv, SamePaddingPerChannel) { check_whole(conv({1, 10, 9, 8}, 16, 3, 1, 1, 1, 1, 1), kNativeBoth, "3x3 s1 same"); }
-
-TEST(Conv, StrideTwoAsymmetricPadding)
-{
-    check_whole(conv({1, 10, 10, 3}, 8, 3, 2, 0, 1, 0, 1), kNativeBoth, "3x3 s2 pads (0,1,0,1)");
+TEST(Conv, SamePaddingPerChannel) {
+  check_whole(conv({1, 10, 9, 8}, 16, 3, 1, 1, 1, 1, 1), kNativeBoth, "3x3 s1 same");
 }
 
-TEST(Conv, PaddingAfterLargerThanBefore)
-{
-    check_whole(conv({1, 9, 8, 5}, 6, 5, 1, 1, 3, 1, 3), kNativeBoth, "5x5 pads (1,3,1,3)");
+TEST(Conv, StrideTwoAsymmetricPadding) {
+  check_whole(conv({1, 10, 10, 3}, 8, 3, 2, 0, 1, 0, 1), kNativeBoth, "3x3 s2 pads (0,1,0,1)");
 }
 
-TEST(Conv, PointwisePerTensorTwoImages)
-{
-    ConvCase c = conv({2, 6, 5, 12}, 7, 1, 1, 0, 0, 0, 0);
-    c.per_tensor = true;
-    check_whole(c, kNativeBoth, "1x1 per-tensor batch 2");
+TEST(Conv, PaddingAfterLargerThanBefore) {
+  check_whole(conv({1, 9, 8, 5}, 6, 5, 1, 1, 3, 1, 3), kNativeBoth, "5x5 pads (1,3,1,3)");
+}
+
+TEST(Conv, PointwisePerTensorTwoImages) {
+  ConvCase c = conv({2, 6, 5, 12}, 7, 1, 1, 0, 0, 0, 0);
+  c.per_tensor = true;
+  check_whole(c, kNativeBoth, "1x1 per-tensor batch 2");
 }
 
 TEST(Conv, PointwiseStrideTwo) { check_whole(conv({1, 7, 7, 4}, 4, 1, 2, 0, 0, 0, 0), kNativeBoth, "1x1 s2"); }
 
 // Padded 1x1: the border outputs read padding only (bias alone), which no vendor kernel is given.
-TEST(Conv, WindowsOfPaddingOnlyFallBack)
-{
-    check_whole(conv({1, 5, 4, 6}, 5, 1, 1, 1, 1, 1, 1), kFallbackBoth, "1x1 padded");
+TEST(Conv, WindowsOfPaddingOnlyFallBack) {
+  check_whole(conv({1, 5, 4, 6}, 5, 1, 1, 1, 1, 1, 1), kFallbackBoth, "1x1 padded");
 }
 
-TEST(Conv, ValidWithUnreadRowsAndColumns)
-{
-    check_whole(conv({1, 8, 8, 5}, 3, 3, 2, 0, 0, 0, 0), kNativeBoth, "3x3 s2 valid, last row/col unread");
+TEST(Conv, ValidWithUnreadRowsAndColumns) {
+  check_whole(conv({1, 8, 8, 5}, 3, 3, 2, 0, 0, 0, 0), kNativeBoth, "3x3 s2 valid, last row/col unread");
 }
 
-TEST(Conv, RectangularKernelStridesAndClamp)
-{
-    ConvCase c = conv({1, 11, 7, 3}, 9, 3, 1, 2, 1, 1, 1);
-    c.kh = 5, c.sh = 2;
-    c.in_zp = -128, c.out_zp = 100, c.act_min = -20, c.act_max = 110;
-    check_whole(c, kNativeBoth, "5x3 s(2,1) clamp");
+TEST(Conv, RectangularKernelStridesAndClamp) {
+  ConvCase c = conv({1, 11, 7, 3}, 9, 3, 1, 2, 1, 1, 1);
+  c.kh = 5, c.sh = 2;
+  c.in_zp = -128, c.out_zp = 100, c.act_min = -20, c.act_max = 110;
+  check_whole(c, kNativeBoth, "5x3 s(2,1) clamp");
 }
 
-TEST(Conv, WithoutBias)
-{
-    ConvCase c = conv({1, 6, 6, 4}, 4, 3, 1, 1, 1, 1, 1);
-    c.bias = false;
-    check_whole(c, kNativeBoth, "no bias");
+TEST(Conv, WithoutBias) {
+  ConvCase c = conv({1, 6, 6, 4}, 4, 3, 1, 1, 1, 1, 1);
+  c.bias = false;
+  check_whole(c, kNativeBoth, "no bias");
 }
 
-TEST(Conv, GroupedIsCmsisOnly)
-{
-    ConvCase c = conv({1, 6, 6, 8}, 6, 3, 1, 1, 1, 1, 1);
-    c.group = 2;
-    check_whole(c, kCmsisOnly, "groups 2");
+TEST(Conv, GroupedIsCmsisOnly) {
+  ConvCase c = conv({1, 6, 6, 8}, 6, 3, 1, 1, 1, 1, 1);
+  c.group = 2;
+  check_whole(c, kCmsisOnly, "groups 2");
 }
 
-TEST(Conv, DilationFallsBack)
-{
-    ConvCase c = conv({1, 9, 9, 4}, 4, 3, 1, 2, 2, 2, 2);
-    c.dh = c.dw = 2;
-    check_whole(c, kFallbackBoth, "dilation 2");
+TEST(Conv, DilationFallsBack) {
+  ConvCase c = conv({1, 9, 9, 4}, 4, 3, 1, 2, 2, 2, 2);
+  c.dh = c.dw = 2;
+  check_whole(c, kFallbackBoth, "dilation 2");
 }
 
 TEST(Depthwise, ThreeByThreeSame) { check_whole(dwise({1, 9, 10, 16}, 1, 3, 1, 1, 1, 1, 1), kNativeBoth, "dw 3x3"); }
 
 TEST(Depthwise, StrideTwoAsymmetric) { check_whole(dwise({1, 10, 10, 8}, 1, 3, 2, 0, 1, 0, 1), kNativeBoth, "dw s2"); }
 
-TEST(Depthwise, FiveByFiveOddChannels)
-{
-    check_whole(dwise({1, 8, 7, 6}, 1, 5, 1, 2, 2, 2, 2), kNativeBoth, "dw 5x5 c6");
+TEST(Depthwise, FiveByFiveOddChannels) {
+  check_whole(dwise({1, 8, 7, 6}, 1, 5, 1, 2, 2, 2, 2), kNativeBoth, "dw 5x5 c6");
 }
 
-TEST(Depthwise, PaddingTwoOnThreeByThree)
-{
-    check_whole(dwise({1, 6, 6, 4}, 1, 3, 1, 2, 2, 2, 2), kNativeBoth, "dw 3x3 pad 2");
+TEST(Depthwise, PaddingTwoOnThreeByThree) {
+  check_whole(dwise({1, 6, 6, 4}, 1, 3, 1, 2, 2, 2, 2), kNativeBoth, "dw 3x3 pad 2");
 }
 
-TEST(Depthwise, PerTensorFactors)
-{
-    ConvCase c = dwise({1, 7, 7, 5}, 1, 3, 1, 1, 1, 1, 1);
-    c.per_tensor = true;
-    check_whole(c, kNativeBoth, "dw per-tensor");
+TEST(Depthwise, PerTensorFactors) {
+  ConvCase c = dwise({1, 7, 7, 5}, 1, 3, 1, 1, 1, 1, 1);
+  c.per_tensor = true;
+  check_whole(c, kNativeBoth, "dw per-tensor");
 }
 
 TEST(Depthwise, ChannelMultiplier) { check_whole(dwise({1, 6, 7, 3}, 2, 3, 1, 1, 1, 1, 1), kNativeBoth, "dw mult 2"); }
 
-TEST(Depthwise, MultiplierWithBatchIsCmsisOnly)
-{
-    check_whole(dwise({2, 5, 5, 2}, 3, 3, 1, 1, 1, 1, 1), kCmsisOnly, "dw mult 3 batch 2");
+TEST(Depthwise, MultiplierWithBatchIsCmsisOnly) {
+  check_whole(dwise({2, 5, 5, 2}, 3, 3, 1, 1, 1, 1, 1), kCmsisOnly, "dw mult 3 batch 2");
 }
 
-TEST(Depthwise, DilationFallsBack)
-{
-    ConvCase c = dwise({1, 9, 9, 4}, 1, 3, 1, 2, 2, 2, 2);
-    c.dh = c.dw = 2;
-    check_whole(c, kFallbackBoth, "dw dilation 2");
+TEST(Depthwise, DilationFallsBack) {
+  ConvCase c = dwise({1, 9, 9, 4}, 1, 3, 1, 2, 2, 2, 2);
+  c.dh = c.dw = 2;
+  check_whole(c, kFallbackBoth, "dw dilation 2");
 }
 
-TEST(ConvBands, RowBandsWithJunkAndSlack)
-{
-    const ConvCase c = conv({1, 12, 9, 6}, 8, 3, 1, 1, 1, 1, 1);
-    check_band(c, BandSpec{0, 4, 0, 0, 2, 1, 1}, kNativeBoth, "first band");
-    check_band(c, BandSpec{4, 8, 0, 0, 3, 0, 1}, kNativeBoth, "middle band");
-    check_band(c, BandSpec{8, 12, 0, 0, 1, 2, 0}, kNativeBoth, "last band");
+TEST(ConvBands, RowBandsWithJunkAndSlack) {
+  const ConvCase c = conv({1, 12, 9, 6}, 8, 3, 1, 1, 1, 1, 1);
+  check_band(c, BandSpec{0, 4, 0, 0, 2, 1, 1}, kNativeBoth, "first band");
+  check_band(c, BandSpec{4, 8, 0, 0, 3, 0, 1}, kNativeBoth, "middle band");
+  check_band(c, BandSpec{8, 12, 0, 0, 1, 2, 0}, kNativeBoth, "last band");
 }
 
-TEST(ConvBands, StrideTwoBands)
-{
-    const ConvCase c = conv({1, 13, 10, 4}, 5, 3, 2, 1, 1, 1, 1);
-    check_band(c, BandSpec{0, 3, 0, 0, 1, 0, 0}, kNativeBoth, "s2 first");
-    check_band(c, BandSpec{3, 7, 0, 0, 0, 1, 1}, kNativeBoth, "s2 last");
+TEST(ConvBands, StrideTwoBands) {
+  const ConvCase c = conv({1, 13, 10, 4}, 5, 3, 2, 1, 1, 1, 1);
+  check_band(c, BandSpec{0, 3, 0, 0, 1, 0, 0}, kNativeBoth, "s2 first");
+  check_band(c, BandSpec{3, 7, 0, 0, 0, 1, 1}, kNativeBoth, "s2 last");
 }
 
-TEST(ConvBands, LastBandPaddedOnlyAfter)
-{
-    const ConvCase c = conv({1, 10, 8, 3}, 4, 5, 1, 2, 2, 2, 2);
-    check_band(c, BandSpec{7, 10, 0, 0, 1, 0, 0}, kNativeBoth, "5x5 last band");
+TEST(ConvBands, LastBandPaddedOnlyAfter) {
+  const ConvCase c = conv({1, 10, 8, 3}, 4, 5, 1, 2, 2, 2, 2);
+  check_band(c, BandSpec{7, 10, 0, 0, 1, 0, 0}, kNativeBoth, "5x5 last band");
 }
 
-TEST(ConvBands, TwoImagesBanded)
-{
-    ConvCase c = conv({2, 8, 6, 4}, 3, 3, 1, 1, 1, 1, 1);
-    c.per_tensor = true;
-    check_band(c, BandSpec{2, 6, 0, 0, 2, 1, 1}, kNativeBoth, "batch 2 band");
+TEST(ConvBands, TwoImagesBanded) {
+  ConvCase c = conv({2, 8, 6, 4}, 3, 3, 1, 1, 1, 1, 1);
+  c.per_tensor = true;
+  check_band(c, BandSpec{2, 6, 0, 0, 2, 1, 1}, kNativeBoth, "batch 2 band");
 }
 
-TEST(ConvBands, TwoDimensionalTiles)
-{
-    const ConvCase c = conv({1, 10, 11, 4}, 6, 3, 1, 1, 1, 1, 1);
-    check_band(c, BandSpec{0, 4, 0, 5, 1, 0, 0}, kNativeBoth, "top-left tile");
-    check_band(c, BandSpec{4, 10, 5, 11, 0, 2, 0}, kNativeBoth, "bottom-right tile");
-    check_band(c, BandSpec{3, 7, 3, 8, 0, 0, 0}, kNativeBoth, "inner tile");
+TEST(ConvBands, TwoDimensionalTiles) {
+  const ConvCase c = conv({1, 10, 11, 4}, 6, 3, 1, 1, 1, 1, 1);
+  check_band(c, BandSpec{0, 4, 0, 5, 1, 0, 0}, kNativeBoth, "top-left tile");
+  check_band(c, BandSpec{4, 10, 5, 11, 0, 2, 0}, kNativeBoth, "bottom-right tile");
+  check_band(c, BandSpec{3, 7, 3, 8, 0, 0, 0}, kNativeBoth, "inner tile");
 }
 
-TEST(DepthwiseBands, RowBandsAndTiles)
-{
-    const ConvCase c = dwise({1, 11, 9, 8}, 1, 3, 1, 1, 1, 1, 1);
-    check_band(c, BandSpec{0, 5, 0, 0, 1, 1, 1}, kNativeBoth, "dw first band");
-    check_band(c, BandSpec{5, 11, 0, 0, 2, 0, 0}, kNativeBoth, "dw last band");
-    check_band(c, BandSpec{2, 6, 4, 9, 0, 0, 0}, kNativeBoth, "dw tile");
+TEST(DepthwiseBands, RowBandsAndTiles) {
+  const ConvCase c = dwise({1, 11, 9, 8}, 1, 3, 1, 1, 1, 1, 1);
+  check_band(c, BandSpec{0, 5, 0, 0, 1, 1, 1}, kNativeBoth, "dw first band");
+  check_band(c, BandSpec{5, 11, 0, 0, 2, 0, 0}, kNativeBoth, "dw last band");
+  check_band(c, BandSpec{2, 6, 4, 9, 0, 0, 0}, kNativeBoth, "dw tile");
 }
 
-TEST(DepthwiseBands, MultiplierStrideTwo)
-{
-    const ConvCase c = dwise({1, 12, 8, 3}, 2, 3, 2, 1, 1, 1, 1);
-    check_band(c, BandSpec{0, 2, 0, 0, 0, 0, 0}, kNativeBoth, "dw mult s2 first");
-    check_band(c, BandSpec{2, 6, 0, 0, 1, 1, 1}, kNativeBoth, "dw mult s2 last");
+TEST(DepthwiseBands, MultiplierStrideTwo) {
+  const ConvCase c = dwise({1, 12, 8, 3}, 2, 3, 2, 1, 1, 1, 1);
+  check_band(c, BandSpec{0, 2, 0, 0, 0, 0, 0}, kNativeBoth, "dw mult s2 first");
+  check_band(c, BandSpec{2, 6, 0, 0, 1, 1, 1}, kNativeBoth, "dw mult s2 last");
 }
 
 // Unread input rows after a 1x1 window must not reach CMSIS-NN's 1x1 kernel, which derives
 // its pixel count from the input extent.
-TEST(ConvBands, PointwiseBandWithUnreadRows)
-{
-    const ConvCase c = conv({1, 9, 5, 8}, 6, 1, 1, 0, 0, 0, 0);
-    check_band(c, BandSpec{2, 5, 0, 0, 1, 1, 3}, kNativeBoth, "1x1 band, 3 unread rows");
+TEST(ConvBands, PointwiseBandWithUnreadRows) {
+  const ConvCase c = conv({1, 9, 5, 8}, 6, 1, 1, 0, 0, 0, 0);
+  check_band(c, BandSpec{2, 5, 0, 0, 1, 1, 3}, kNativeBoth, "1x1 band, 3 unread rows");
 }

@@ -8,8 +8,7 @@ using namespace tigris::report;
 
 namespace {
 
-AnalysisReport base_report()
-{
+AnalysisReport base_report() {
   AnalysisReport r;
   r.model.file = "net.onnx";
   r.model.name = "net";
@@ -29,8 +28,7 @@ AnalysisReport base_report()
 
 }  // namespace
 
-TEST(AnalysisText, FitsWithHeadroomSweepAndFlash)
-{
+TEST(AnalysisText, FitsWithHeadroomSweepAndFlash) {
   AnalysisReport r = base_report();
   r.fast.budget_bytes = 65536;
   r.fast.verdict = Verdict::kFits;
@@ -60,8 +58,7 @@ TEST(AnalysisText, FitsWithHeadroomSweepAndFlash)
   EXPECT_EQ(render_text(r, false, false).find("does not fit at"), std::string::npos);
 }
 
-TEST(AnalysisText, DoesNotFitListsFiveStagesLargestFirst)
-{
+TEST(AnalysisText, DoesNotFitListsFiveStagesLargestFirst) {
   AnalysisReport r = base_report();
   r.fast.budget_bytes = 8192;
   r.fast.verdict = Verdict::kDoesNotFit;
@@ -80,13 +77,13 @@ TEST(AnalysisText, DoesNotFitListsFiveStagesLargestFirst)
   EXPECT_NE(render_text(r, false, true).find(": 1 stage exceeds it\n"), std::string::npos);
 }
 
-TEST(AnalysisText, CannotCompileAndNoBudget)
-{
+TEST(AnalysisText, CannotCompileAndNoBudget) {
   AnalysisReport r = base_report();
   r.fast.verdict = Verdict::kCannotCompile;
   r.model.unsupported_operators = {{"NonMaxSuppression", "nms", "no kernel"}};
-  EXPECT_NE(render_text(r, false, true).find("cannot compile: 1 unsupported operator\n"
-                                             "  NonMaxSuppression   nms   no kernel\n"),
+  EXPECT_NE(render_text(r, false, true)
+                .find("cannot compile: 1 unsupported operator\n"
+                      "  NonMaxSuppression   nms   no kernel\n"),
             std::string::npos);
   r.model.unsupported_operators.clear();
   r.model.dtype_errors = {"tensor x is float64; plans hold float32, int8, ..."};
@@ -97,23 +94,22 @@ TEST(AnalysisText, CannotCompileAndNoBudget)
   EXPECT_NE(render_text(r, false, true).find("\nno budget given; memory figures only\nmemory\n"), std::string::npos);
 }
 
-TEST(AnalysisText, VerboseStageTable)
-{
+TEST(AnalysisText, VerboseStageTable) {
   AnalysisReport r = base_report();
   r.fast.budget_bytes = 65536;
   r.fast.verdict = Verdict::kFits;
   r.fast.scheduled_peak_bytes = 49152;
   r.fast.stages = 1;
   r.stages = {{0, 0, 3, 4, 49152, {"x"}, {"y"}, 12288, 40, false, "untiled", std::nullopt, ""}};
-  EXPECT_NE(render_text(r, true, true).find("stages\n"
-                                            "  stage   ops   untiled peak          in    out   tiling\n"
-                                            "      0   0-3      48.00 KiB   12.00 KiB   40 B   untiled\n"),
+  EXPECT_NE(render_text(r, true, true)
+                .find("stages\n"
+                      "  stage   ops   untiled peak          in    out   tiling\n"
+                      "      0   0-3      48.00 KiB   12.00 KiB   40 B   untiled\n"),
             std::string::npos)
       << render_text(r, true, true);
 }
 
-TEST(AnalysisJson, HasTheFieldsTheIssueLists)
-{
+TEST(AnalysisJson, HasTheFieldsTheIssueLists) {
   AnalysisReport r = base_report();
   r.fast.budget_bytes = 65536;
   r.fast.verdict = Verdict::kFits;

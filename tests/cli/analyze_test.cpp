@@ -14,8 +14,7 @@ using namespace tigris::clitest;
 namespace {
 
 // x [N,4] -> `type` -> y [N,4], N free.
-std::vector<uint8_t> free_batch_relu(const std::string& type = "Relu")
-{
+std::vector<uint8_t> free_batch_relu(const std::string& type = "Relu") {
   onnx::ModelProto m;
   m.set_ir_version(8);
   m.add_opset_import()->set_version(13);
@@ -46,8 +45,7 @@ class AnalyzeTest : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(AnalyzeTest, FreeDimensionIsBoundWithAWarning)
-{
+TEST_F(AnalyzeTest, FreeDimensionIsBoundWithAWarning) {
   const CliResult r = run({"analyze", "free.onnx", "-m", "1K"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("warning: "), std::string::npos) << r.err;
@@ -64,8 +62,7 @@ TEST_F(AnalyzeTest, FreeDimensionIsBoundWithAWarning)
   EXPECT_EQ(json.err, "");  // --json keeps stderr quiet
 }
 
-TEST_F(AnalyzeTest, JsonReport)
-{
+TEST_F(AnalyzeTest, JsonReport) {
   const CliResult r = run({"analyze", "free.onnx", "-m", "1K+2K", "-f", "4K", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -86,8 +83,7 @@ TEST_F(AnalyzeTest, JsonReport)
   for (const auto& b : j["budgets_tried"]) EXPECT_LT(b["budget_bytes"].get<int>(), 1024);
 }
 
-TEST_F(AnalyzeTest, TheVerdictNeverChangesTheExitStatus)
-{
+TEST_F(AnalyzeTest, TheVerdictNeverChangesTheExitStatus) {
   const CliResult tight = run({"analyze", "free.onnx", "-m", "16"});
   EXPECT_EQ(tight.exit_code, 0) << tight.err;
   EXPECT_NE(tight.out.find("does not fit 16 B fast memory"), std::string::npos) << tight.out;
@@ -95,8 +91,7 @@ TEST_F(AnalyzeTest, TheVerdictNeverChangesTheExitStatus)
   EXPECT_EQ(run({"analyze", "free.onnx", "-m", "1K", "-m", "0"}).exit_code, 0);
 }
 
-TEST_F(AnalyzeTest, UnsupportedOperatorsAreAVerdictForAnalyzeAndAFailureForCompile)
-{
+TEST_F(AnalyzeTest, UnsupportedOperatorsAreAVerdictForAnalyzeAndAFailureForCompile) {
   // A random-number operator has no place in a deterministic plan.
   write_bytes(dir.file("rand.onnx"), free_batch_relu("RandomUniformLike"));
   const CliResult a = run({"analyze", "rand.onnx", "-m", "1K"});
@@ -108,8 +103,7 @@ TEST_F(AnalyzeTest, UnsupportedOperatorsAreAVerdictForAnalyzeAndAFailureForCompi
   EXPECT_FALSE(std::filesystem::exists(dir.file("rand.tgrs")));
 }
 
-TEST_F(AnalyzeTest, UsageErrors)
-{
+TEST_F(AnalyzeTest, UsageErrors) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"analyze", "free.onnx", "-m", "1K+"}, "empty memory pool"},
       {{"analyze", "free.onnx", "-m", "1K", "-m", "2K", "-m", "3K"}, "3 memory pools given"},

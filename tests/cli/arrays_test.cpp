@@ -13,8 +13,7 @@ using namespace tigris::cli;
 
 namespace {
 
-std::vector<uint8_t> npy_bytes(const std::string& dict, const std::vector<uint8_t>& data, int major = 1)
-{
+std::vector<uint8_t> npy_bytes(const std::string& dict, const std::vector<uint8_t>& data, int major = 1) {
   std::string header = dict;
   const size_t prefix = major == 1 ? 10 : 12;
   while ((prefix + header.size() + 1) % 64 != 0) header += ' ';
@@ -31,8 +30,7 @@ std::vector<uint8_t> npy_bytes(const std::string& dict, const std::vector<uint8_
   return out;
 }
 
-std::vector<uint8_t> floats(std::initializer_list<float> values)
-{
+std::vector<uint8_t> floats(std::initializer_list<float> values) {
   std::vector<uint8_t> out(values.size() * 4);
   std::memcpy(out.data(), values.begin(), out.size());
   return out;
@@ -40,46 +38,42 @@ std::vector<uint8_t> floats(std::initializer_list<float> values)
 
 }  // namespace
 
-TEST(Npy, ReadsAHandMadeFloat32Array)
-{
-  const auto bytes = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
-                               floats({1, 2, 3, 4, 5, 6}));
+TEST(Npy, ReadsAHandMadeFloat32Array) {
+  const auto bytes =
+      npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", floats({1, 2, 3, 4, 5, 6}));
   const Array a = read_npy(bytes, "x.npy");
   EXPECT_EQ(a.dtype, 1);
   EXPECT_EQ(a.shape, (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(a.data, floats({1, 2, 3, 4, 5, 6}));
 }
 
-TEST(Npy, ReadsVersion2HeadersScalarsAndOneDimensionalShapes)
-{
+TEST(Npy, ReadsVersion2HeadersScalarsAndOneDimensionalShapes) {
   const Array s = read_npy(npy_bytes("{'descr': '|i1', 'fortran_order': False, 'shape': (), }", {0xFE}), "s");
   EXPECT_EQ(s.dtype, 3);
   EXPECT_TRUE(s.shape.empty());
-  const Array v = read_npy(npy_bytes("{\"descr\": \"<i8\", \"fortran_order\": False, \"shape\": (1,)}",
-                                     std::vector<uint8_t>(8, 0), 2), "v");
+  const Array v = read_npy(
+      npy_bytes("{\"descr\": \"<i8\", \"fortran_order\": False, \"shape\": (1,)}", std::vector<uint8_t>(8, 0), 2), "v");
   EXPECT_EQ(v.dtype, 7);
   EXPECT_EQ(v.shape, (std::vector<int64_t>{1}));
 }
 
-TEST(Npy, FortranOrderIsReorderedToCOrder)
-{
+TEST(Npy, FortranOrderIsReorderedToCOrder) {
   // Column-major [[1,2,3],[4,5,6]] is stored 1,4,2,5,3,6.
-  const auto bytes = npy_bytes("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }",
-                               floats({1, 4, 2, 5, 3, 6}), 2);
+  const auto bytes =
+      npy_bytes("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", floats({1, 4, 2, 5, 3, 6}), 2);
   const Array a = read_npy(bytes, "f.npy");
   EXPECT_EQ(a.data, floats({1, 2, 3, 4, 5, 6}));
 }
 
-TEST(Npy, RejectsTruncatedTrailingBigEndianAndStructured)
-{
+TEST(Npy, RejectsTruncatedTrailingBigEndianAndStructured) {
   const std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
   EXPECT_THROW(read_npy(npy_bytes(dict, floats({1, 2, 3})), "t"), Failure);
   EXPECT_THROW(read_npy(npy_bytes(dict, floats({1, 2, 3, 4, 5, 6, 7})), "t"), Failure);
   EXPECT_THROW(read_npy(npy_bytes("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", floats({1})), "b"),
                Failure);
-  EXPECT_THROW(read_npy(npy_bytes("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }",
-                                  floats({1})), "s"),
-               Failure);
+  EXPECT_THROW(
+      read_npy(npy_bytes("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", floats({1})), "s"),
+      Failure);
   EXPECT_THROW(read_npy({'P', 'K', 3, 4}, "z"), Failure);
   try {
     read_npy(npy_bytes(dict, floats({1, 2, 3})), "in.npy");
@@ -88,8 +82,7 @@ TEST(Npy, RejectsTruncatedTrailingBigEndianAndStructured)
   }
 }
 
-TEST(Npy, WriterOutputFollowsTheFormat)
-{
+TEST(Npy, WriterOutputFollowsTheFormat) {
   Array a{1, {1, 2}, floats({0.5f, -1})};
   const auto bytes = write_npy(a);
   ASSERT_GE(bytes.size(), 10u);
@@ -105,14 +98,12 @@ TEST(Npy, WriterOutputFollowsTheFormat)
 
 namespace {
 
-void put(std::vector<uint8_t>& out, uint32_t v, int n)
-{
+void put(std::vector<uint8_t>& out, uint32_t v, int n) {
   for (int i = 0; i < n; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
 
 // A one-member zip archive laid out by hand (APPNOTE 4.3.7, 4.3.12, 4.3.16).
-std::vector<uint8_t> one_member_zip(const std::string& name, const std::vector<uint8_t>& raw, bool compress)
-{
+std::vector<uint8_t> one_member_zip(const std::string& name, const std::vector<uint8_t>& raw, bool compress) {
   std::vector<uint8_t> payload = raw;
   if (compress) {
     z_stream z{};
@@ -129,27 +120,51 @@ std::vector<uint8_t> one_member_zip(const std::string& name, const std::vector<u
   const uint32_t crc = static_cast<uint32_t>(crc32(0, raw.data(), static_cast<uInt>(raw.size())));
   const uint16_t method = compress ? 8 : 0;
   std::vector<uint8_t> z;
-  put(z, 0x04034b50, 4); put(z, 20, 2); put(z, 0, 2); put(z, method, 2); put(z, 0, 4);
-  put(z, crc, 4); put(z, static_cast<uint32_t>(payload.size()), 4); put(z, static_cast<uint32_t>(raw.size()), 4);
-  put(z, static_cast<uint32_t>(name.size()), 2); put(z, 0, 2);
+  put(z, 0x04034b50, 4);
+  put(z, 20, 2);
+  put(z, 0, 2);
+  put(z, method, 2);
+  put(z, 0, 4);
+  put(z, crc, 4);
+  put(z, static_cast<uint32_t>(payload.size()), 4);
+  put(z, static_cast<uint32_t>(raw.size()), 4);
+  put(z, static_cast<uint32_t>(name.size()), 2);
+  put(z, 0, 2);
   z.insert(z.end(), name.begin(), name.end());
   z.insert(z.end(), payload.begin(), payload.end());
   const uint32_t cd = static_cast<uint32_t>(z.size());
-  put(z, 0x02014b50, 4); put(z, 20, 2); put(z, 20, 2); put(z, 0, 2); put(z, method, 2); put(z, 0, 4);
-  put(z, crc, 4); put(z, static_cast<uint32_t>(payload.size()), 4); put(z, static_cast<uint32_t>(raw.size()), 4);
-  put(z, static_cast<uint32_t>(name.size()), 2); put(z, 0, 2); put(z, 0, 2); put(z, 0, 2); put(z, 0, 2);
-  put(z, 0, 4); put(z, 0, 4);
+  put(z, 0x02014b50, 4);
+  put(z, 20, 2);
+  put(z, 20, 2);
+  put(z, 0, 2);
+  put(z, method, 2);
+  put(z, 0, 4);
+  put(z, crc, 4);
+  put(z, static_cast<uint32_t>(payload.size()), 4);
+  put(z, static_cast<uint32_t>(raw.size()), 4);
+  put(z, static_cast<uint32_t>(name.size()), 2);
+  put(z, 0, 2);
+  put(z, 0, 2);
+  put(z, 0, 2);
+  put(z, 0, 2);
+  put(z, 0, 4);
+  put(z, 0, 4);
   z.insert(z.end(), name.begin(), name.end());
   const uint32_t cd_size = static_cast<uint32_t>(z.size()) - cd;
-  put(z, 0x06054b50, 4); put(z, 0, 2); put(z, 0, 2); put(z, 1, 2); put(z, 1, 2); put(z, cd_size, 4); put(z, cd, 4);
+  put(z, 0x06054b50, 4);
+  put(z, 0, 2);
+  put(z, 0, 2);
+  put(z, 1, 2);
+  put(z, 1, 2);
+  put(z, cd_size, 4);
+  put(z, cd, 4);
   put(z, 0, 2);
   return z;
 }
 
 }  // namespace
 
-TEST(Npz, ReadsStoredAndDeflatedMembers)
-{
+TEST(Npz, ReadsStoredAndDeflatedMembers) {
   const auto npy = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", floats({1, 2, 3, 4}));
   for (const bool deflate : {false, true}) {
     const auto arrays = read_npz(one_member_zip("input.1.npy", npy, deflate), "in.npz");
@@ -159,8 +174,7 @@ TEST(Npz, ReadsStoredAndDeflatedMembers)
   }
 }
 
-TEST(Npz, CorruptArchivesFailWithTheFileName)
-{
+TEST(Npz, CorruptArchivesFailWithTheFileName) {
   const auto npy = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", floats({1, 2, 3, 4}));
   auto zip = one_member_zip("a.npy", npy, true);
   // The central directory entry (46 bytes + the 5-byte name) precedes the 22-byte end record;
@@ -180,8 +194,7 @@ TEST(Npz, CorruptArchivesFailWithTheFileName)
   }
 }
 
-TEST(Npz, WriterRoundTripsSeveralMembers)
-{
+TEST(Npz, WriterRoundTripsSeveralMembers) {
   std::vector<NamedArray> arrays = {{"out0", Array{1, {2}, floats({1, 2})}}, {"out/1", Array{3, {3}, {7, 8, 9}}}};
   const auto back = read_npz(write_npz(arrays), "w.npz");
   ASSERT_EQ(back.size(), 2u);
@@ -190,8 +203,7 @@ TEST(Npz, WriterRoundTripsSeveralMembers)
   EXPECT_EQ(back[1].array.data, (std::vector<uint8_t>{7, 8, 9}));
 }
 
-TEST(Permute, NchwToNhwcAndBack)
-{
+TEST(Permute, NchwToNhwcAndBack) {
   // 1x2x2x3 NCHW: value = c*100 + h*10 + w (as bytes mod 256 is fine for the check).
   std::vector<uint8_t> nchw;
   for (int c = 0; c < 2; ++c)

@@ -14,8 +14,7 @@ extern char** environ;
 
 namespace tigris::clitest {
 
-CliResult run_program(const std::string& program, const std::vector<std::string>& args, const std::string& cwd)
-{
+CliResult run_program(const std::string& program, const std::vector<std::string>& args, const std::string& cwd) {
   TempDir capture;
   const std::string out_path = capture.file("stdout"), err_path = capture.file("stderr");
   // A shell gives us the working directory and the redirections; arguments are quoted.
@@ -50,47 +49,40 @@ CliResult run_program(const std::string& program, const std::vector<std::string>
   return r;
 }
 
-CliResult run_cli(const std::vector<std::string>& args, const std::string& cwd)
-{
+CliResult run_cli(const std::vector<std::string>& args, const std::string& cwd) {
   return run_program(TIGRIS_CLI_BINARY, args, cwd);
 }
 
-TempDir::TempDir()
-{
+TempDir::TempDir() {
   std::string templ = std::string(TIGRIS_BINARY_DIR) + "/tests/cli-scratch-XXXXXX";
   std::filesystem::create_directories(std::string(TIGRIS_BINARY_DIR) + "/tests");
   if (!mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
   path_ = templ;
 }
 
-TempDir::~TempDir()
-{
+TempDir::~TempDir() {
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
 }
 
-std::vector<std::string> TempDir::entries() const
-{
+std::vector<std::string> TempDir::entries() const {
   std::vector<std::string> names;
   for (const auto& e : std::filesystem::directory_iterator(path_)) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
 
-void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes)
-{
+void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream f(path, std::ios::binary);
   f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
-std::vector<uint8_t> read_bytes(const std::string& path)
-{
+std::vector<uint8_t> read_bytes(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
 }
 
-std::string read_text(const std::string& path)
-{
+std::string read_text(const std::string& path) {
   const auto b = read_bytes(path);
   return std::string(b.begin(), b.end());
 }

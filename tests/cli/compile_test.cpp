@@ -16,14 +16,12 @@ namespace {
 
 class CompileTest : public ::testing::Test {
  protected:
-  void SetUp() override
-  {
+  void SetUp() override {
     const CliResult w = run_program(TIGRIS_DEMO_MODEL_BINARY, {"write", dir.path()});
     ASSERT_EQ(w.exit_code, 0) << w.err;
   }
   CliResult run(const std::vector<std::string>& args) { return run_cli(args, dir.path()); }
-  bool is_plan(const std::string& name)
-  {
+  bool is_plan(const std::string& name) {
     const auto b = read_bytes(dir.file(name));
     return b.size() > 4 && std::string(b.begin(), b.begin() + 4) == "TGRS";
   }
@@ -33,8 +31,7 @@ class CompileTest : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(CompileTest, WritesNextToTheModelOrToOutput)
-{
+TEST_F(CompileTest, WritesNextToTheModelOrToOutput) {
   EXPECT_EQ(run({"compile", "demo.onnx", "-m", "192K+1M"}).exit_code, 0);
   EXPECT_TRUE(is_plan("demo.tgrs"));
   EXPECT_EQ(run({"compile", "demo.onnx", "--mem", "192K", "--mem", "1M", "-o", "other.tgrs"}).exit_code, 0);
@@ -44,8 +41,7 @@ TEST_F(CompileTest, WritesNextToTheModelOrToOutput)
   EXPECT_NE(read_bytes(dir.file("other.tgrs")), read_bytes(dir.file("demo.tgrs")));
 }
 
-TEST_F(CompileTest, FailureRemovesAStalePlanAndLeavesNothingElse)
-{
+TEST_F(CompileTest, FailureRemovesAStalePlanAndLeavesNothingElse) {
   ASSERT_EQ(run({"compile", "demo.onnx", "-m", "192K+1M"}).exit_code, 0);
   const CliResult r = run({"compile", "demo.onnx", "-m", "2K+1M"});
   EXPECT_EQ(r.exit_code, 1);
@@ -53,14 +49,13 @@ TEST_F(CompileTest, FailureRemovesAStalePlanAndLeavesNothingElse)
   EXPECT_EQ(dir.entries(), demo_files);
 }
 
-TEST_F(CompileTest, BudgetErrors)
-{
+TEST_F(CompileTest, BudgetErrors) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> failures = {
       {{"compile", "demo.onnx", "-m", "0"}, "Error: no plan written: Fast-memory budget must be greater than zero\n"},
-      {{"compile", "demo.onnx", "-m", "192K+0"}, "Error: no plan written: Slow-memory budget must be greater than zero\n"},
+      {{"compile", "demo.onnx", "-m", "192K+0"},
+       "Error: no plan written: Slow-memory budget must be greater than zero\n"},
       {{"compile", "demo.onnx", "-m", "5000M"}, "Error: Fast-memory budget exceeds the uint32 plan-format limit\n"},
-      {{"compile", "demo.onnx", "-m", "192K+1M", "-f", "16K"},
-       "Error: no plan written: the plan is "},
+      {{"compile", "demo.onnx", "-m", "192K+1M", "-f", "16K"}, "Error: no plan written: the plan is "},
   };
   for (const auto& [args, message] : failures) {
     const CliResult r = run(args);
@@ -86,8 +81,7 @@ TEST_F(CompileTest, BudgetErrors)
   EXPECT_EQ(dir.entries(), demo_files);
 }
 
-TEST_F(CompileTest, RefusesToReplaceSomethingThatIsNotAPlan)
-{
+TEST_F(CompileTest, RefusesToReplaceSomethingThatIsNotAPlan) {
   write_bytes(dir.file("notes.tgrs"), {'h', 'i'});
   const CliResult r = run({"compile", "demo.onnx", "-m", "192K+1M", "-o", "notes.tgrs"});
   EXPECT_EQ(r.exit_code, 1);
@@ -95,10 +89,10 @@ TEST_F(CompileTest, RefusesToReplaceSomethingThatIsNotAPlan)
   EXPECT_EQ(read_text(dir.file("notes.tgrs")), "hi");
 }
 
-TEST_F(CompileTest, BadModelsGiveOneLineAndNoFile)
-{
+TEST_F(CompileTest, BadModelsGiveOneLineAndNoFile) {
   auto model = read_bytes(dir.file("demo.onnx"));
-  write_bytes(dir.file("cut.onnx"), std::vector<uint8_t>(model.begin(), model.begin() + static_cast<long>(model.size() / 2)));
+  write_bytes(dir.file("cut.onnx"),
+              std::vector<uint8_t>(model.begin(), model.begin() + static_cast<long>(model.size() / 2)));
   write_bytes(dir.file("text.onnx"), {'n', 'o', 't', ' ', 'a', ' ', 'm', 'o', 'd', 'e', 'l'});
   for (const std::string cmd : {"analyze", "compile"}) {
     for (const std::string file : {"missing.onnx", "cut.onnx", "text.onnx"}) {
@@ -114,8 +108,7 @@ TEST_F(CompileTest, BadModelsGiveOneLineAndNoFile)
   EXPECT_FALSE(std::filesystem::exists(dir.file("missing.tgrs")));
 }
 
-TEST_F(CompileTest, AnalysisFiguresAreWhatTheRuntimeMeasures)
-{
+TEST_F(CompileTest, AnalysisFiguresAreWhatTheRuntimeMeasures) {
   for (const std::string budget : {"176K", "192K", "256K"}) {
     const CliResult a = run({"analyze", "demo.onnx", "-m", budget + "+1M", "--json"});
     ASSERT_EQ(a.exit_code, 0) << a.err;
@@ -133,7 +126,8 @@ TEST_F(CompileTest, AnalysisFiguresAreWhatTheRuntimeMeasures)
     EXPECT_EQ(run_report["memory"]["fast_capacity_bytes"], scheduled) << budget;
     EXPECT_LE(run_report["memory"]["fast_peak_bytes"].get<uint64_t>(), scheduled) << budget;
     EXPECT_EQ(run_report["memory"]["slow_peak_bytes"], analysis["slow"]["peak_bytes"]) << budget;
-    const CliResult cmp = run_program(TIGRIS_DEMO_MODEL_BINARY, {"compare", "out.npy", "demo_expected.npy"}, dir.path());
+    const CliResult cmp =
+        run_program(TIGRIS_DEMO_MODEL_BINARY, {"compare", "out.npy", "demo_expected.npy"}, dir.path());
     EXPECT_EQ(cmp.exit_code, 0) << cmp.out << cmp.err;
     std::filesystem::remove(dir.file("out.npy"));
   }
@@ -142,8 +136,7 @@ TEST_F(CompileTest, AnalysisFiguresAreWhatTheRuntimeMeasures)
 // -c lz4 and --xip: the plan is written with per-stage LZ4 blocks (the line says how much
 // of the fast budget holds decompressed weights) or the XIP flag, and runs in exactly its
 // budget to the demo generator's independent output.
-TEST_F(CompileTest, Lz4AndXipPlansRunAtTheirBudget)
-{
+TEST_F(CompileTest, Lz4AndXipPlansRunAtTheirBudget) {
   for (const std::vector<std::string>& extra : {std::vector<std::string>{"-c", "lz4"}, {"--xip"}}) {
     std::vector<std::string> args = {"compile", "demo.onnx", "-m", "64K+1M", "-o", "p.tgrs"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -159,7 +152,8 @@ TEST_F(CompileTest, Lz4AndXipPlansRunAtTheirBudget)
     EXPECT_LE(tigris_fast_arena_required(&plan), 64u * 1024);
     const CliResult r = run({"run", "p.tgrs", "--input", "demo_input.npy", "--output", "out.npy"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const CliResult cmp = run_program(TIGRIS_DEMO_MODEL_BINARY, {"compare", "out.npy", "demo_expected.npy"}, dir.path());
+    const CliResult cmp =
+        run_program(TIGRIS_DEMO_MODEL_BINARY, {"compare", "out.npy", "demo_expected.npy"}, dir.path());
     EXPECT_EQ(cmp.exit_code, 0) << cmp.out << cmp.err;
     std::filesystem::remove(dir.file("out.npy"));
   }

@@ -8,8 +8,7 @@
 namespace tigris::clitest {
 
 // `count` float32 values in [-1, 1) from a fixed linear congruential sequence, as bytes.
-inline std::vector<uint8_t> float_input(size_t count, uint32_t seed = 12345)
-{
+inline std::vector<uint8_t> float_input(size_t count, uint32_t seed = 12345) {
   std::vector<uint8_t> bytes(count * 4);
   for (size_t i = 0; i < count; ++i) {
     seed = seed * 1664525u + 1013904223u;
@@ -20,8 +19,7 @@ inline std::vector<uint8_t> float_input(size_t count, uint32_t seed = 12345)
 }
 
 // The bytes of float32 values.
-inline std::vector<uint8_t> floats(const std::vector<float>& v)
-{
+inline std::vector<uint8_t> floats(const std::vector<float>& v) {
   std::vector<uint8_t> bytes(v.size() * 4);
   std::memcpy(bytes.data(), v.data(), bytes.size());
   return bytes;

@@ -17,29 +17,26 @@ using namespace tigris::clitest;
 namespace {
 
 struct GoldenCase {
-  std::string name;                // golden/<name>.txt
-  std::string model;               // "demo", or a file in the shared models' onnx/ folder
-  std::vector<std::string> args;   // after `tigris`; the model is referred to by file name
+  std::string name;               // golden/<name>.txt
+  std::string model;              // "demo", or a file in the shared models' onnx/ folder
+  std::vector<std::string> args;  // after `tigris`; the model is referred to by file name
 };
 
 // Names the case in test output instead of dumping its bytes.
 void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.name; }
 
-std::string golden_path(const std::string& name)
-{
+std::string golden_path(const std::string& name) {
   return std::string(TIGRIS_SOURCE_DIR) + "/tests/cli/golden/" + name + ".txt";
 }
 
-std::string transcript(const std::vector<std::string>& args, const CliResult& r)
-{
+std::string transcript(const std::vector<std::string>& args, const CliResult& r) {
   std::string cmd = "$ tigris";
   for (const auto& a : args) cmd += " " + a;
   return cmd + "\n" + r.out + "[stderr]\n" + r.err + "[exit " + std::to_string(r.exit_code) + "]\n";
 }
 
 // Puts the case's model in `dir` under its plain file name; false when it is unavailable.
-bool stage_model(const GoldenCase& c, const TempDir& dir)
-{
+bool stage_model(const GoldenCase& c, const TempDir& dir) {
   if (c.model == "demo") {
     const CliResult w = run_program(TIGRIS_DEMO_MODEL_BINARY, {"write", dir.path()});
     EXPECT_EQ(w.exit_code, 0) << w.err;
@@ -51,8 +48,7 @@ bool stage_model(const GoldenCase& c, const TempDir& dir)
   return true;
 }
 
-void check_golden(const GoldenCase& c)
-{
+void check_golden(const GoldenCase& c) {
   TempDir dir;
   if (!stage_model(c, dir)) GTEST_SKIP() << c.model << " is not available";
   const std::string actual = transcript(c.args, run_cli(c.args, dir.path()));
@@ -65,8 +61,7 @@ void check_golden(const GoldenCase& c)
   EXPECT_EQ(actual, read_text(path)) << "golden " << c.name << " differs";
 }
 
-const std::vector<GoldenCase>& cases()
-{
+const std::vector<GoldenCase>& cases() {
   static const std::vector<GoldenCase> all = {
       {"demo_analyze_no_budget", "demo", {"analyze", "demo.onnx"}},
       {"demo_analyze_fits", "demo", {"analyze", "demo.onnx", "-m", "192K+1M", "-f", "64K"}},

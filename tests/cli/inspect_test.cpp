@@ -14,8 +14,7 @@ using namespace tigris::clitest;
 
 namespace {
 
-tigris::report::PlanInspection inspect_bytes(const std::vector<uint8_t>& bytes, const std::string& name)
-{
+tigris::report::PlanInspection inspect_bytes(const std::vector<uint8_t>& bytes, const std::string& name) {
   tigris_plan_t plan{};
   tigris_plan_limits_t need{};
   const tigris_error_t err = tigris_plan_load_ex(bytes.data(), static_cast<uint32_t>(bytes.size()), &plan, &need);
@@ -25,8 +24,7 @@ tigris::report::PlanInspection inspect_bytes(const std::vector<uint8_t>& bytes, 
 
 }  // namespace
 
-TEST(InspectPlan, DataFromTheLoadedPlan)
-{
+TEST(InspectPlan, DataFromTheLoadedPlan) {
   const auto bytes = write_plan(conv_relu_plan());
   const auto r = inspect_bytes(bytes, "dir/cr.tgrs");
   EXPECT_EQ(r.schema, 11u);
@@ -60,8 +58,7 @@ TEST(InspectPlan, DataFromTheLoadedPlan)
   EXPECT_EQ(r.steps[1].stage, 1u);
 }
 
-TEST(InspectPlan, TextThroughTheBinary)
-{
+TEST(InspectPlan, TextThroughTheBinary) {
   TempDir dir;
   const auto bytes = write_plan(conv_relu_plan());
   write_bytes(dir.file("cr.tgrs"), bytes);
@@ -69,24 +66,23 @@ TEST(InspectPlan, TextThroughTheBinary)
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   const std::string size = tigris::report::format_bytes(bytes.size());
-  EXPECT_EQ(r.out,
-            "cr.tgrs   plan, schema 11, model conv_relu, 2 operators, 2 stages, 0 tiled, " + size + "\n"
-            "  input    x   1x2x8x8 float32   (stored float32, NHWC)\n"
-            "  output   z   1x4x8x8 float32   (stored float32, NHWC)\n"
-            "operators   count   weights\n"
-            "  Conv          1     304 B\n"
-            "  Relu          1       0 B\n"
-            "  total         2     304 B\n"
-            "memory\n"
-            "  fast arena    4.00 KiB   required to run\n"
-            "  budget        4.88 KiB   compiled for\n"
-            "  unscheduled   1.21 KiB\n"
-            "  weights       304 B      loaded by stage, uncompressed\n"
-            "runtime build   default limits suffice\n");
+  EXPECT_EQ(r.out, "cr.tgrs   plan, schema 11, model conv_relu, 2 operators, 2 stages, 0 tiled, " + size +
+                       "\n"
+                       "  input    x   1x2x8x8 float32   (stored float32, NHWC)\n"
+                       "  output   z   1x4x8x8 float32   (stored float32, NHWC)\n"
+                       "operators   count   weights\n"
+                       "  Conv          1     304 B\n"
+                       "  Relu          1       0 B\n"
+                       "  total         2     304 B\n"
+                       "memory\n"
+                       "  fast arena    4.00 KiB   required to run\n"
+                       "  budget        4.88 KiB   compiled for\n"
+                       "  unscheduled   1.21 KiB\n"
+                       "  weights       304 B      loaded by stage, uncompressed\n"
+                       "runtime build   default limits suffice\n");
 }
 
-TEST(InspectPlan, VerboseAddsTables)
-{
+TEST(InspectPlan, VerboseAddsTables) {
   TempDir dir;
   write_bytes(dir.file("conv_relu.tgrs"), write_plan(conv_relu_plan()));
   const CliResult r = run_cli({"inspect", "-v", "conv_relu.tgrs"}, dir.path());
@@ -100,8 +96,7 @@ TEST(InspectPlan, VerboseAddsTables)
       << r.out;
 }
 
-TEST(InspectPlan, JsonIsVersionedAndComplete)
-{
+TEST(InspectPlan, JsonIsVersionedAndComplete) {
   TempDir dir;
   write_bytes(dir.file("cr.tgrs"), write_plan(conv_relu_plan()));
   const CliResult r = run_cli({"inspect", "--json", "cr.tgrs"}, dir.path());
@@ -119,16 +114,14 @@ TEST(InspectPlan, JsonIsVersionedAndComplete)
   EXPECT_EQ(j["runtime_build"]["flags"].size(), 0u);
 }
 
-TEST(InspectPlan, LinearTensorsKeepTheirOrder)
-{
+TEST(InspectPlan, LinearTensorsKeepTheirOrder) {
   const auto bytes = write_plan(relu_plan(TIGRIS_TENSOR_LINEAR));
   const auto r = inspect_bytes(bytes, "relu.tgrs");
   EXPECT_EQ(r.inputs[0].shape, (std::vector<int64_t>{1, 2, 3, 4}));
   EXPECT_EQ(r.inputs[0].layout, "as declared");
 }
 
-TEST(InspectErrors, OneLineAndExitOne)
-{
+TEST(InspectErrors, OneLineAndExitOne) {
   TempDir dir;
   write_bytes(dir.file("text.onnx"), {'h', 'e', 'l', 'l', 'o'});
   write_bytes(dir.file("empty.tgrs"), {});
@@ -150,10 +143,10 @@ TEST(InspectErrors, OneLineAndExitOne)
   }
 }
 
-TEST(InspectErrors, LegacyPlanNamesItsSchema)
-{
+TEST(InspectErrors, LegacyPlanNamesItsSchema) {
 #if TIGRIS_HAVE_MODELS
-  const CliResult r = run_cli({"inspect", std::string(TIGRIS_MODELS_DIR) + "/plans/legacy_schema1_conv_relu_chain.tgrs"});
+  const CliResult r =
+      run_cli({"inspect", std::string(TIGRIS_MODELS_DIR) + "/plans/legacy_schema1_conv_relu_chain.tgrs"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(": plan schema 1; this runtime reads schemas 4 to 11 (compile the model again)\n"),
             std::string::npos)
@@ -163,8 +156,7 @@ TEST(InspectErrors, LegacyPlanNamesItsSchema)
 #endif
 }
 
-TEST(InspectPlan, Lz4BlocksAndXipAreReported)
-{
+TEST(InspectPlan, Lz4BlocksAndXipAreReported) {
   PlanDesc desc = conv_relu_plan();
   desc.flags = TIGRIS_FLAG_XIP;
   desc.compression = TIGRIS_COMPRESSION_LZ4;
@@ -194,8 +186,7 @@ TEST(InspectPlan, Lz4BlocksAndXipAreReported)
       << text.out;
 }
 
-TEST(InspectErrors, PlanBeyondTheBuildLimitsNamesTheFlags)
-{
+TEST(InspectErrors, PlanBeyondTheBuildLimitsNamesTheFlags) {
   // 600 tensors in a chain of ReLUs: more than the default TIGRIS_MAX_TENSORS (512).
   PlanDesc p;
   p.model_name = "long";
@@ -220,6 +211,7 @@ TEST(InspectErrors, PlanBeyondTheBuildLimitsNamesTheFlags)
   write_bytes(dir.file("long.tgrs"), write_plan(p));
   const CliResult r = run_cli({"inspect", "long.tgrs"}, dir.path());
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "Error: long.tgrs: plan exceeds the executor limits of this build; build the runtime with "
-                   "-DTIGRIS_MAX_TENSORS=600\n");
+  EXPECT_EQ(r.err,
+            "Error: long.tgrs: plan exceeds the executor limits of this build; build the runtime with "
+            "-DTIGRIS_MAX_TENSORS=600\n");
 }

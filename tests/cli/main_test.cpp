@@ -5,24 +5,23 @@
 
 using namespace tigris::clitest;
 
-TEST(Main, VersionNamesTheBundledRuntime)
-{
+TEST(Main, VersionNamesTheBundledRuntime) {
   const CliResult r = run_cli({"--version"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, "tigris, version 0.13.0 (runtime 0.13.0; bundled)\n");
 }
 
-TEST(Main, HelpListsTheSubcommandsAndExitsZero)
-{
+TEST(Main, HelpListsTheSubcommandsAndExitsZero) {
   const CliResult r = run_cli({"--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* sub : {"analyze", "compile", "export", "inspect", "run"}) EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
+  for (const char* sub : {"analyze", "compile", "export", "inspect", "run"})
+    EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
   EXPECT_EQ(run_cli({"run", "--help"}).exit_code, 0);
 }
 
-TEST(Main, UsageErrorsAreOneLineWithExitTwo)
-{
-  for (const auto& args : std::vector<std::vector<std::string>>{{}, {"bogus"}, {"inspect"}, {"inspect", "--nope", "x"}}) {
+TEST(Main, UsageErrorsAreOneLineWithExitTwo) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{}, {"bogus"}, {"inspect"}, {"inspect", "--nope", "x"}}) {
     const CliResult r = run_cli(args);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.out, "");

@@ -13,8 +13,7 @@ using namespace tigris::clitest;
 namespace {
 
 void declare(onnx::ValueInfoProto* v, const std::string& name, const std::vector<int64_t>& dims,
-             const std::string& free_dim = "")
-{
+             const std::string& free_dim = "") {
   v->set_name(name);
   auto* t = v->mutable_type()->mutable_tensor_type();
   t->set_elem_type(onnx::TensorProto::FLOAT);
@@ -28,8 +27,7 @@ void declare(onnx::ValueInfoProto* v, const std::string& name, const std::vector
   }
 }
 
-void initializer(onnx::GraphProto& g, const std::string& name, const std::vector<int64_t>& dims)
-{
+void initializer(onnx::GraphProto& g, const std::string& name, const std::vector<int64_t>& dims) {
   auto* t = g.add_initializer();
   t->set_name(name);
   t->set_data_type(onnx::TensorProto::FLOAT);
@@ -41,8 +39,8 @@ void initializer(onnx::GraphProto& g, const std::string& name, const std::vector
   t->set_raw_data(std::string(static_cast<size_t>(n) * 4, '\0'));
 }
 
-onnx::NodeProto* node(onnx::GraphProto& g, const std::string& type, std::vector<std::string> in, const std::string& out)
-{
+onnx::NodeProto* node(onnx::GraphProto& g, const std::string& type, std::vector<std::string> in,
+                      const std::string& out) {
   auto* n = g.add_node();
   n->set_op_type(type);
   n->set_name(type + "_" + out);
@@ -53,8 +51,7 @@ onnx::NodeProto* node(onnx::GraphProto& g, const std::string& type, std::vector<
 
 // x [N,3,10,10] -> Conv(4x3x3x3 + bias, no pads) -> c [declared 1x4x8x8] -> Relu -> r
 // -> MaxPool 2x2 -> p (undeclared) -> Flatten -> f [declared 1x64] -> Gemm(64x5) -> y [1,5]
-std::vector<uint8_t> small_model(bool declare_gemm_input)
-{
+std::vector<uint8_t> small_model(bool declare_gemm_input) {
   onnx::ModelProto m;
   m.set_ir_version(8);
   m.add_opset_import()->set_version(13);
@@ -83,8 +80,7 @@ std::vector<uint8_t> small_model(bool declare_gemm_input)
 
 }  // namespace
 
-TEST(InspectOnnx, HandCheckedFigures)
-{
+TEST(InspectOnnx, HandCheckedFigures) {
   const auto r = tigris::report::inspect_onnx(small_model(true), "m.onnx");
   EXPECT_EQ(r.ir_version, 8);
   ASSERT_EQ(r.opsets.size(), 1u);
@@ -109,8 +105,7 @@ TEST(InspectOnnx, HandCheckedFigures)
   EXPECT_EQ(r.largest_activations[0].producer, "step 0 Conv");
 }
 
-TEST(InspectOnnx, UndeclaredShapesLeaveMacsUnknown)
-{
+TEST(InspectOnnx, UndeclaredShapesLeaveMacsUnknown) {
   // Without f declared, the Gemm's M comes from its declared output y [1,5]: still known.
   // The conv with its output undeclared is computed from x only when x's batch is known.
   const auto r = tigris::report::inspect_onnx(small_model(false), "m.onnx");
@@ -118,15 +113,13 @@ TEST(InspectOnnx, UndeclaredShapesLeaveMacsUnknown)
   EXPECT_EQ(r.steps[0].macs, 6912u);  // from the declared output c
 }
 
-TEST(InspectOnnx, TextAndJsonThroughTheBinary)
-{
+TEST(InspectOnnx, TextAndJsonThroughTheBinary) {
   TempDir dir;
   write_bytes(dir.file("m.onnx"), small_model(true));
   const CliResult text = run_cli({"inspect", "m.onnx"}, dir.path());
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_EQ(text.out.substr(0, text.out.find('\n')),
-            "m.onnx   ONNX, IR 8, opsets ai.onnx 13, 5 operators, " +
-                tigris::report::format_bytes(small_model(true).size()));
+  EXPECT_EQ(text.out.substr(0, text.out.find('\n')), "m.onnx   ONNX, IR 8, opsets ai.onnx 13, 5 operators, " +
+                                                         tigris::report::format_bytes(small_model(true).size()));
   EXPECT_NE(text.out.find("  input    x   ?x3x10x10 float32\n"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  Conv          1      448 B      25.9%   6,912    95.6%\n"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  total         5   1.69 KiB     100.0%   7,232   100.0%\n"), std::string::npos) << text.out;
@@ -142,8 +135,7 @@ TEST(InspectOnnx, TextAndJsonThroughTheBinary)
   EXPECT_EQ(j["weight_bytes"], 1728);
 }
 
-TEST(InspectOnnx, TruncatedModelIsOneLineError)
-{
+TEST(InspectOnnx, TruncatedModelIsOneLineError) {
   TempDir dir;
   auto bytes = small_model(true);
   for (const size_t keep : {bytes.size() / 2, size_t{40}, bytes.size() - 3}) {

@@ -15,23 +15,20 @@ using tigris::cli::Array;
 
 namespace {
 
-std::vector<uint8_t> float_bytes(const std::vector<float>& v)
-{
+std::vector<uint8_t> float_bytes(const std::vector<float>& v) {
   std::vector<uint8_t> b(v.size() * 4);
   std::memcpy(b.data(), v.data(), b.size());
   return b;
 }
 
-std::vector<float> floats(const Array& a)
-{
+std::vector<float> floats(const Array& a) {
   std::vector<float> v(a.data.size() / 4);
   std::memcpy(v.data(), a.data.data(), a.data.size());
   return v;
 }
 
 // Declared (NCHW) 1x4x2x3 input: value c*100 + h*10 + w - 150.
-std::vector<float> declared_input()
-{
+std::vector<float> declared_input() {
   std::vector<float> v;
   for (int c = 0; c < 4; ++c)
     for (int h = 0; h < 2; ++h)
@@ -43,8 +40,7 @@ Array read_npy_file(const std::string& path) { return tigris::cli::read_npy(read
 
 class RunTest : public ::testing::Test {
  protected:
-  void SetUp() override
-  {
+  void SetUp() override {
     write_bytes(dir.file("relu.tgrs"), write_plan(relu_plan()));
     write_bytes(dir.file("flatten.tgrs"), write_plan(flatten_plan()));
     write_bytes(dir.file("add.tgrs"), write_plan(add_relu_plan()));
@@ -56,8 +52,7 @@ class RunTest : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(RunTest, ReluInDeclaredOrder)
-{
+TEST_F(RunTest, ReluInDeclaredOrder) {
   const CliResult r = run({"run", "relu.tgrs", "--input", "x.npy", "--output", "y.npy"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Array y = read_npy_file(dir.file("y.npy"));
@@ -72,8 +67,7 @@ TEST_F(RunTest, ReluInDeclaredOrder)
   EXPECT_NE(r.out.find("wrote y.npy   1x4x2x3 float32\n"), std::string::npos) << r.out;
 }
 
-TEST_F(RunTest, DeclaredOrderIsConvertedToTheStoredOrder)
-{
+TEST_F(RunTest, DeclaredOrderIsConvertedToTheStoredOrder) {
   // Stored NHWC element (h, w, c) is declared element (c, h, w); flatten lists stored order.
   const CliResult r = run({"run", "flatten.tgrs", "-i", "x.npy", "-o", "y.npy"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -84,8 +78,7 @@ TEST_F(RunTest, DeclaredOrderIsConvertedToTheStoredOrder)
       for (int c = 0; c < 4; ++c) EXPECT_EQ(y[static_cast<size_t>((h * 3 + w) * 4 + c)], c * 100 + h * 10 + w - 150);
 }
 
-TEST_F(RunTest, StoredOrderPassesDataUnchanged)
-{
+TEST_F(RunTest, StoredOrderPassesDataUnchanged) {
   std::vector<float> stored(24);
   for (size_t i = 0; i < 24; ++i) stored[i] = static_cast<float>(i);
   write_bytes(dir.file("xs.npy"), tigris::cli::write_npy(Array{1, {1, 2, 3, 4}, float_bytes(stored)}));
@@ -101,11 +94,11 @@ TEST_F(RunTest, StoredOrderPassesDataUnchanged)
   EXPECT_EQ(hint.err,
             "Error: xs.npy: shape 1x2x3x4, input 'x' is 1x4x2x3 float32 (the model's declared axis order; "
             "--stored-order takes 1x2x3x4)\n");
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"add.tgrs", "flatten.tgrs", "relu.tgrs", "x.npy", "xs.npy", "y.npy"}));
+  EXPECT_EQ(dir.entries(),
+            (std::vector<std::string>{"add.tgrs", "flatten.tgrs", "relu.tgrs", "x.npy", "xs.npy", "y.npy"}));
 }
 
-TEST_F(RunTest, RawBinInAndOut)
-{
+TEST_F(RunTest, RawBinInAndOut) {
   write_bytes(dir.file("x.bin"), float_bytes(declared_input()));
   const CliResult r = run({"run", "relu.tgrs", "--input", "x.bin", "--output", "y.bin"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -121,8 +114,7 @@ TEST_F(RunTest, RawBinInAndOut)
   EXPECT_EQ(bad.err, "Error: short.bin: 95 bytes, input 'x' takes 96 (1x4x2x3 float32)\n");
 }
 
-TEST_F(RunTest, NamedInputsAndNpzOutputs)
-{
+TEST_F(RunTest, NamedInputsAndNpzOutputs) {
   write_bytes(dir.file("a.npy"), tigris::cli::write_npy(Array{1, {1, 2}, float_bytes({1.5f, -4.0f})}));
   write_bytes(dir.file("b.npy"), tigris::cli::write_npy(Array{1, {1, 2}, float_bytes({2.0f, 1.0f})}));
   const CliResult r = run({"run", "add.tgrs", "--input", "a=a.npy", "--input", "b=b.npy", "--output", "o.npz"});
@@ -143,8 +135,7 @@ TEST_F(RunTest, NamedInputsAndNpzOutputs)
   EXPECT_EQ(read_bytes(dir.file("o2.npz")), read_bytes(dir.file("o.npz")));
 }
 
-TEST_F(RunTest, JsonReportsMemoryAndStats)
-{
+TEST_F(RunTest, JsonReportsMemoryAndStats) {
   const CliResult r = run({"run", "relu.tgrs", "--input", "x.npy", "--output", "y.npy", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -159,8 +150,7 @@ TEST_F(RunTest, JsonReportsMemoryAndStats)
   EXPECT_EQ(j["runtime_version"], "0.13.0");
 }
 
-TEST_F(RunTest, FailuresLeaveNoOutput)
-{
+TEST_F(RunTest, FailuresLeaveNoOutput) {
   write_bytes(dir.file("y.npy"), {1, 2, 3});
   write_bytes(dir.file("x64.npy"), tigris::cli::write_npy(Array{11, {1, 4, 2, 3}, std::vector<uint8_t>(192, 0)}));
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
@@ -171,10 +161,12 @@ TEST_F(RunTest, FailuresLeaveNoOutput)
        "Error: run failed: arena too small for the plan (fast arena 100 bytes, the plan requires 192; slow buffer "},
       {{"run", "add.tgrs", "-i", "x.npy", "-o", "out.npz"},
        "Error: multiple-input models require NAME=FILE for each input; its inputs are a, b\n"},
-      {{"run", "add.tgrs", "-i", "a=x.npy", "-i", "a=x.npy", "-o", "out.npz"}, "Error: x.npy: shape 1x4x2x3, input 'a' is 1x2 float32\n"},
+      {{"run", "add.tgrs", "-i", "a=x.npy", "-i", "a=x.npy", "-o", "out.npz"},
+       "Error: x.npy: shape 1x4x2x3, input 'a' is 1x2 float32\n"},
       {{"run", "add.tgrs", "-i", "b=missing.npy", "-o", "out.npz"}, "Error: missing.npy: no such file\n"},
       {{"run", "add.tgrs", "-o", "out.npy"}, "Error: the model has 2 outputs; write them to an .npz file\n"},
-      {{"run", "x.npy", "-i", "x.npy", "-o", "out.npy"}, "Error: x.npy: not a TiGrIS plan; compile the model first (tigris compile)\n"},
+      {{"run", "x.npy", "-i", "x.npy", "-o", "out.npy"},
+       "Error: x.npy: not a TiGrIS plan; compile the model first (tigris compile)\n"},
   };
   for (const auto& [args, message] : cases) {
     const CliResult r = run(args);
@@ -182,16 +174,16 @@ TEST_F(RunTest, FailuresLeaveNoOutput)
     EXPECT_EQ(r.err.substr(0, message.size()), message);
   }
   EXPECT_EQ(read_bytes(dir.file("y.npy")), (std::vector<uint8_t>{1, 2, 3}));
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"add.tgrs", "flatten.tgrs", "relu.tgrs", "x.npy", "x64.npy", "y.npy"}));
+  EXPECT_EQ(dir.entries(),
+            (std::vector<std::string>{"add.tgrs", "flatten.tgrs", "relu.tgrs", "x.npy", "x64.npy", "y.npy"}));
 }
 
-TEST_F(RunTest, UsageErrorsExitTwo)
-{
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"run", "relu.tgrs", "-i", "x.npy", "-o", "y.txt"},
-           {"run", "relu.tgrs", "-i", "x.npy"},
-           {"run", "relu.tgrs", "-i", "x.npy", "-o", "y.npy", "--fast", "12Q"},
-           {"run", "relu.tgrs", "-i", "x.npy", "-o", "y.npy", "--bogus"}}) {
+TEST_F(RunTest, UsageErrorsExitTwo) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"run", "relu.tgrs", "-i", "x.npy", "-o", "y.txt"},
+                                             {"run", "relu.tgrs", "-i", "x.npy"},
+                                             {"run", "relu.tgrs", "-i", "x.npy", "-o", "y.npy", "--fast", "12Q"},
+                                             {"run", "relu.tgrs", "-i", "x.npy", "-o", "y.npy", "--bogus"}}) {
     const CliResult r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args.back();
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -201,8 +193,7 @@ TEST_F(RunTest, UsageErrorsExitTwo)
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"add.tgrs", "flatten.tgrs", "relu.tgrs", "x.npy"}));
 }
 
-TEST_F(RunTest, DeclaredFloatInterfaceOfAnInt8Plan)
-{
+TEST_F(RunTest, DeclaredFloatInterfaceOfAnInt8Plan) {
   // Quantization scale 0.5, zero point 1: q = clamp(round_half_away(x / 0.5) + 1);
   // ReLU clamps at the zero point; y = (q - 1) * 0.5.
   //   x = -1 -> q = -1 -> 1 -> 0;   0.4 -> 1 + 1 = 2 -> 0.5;   3 -> 7 -> 3;   100 -> 201 -> 127 -> 63

@@ -9,8 +9,7 @@ using tigris::cli::parse_pools;
 using tigris::cli::parse_size;
 using tigris::cli::UsageError;
 
-TEST(ParseSize, SuffixesAreBinaryAndCaseInsensitive)
-{
+TEST(ParseSize, SuffixesAreBinaryAndCaseInsensitive) {
   EXPECT_EQ(parse_size("256K", "-m"), 262144);
   EXPECT_EQ(parse_size("256k", "-m"), 262144);
   EXPECT_EQ(parse_size("256KB", "-m"), 262144);
@@ -22,8 +21,7 @@ TEST(ParseSize, SuffixesAreBinaryAndCaseInsensitive)
   EXPECT_EQ(parse_size(" 64K ", "-m"), 65536);
 }
 
-TEST(ParseSize, FractionsAreTruncatedAfterScaling)
-{
+TEST(ParseSize, FractionsAreTruncatedAfterScaling) {
   EXPECT_EQ(parse_size("2.5M", "-m"), 2621440);
   EXPECT_EQ(parse_size("1.5M", "-m"), 1572864);
   EXPECT_EQ(parse_size("0.1K", "-m"), 102);  // 102.4 bytes
@@ -31,14 +29,12 @@ TEST(ParseSize, FractionsAreTruncatedAfterScaling)
   EXPECT_EQ(parse_size("10.9", "-m"), 10);
 }
 
-TEST(ParseSize, NonPositiveValuesParseForTheCommandToJudge)
-{
+TEST(ParseSize, NonPositiveValuesParseForTheCommandToJudge) {
   EXPECT_EQ(parse_size("0", "-m"), 0);
   EXPECT_EQ(parse_size("-1K", "-m"), -1024);
 }
 
-TEST(ParseSize, MalformedValuesAreUsageErrors)
-{
+TEST(ParseSize, MalformedValuesAreUsageErrors) {
   for (const char* bad : {"", "K", "12Q", "1.2.3K", "1e3", "256 KiB", "GB", "4G", "abc", "1,5M"}) {
     EXPECT_THROW(parse_size(bad, "--mem"), UsageError) << bad;
   }
@@ -52,16 +48,14 @@ TEST(ParseSize, MalformedValuesAreUsageErrors)
   EXPECT_THROW(parse_size("99999999999M", "-m"), UsageError);
 }
 
-TEST(ParsePools, PlusIsSugarForRepeatedMem)
-{
+TEST(ParsePools, PlusIsSugarForRepeatedMem) {
   EXPECT_EQ(parse_pools({"256K+4M"}), (std::vector<int64_t>{262144, 4194304}));
   EXPECT_EQ(parse_pools({"256K", "4M"}), (std::vector<int64_t>{262144, 4194304}));
   EXPECT_EQ(parse_pools({"256K"}), (std::vector<int64_t>{262144}));
   EXPECT_EQ(parse_pools({}), (std::vector<int64_t>{}));
 }
 
-TEST(ParsePools, EmptyPoolAndThreePoolsAreUsageErrors)
-{
+TEST(ParsePools, EmptyPoolAndThreePoolsAreUsageErrors) {
   for (const auto& bad : std::vector<std::vector<std::string>>{{"256K+"}, {"+4M"}, {"256K++4M"}, {""}}) {
     try {
       parse_pools(bad);
@@ -78,16 +72,14 @@ TEST(ParsePools, EmptyPoolAndThreePoolsAreUsageErrors)
   }
 }
 
-TEST(ParseInputShape, SplitsAtTheLastColon)
-{
+TEST(ParseInputShape, SplitsAtTheLastColon) {
   const auto b = parse_input_shape("serving:input:1x3x224x224");
   EXPECT_EQ(b.name, "serving:input");
   EXPECT_EQ(b.dims, (std::vector<int64_t>{1, 3, 224, 224}));
   EXPECT_EQ(parse_input_shape("x:7").dims, (std::vector<int64_t>{7}));
 }
 
-TEST(ParseInputShape, BadFormsAreUsageErrorsWithTheReferenceWording)
-{
+TEST(ParseInputShape, BadFormsAreUsageErrorsWithTheReferenceWording) {
   const auto message = [](const std::string& text) {
     try {
       parse_input_shape(text);

@@ -9,8 +9,7 @@ namespace tigris::clitest {
 using namespace tigris::plan;
 
 inline TensorDesc tensor(const std::string& name, std::vector<int32_t> shape, uint8_t flags = 0,
-                         uint8_t dtype = TIGRIS_DTYPE_FLOAT32)
-{
+                         uint8_t dtype = TIGRIS_DTYPE_FLOAT32) {
   TensorDesc t;
   t.name = name;
   t.shape = std::move(shape);
@@ -19,8 +18,7 @@ inline TensorDesc tensor(const std::string& name, std::vector<int32_t> shape, ui
   return t;
 }
 
-inline OpDesc op(uint8_t type, const std::string& name, std::vector<uint16_t> in, std::vector<uint16_t> out)
-{
+inline OpDesc op(uint8_t type, const std::string& name, std::vector<uint16_t> in, std::vector<uint16_t> out) {
   OpDesc o;
   o.type = type;
   o.name = name;
@@ -30,8 +28,7 @@ inline OpDesc op(uint8_t type, const std::string& name, std::vector<uint16_t> in
 }
 
 inline StageDesc stage(std::vector<uint16_t> ops, std::vector<uint16_t> in, std::vector<uint16_t> out,
-                       uint32_t peak = 0)
-{
+                       uint32_t peak = 0) {
   StageDesc s;
   s.ops = std::move(ops);
   s.inputs = std::move(in);
@@ -42,8 +39,7 @@ inline StageDesc stage(std::vector<uint16_t> ops, std::vector<uint16_t> in, std:
 
 // x [1,8,8,2] (NHWC; declared 1x2x8x8) -> conv 3x3 s1 p1 (w 288 B, b 16 B) -> y [1,8,8,4]
 // -> relu -> z [1,8,8,4]; stage 0 = conv, stage 1 = relu.
-inline PlanDesc conv_relu_plan()
-{
+inline PlanDesc conv_relu_plan() {
   PlanDesc p;
   p.model_name = "conv_relu";
   p.budget = 5000;
@@ -69,8 +65,7 @@ inline PlanDesc conv_relu_plan()
 }
 
 // x [1,2,3,4] float32 (NHWC; declared 1x4x2x3) -> relu -> y [1,2,3,4]; one stage.
-inline PlanDesc relu_plan(uint8_t flags_extra = 0)
-{
+inline PlanDesc relu_plan(uint8_t flags_extra = 0) {
   PlanDesc p;
   p.model_name = "relu";
   p.budget = 256;
@@ -91,15 +86,13 @@ namespace tigris::clitest {
 
 // x [1,2,3,4] float32 (NHWC; declared 1x4x2x3) -> flatten -> y [1,24]: the output lists
 // the input in stored order, so it shows where each declared element went.
-inline PlanDesc flatten_plan()
-{
+inline PlanDesc flatten_plan() {
   PlanDesc p;
   p.model_name = "flatten";
   p.budget = 256;
   p.peak = 192;
   p.scheduled_peak = 192;
-  p.tensors = {tensor("x", {1, 2, 3, 4}, TIGRIS_TENSOR_MODEL_INPUT),
-               tensor("y", {1, 24}, TIGRIS_TENSOR_MODEL_OUTPUT)};
+  p.tensors = {tensor("x", {1, 2, 3, 4}, TIGRIS_TENSOR_MODEL_INPUT), tensor("y", {1, 24}, TIGRIS_TENSOR_MODEL_OUTPUT)};
   p.ops = {op(TIGRIS_OP_FLATTEN, "flatten", {0}, {1})};
   p.stages = {stage({0}, {0}, {1}, 192)};
   p.model_inputs = {0};
@@ -108,8 +101,7 @@ inline PlanDesc flatten_plan()
 }
 
 // a, b [1,2] -> add -> s [1,2] -> relu -> r [1,2]; s and r are both model outputs.
-inline PlanDesc add_relu_plan()
-{
+inline PlanDesc add_relu_plan() {
   PlanDesc p;
   p.model_name = "add_relu";
   p.budget = 256;
@@ -130,8 +122,7 @@ namespace tigris::clitest {
 
 // x int8 [1,4] declared float32 (scale 0.5, zero point 1) -> relu -> y int8 [1,4], declared
 // float32, same quantization: the runtime's interface converts at both ends.
-inline PlanDesc relu_int8_plan()
-{
+inline PlanDesc relu_int8_plan() {
   PlanDesc p;
   p.model_name = "relu_int8";
   p.budget = 256;

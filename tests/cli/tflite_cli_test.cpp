@@ -70,13 +70,15 @@ TEST(TfliteCli, CompileAndRunGiveTfliteMicroOutput) {
   ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
   for (int k = 0; k < 2; ++k) {
     std::string out = dir.file("out" + std::to_string(k) + ".npy");
-    CliResult r = run_cli({"run", dir.file("vww.tgrs"), "-i", tflm_ref("vww_96_int8", "input_" + std::to_string(k) + ".npy"),
-                           "-o", out});
+    CliResult r = run_cli(
+        {"run", dir.file("vww.tgrs"), "-i", tflm_ref("vww_96_int8", "input_" + std::to_string(k) + ".npy"), "-o", out});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    std::vector<uint8_t> got = read_bytes(out), want = read_bytes(tflm_ref("vww_96_int8", "output_" + std::to_string(k) + ".npy"));
+    std::vector<uint8_t> got = read_bytes(out),
+                         want = read_bytes(tflm_ref("vww_96_int8", "output_" + std::to_string(k) + ".npy"));
     ASSERT_GE(got.size(), 2u);
     ASSERT_GE(want.size(), 2u);
-    EXPECT_EQ(std::vector<uint8_t>(got.end() - 2, got.end()), std::vector<uint8_t>(want.end() - 2, want.end())) << "input " << k;
+    EXPECT_EQ(std::vector<uint8_t>(got.end() - 2, got.end()), std::vector<uint8_t>(want.end() - 2, want.end()))
+        << "input " << k;
   }
 }
 
@@ -92,7 +94,8 @@ TEST(TfliteCli, InspectVww) {
   EXPECT_NE(r.out.find("  input    input_1_int8    1x96x96x3 int8\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  CONV_2D                14"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  activations   int8\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("  weights       28 int8 weight tensors, 27 of 28 per channel, symmetric\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  weights       28 int8 weight tensors, 27 of 28 per channel, symmetric\n"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("\nconverts yes\n"), std::string::npos) << r.out;
 }
 
@@ -104,8 +107,9 @@ TEST(TfliteCli, InspectHybridModelListsTheReasons) {
   EXPECT_EQ(j["format"], "tflite");
   EXPECT_EQ(j["converts"], false);
   ASSERT_EQ(j["reasons"].size(), 5u);
-  EXPECT_EQ(j["reasons"][0], "operator 0 (CONV_2D): hybrid operator (float32 activations, INT8 weights); "
-                             "TFLite Micro refuses hybrid models too");
+  EXPECT_EQ(j["reasons"][0],
+            "operator 0 (CONV_2D): hybrid operator (float32 activations, INT8 weights); "
+            "TFLite Micro refuses hybrid models too");
   CliResult text = run_cli({"inspect", tflite("kws_ref_model_float32")});
   EXPECT_NE(text.out.find("\nconverts no, 5 reasons\n  operator 0 (CONV_2D): hybrid"), std::string::npos) << text.out;
 }

@@ -18,8 +18,7 @@ namespace {
 
 class TraceTest : public ::testing::Test {
  protected:
-  void SetUp() override
-  {
+  void SetUp() override {
     const CliResult w = run_program(TIGRIS_DEMO_MODEL_BINARY, {"write", dir.path()});
     ASSERT_EQ(w.exit_code, 0) << w.err;
   }
@@ -30,10 +29,10 @@ class TraceTest : public ::testing::Test {
 const char* kAgree = "events; their bytes equal the runtime's own counters.";
 
 // Rows of the unit table (lines that start with a stage number) and their tiles column summed.
-int unit_rows(const std::string& text, int* tiles)
-{
-  static const std::regex row("^[0-9]+(-[0-9]+)? +(untiled|1D tile|2D tile|reduce by rows|transpose|row bands|"
-                              "reshape bands|leading bands|control|chain [0-9]+) +([0-9]+) ");
+int unit_rows(const std::string& text, int* tiles) {
+  static const std::regex row(
+      "^[0-9]+(-[0-9]+)? +(untiled|1D tile|2D tile|reduce by rows|transpose|row bands|"
+      "reshape bands|leading bands|control|chain [0-9]+) +([0-9]+) ");
   int n = 0;
   *tiles = 0;
   size_t start = 0;
@@ -53,8 +52,7 @@ int unit_rows(const std::string& text, int* tiles)
 
 }  // namespace
 
-TEST_F(TraceTest, DemoUnitsAndTotalsEqualTheRunOfTheSamePlan)
-{
+TEST_F(TraceTest, DemoUnitsAndTotalsEqualTheRunOfTheSamePlan) {
   // 32K: chains, a by-rows reduction and a normal stage.
   const CliResult t = run({"analyze", "demo.onnx", "-m", "32K+1M", "--trace"});
   ASSERT_EQ(t.exit_code, 0) << t.err;
@@ -83,8 +81,7 @@ TEST_F(TraceTest, DemoUnitsAndTotalsEqualTheRunOfTheSamePlan)
       << t.out;
 }
 
-TEST_F(TraceTest, GivenInputAndVerboseEventLines)
-{
+TEST_F(TraceTest, GivenInputAndVerboseEventLines) {
   const CliResult t = run({"analyze", "demo.onnx", "-m", "64K", "--trace", "-v", "--input", "demo_input.npy"});
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("given input"), std::string::npos);
@@ -95,8 +92,7 @@ TEST_F(TraceTest, GivenInputAndVerboseEventLines)
   EXPECT_NE(t.out.find(kAgree), std::string::npos);
 }
 
-TEST_F(TraceTest, UsageErrors)
-{
+TEST_F(TraceTest, UsageErrors) {
   const CliResult both = run({"analyze", "demo.onnx", "-m", "192K", "--trace", "--json"});
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_NE(both.err.find("two different outputs; choose one"), std::string::npos) << both.err;
@@ -112,15 +108,13 @@ TEST_F(TraceTest, UsageErrors)
   EXPECT_FALSE(std::filesystem::exists(dir.file("t.svg")));
 }
 
-TEST_F(TraceTest, NoPlanToTraceWhenTheBudgetIsTooSmall)
-{
+TEST_F(TraceTest, NoPlanToTraceWhenTheBudgetIsTooSmall) {
   const CliResult t = run({"analyze", "demo.onnx", "-m", "1K", "--trace"});
   EXPECT_EQ(t.exit_code, 1);
   EXPECT_EQ(t.err, "Error: no plan to trace: run analyze without --trace to see why\n");
 }
 
-TEST_F(TraceTest, SvgIsWrittenOnceAndNeverOverwritten)
-{
+TEST_F(TraceTest, SvgIsWrittenOnceAndNeverOverwritten) {
   const CliResult a = run({"analyze", "demo.onnx", "-m", "192K", "--svg", "t.svg"});
   ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_NE(a.out.find("fits 192.00 KiB"), std::string::npos) << a.out;  // the analysis is printed too
@@ -139,8 +133,7 @@ TEST_F(TraceTest, SvgIsWrittenOnceAndNeverOverwritten)
   EXPECT_EQ(read_text(dir.file("t.svg")), svg);
 }
 
-TEST(TraceSummary, SumsAreComparedWithTheCounters)
-{
+TEST(TraceSummary, SumsAreComparedWithTheCounters) {
   // A two-stage chain (head 0) that loads 100 bytes in two tiles and spills 40.
   tigris_file_header_t header{};
   header.num_stages = 2;
@@ -161,9 +154,13 @@ TEST(TraceSummary, SumsAreComparedWithTheCounters)
   };
   tigris_trace_event_t begin = ev(TIGRIS_TRACE_STAGE_BEGIN, 0, 0);
   begin.path = TIGRIS_PATH_CHAIN;
-  const std::vector<tigris_trace_event_t> events = {
-      begin, ev(TIGRIS_TRACE_TILE_BEGIN, 0, 0), ev(TIGRIS_TRACE_LOAD, 60, 64), ev(TIGRIS_TRACE_TILE_BEGIN, 0, 64),
-      ev(TIGRIS_TRACE_LOAD, 40, 128),           ev(TIGRIS_TRACE_SPILL, 40, 96), ev(TIGRIS_TRACE_STAGE_END, 0, 0)};
+  const std::vector<tigris_trace_event_t> events = {begin,
+                                                    ev(TIGRIS_TRACE_TILE_BEGIN, 0, 0),
+                                                    ev(TIGRIS_TRACE_LOAD, 60, 64),
+                                                    ev(TIGRIS_TRACE_TILE_BEGIN, 0, 64),
+                                                    ev(TIGRIS_TRACE_LOAD, 40, 128),
+                                                    ev(TIGRIS_TRACE_SPILL, 40, 96),
+                                                    ev(TIGRIS_TRACE_STAGE_END, 0, 0)};
   tigris_exec_stats_t stats{};
   stats.loads_bytes = 100;
   stats.spills_bytes = 40;
@@ -185,8 +182,7 @@ TEST(TraceSummary, SumsAreComparedWithTheCounters)
 
 // Every shared ONNX model that compiles: its traced run agrees with the runtime's counters,
 // at a generous budget and at 256K where the scheduler finds a plan.
-TEST(TraceModels, EventSumsEqualTheCountersOnEveryModel)
-{
+TEST(TraceModels, EventSumsEqualTheCountersOnEveryModel) {
 #if TIGRIS_HAVE_MODELS
   const std::filesystem::path onnx = std::filesystem::path(TIGRIS_MODELS_DIR) / "onnx";
   int traced = 0;

@@ -16,13 +16,11 @@ namespace {
 class CodegenBuild : public ::testing::Test {
  protected:
   CliResult tigris(const std::vector<std::string>& args) { return run_cli(args, dir.path()); }
-  CliResult program(const std::string& name, const std::vector<std::string>& args)
-  {
+  CliResult program(const std::string& name, const std::vector<std::string>& args) {
     return run_program(dir.file(name), args, dir.path());
   }
   // `tigris run` on the host: stored axis order, raw bytes in and out.
-  std::vector<uint8_t> host_run(const std::string& plan, const std::string& input)
-  {
+  std::vector<uint8_t> host_run(const std::string& plan, const std::string& input) {
     const std::string out = dir.file(plan + ".host.bin");
     std::filesystem::remove(out);
     const CliResult r = tigris({"run", plan, "--input", input, "--stored-order", "--output", out});
@@ -30,14 +28,12 @@ class CodegenBuild : public ::testing::Test {
     return read_bytes(out);
   }
   // The demo network (tools/demo-model) compiled at 192 KiB fast + 1 MiB slow: 2 stages.
-  void compile_demo()
-  {
+  void compile_demo() {
     ASSERT_EQ(run_program(TIGRIS_DEMO_MODEL_BINARY, {"write", dir.path()}).exit_code, 0);
     const CliResult r = tigris({"compile", "demo.onnx", "-m", "192K+1M", "-o", "demo.tgrs"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
-  void expect_app_matches_run(const std::string& plan, const std::string& input)
-  {
+  void expect_app_matches_run(const std::string& plan, const std::string& input) {
     const std::string app = plan + ".app";
     ASSERT_EQ(tigris({"codegen", plan, "-o", app + ".c"}).exit_code, 0);
     const CliResult built = build_c({app + ".c"}, app, dir.path());
@@ -55,8 +51,7 @@ class CodegenBuild : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(CodegenBuild, ReferenceAppRunsTheDemoPlanLikeTigrisRun)
-{
+TEST_F(CodegenBuild, ReferenceAppRunsTheDemoPlanLikeTigrisRun) {
   compile_demo();
   write_bytes(dir.file("image.bin"), float_input(3 * 64 * 64));
   expect_app_matches_run("demo.tgrs", "image.bin");
@@ -64,8 +59,7 @@ TEST_F(CodegenBuild, ReferenceAppRunsTheDemoPlanLikeTigrisRun)
 
 // The demo's own input, moved to the plan's stored order (NCHW -> NHWC), gives the output of
 // tools/demo-model's independent forward pass.
-TEST_F(CodegenBuild, ReferenceAppMatchesTheDemoModelsIndependentForwardPass)
-{
+TEST_F(CodegenBuild, ReferenceAppMatchesTheDemoModelsIndependentForwardPass) {
   compile_demo();
   const Array nchw = read_npy(read_bytes(dir.file("demo_input.npy")), "demo_input.npy");
   ASSERT_EQ(nchw.shape, (std::vector<int64_t>{1, 3, 64, 64}));
@@ -77,13 +71,14 @@ TEST_F(CodegenBuild, ReferenceAppMatchesTheDemoModelsIndependentForwardPass)
   ASSERT_EQ(tigris({"codegen", "demo.tgrs", "-o", "app.c"}).exit_code, 0);
   ASSERT_EQ(build_c({"app.c"}, "app", dir.path()).exit_code, 0);
   ASSERT_EQ(program("app", {"demo.tgrs", "logits.bin", "image.bin"}).exit_code, 0);
-  write_bytes(dir.file("logits.npy"), write_npy(Array{TIGRIS_DTYPE_FLOAT32, {1, 10}, read_bytes(dir.file("logits.bin"))}));
-  const CliResult cmp = run_program(TIGRIS_DEMO_MODEL_BINARY, {"compare", "logits.npy", "demo_expected.npy"}, dir.path());
+  write_bytes(dir.file("logits.npy"),
+              write_npy(Array{TIGRIS_DTYPE_FLOAT32, {1, 10}, read_bytes(dir.file("logits.bin"))}));
+  const CliResult cmp =
+      run_program(TIGRIS_DEMO_MODEL_BINARY, {"compare", "logits.npy", "demo_expected.npy"}, dir.path());
   EXPECT_EQ(cmp.exit_code, 0) << cmp.out << cmp.err;
 }
 
-TEST_F(CodegenBuild, ReferenceAppRunsAnInt8PlanLikeTigrisRun)
-{
+TEST_F(CodegenBuild, ReferenceAppRunsAnInt8PlanLikeTigrisRun) {
   // Declared float32 in and out, int8 inside: the interface quantizes, the int8 kernels run.
   write_bytes(dir.file("relu8.tgrs"), write_plan(relu_int8_plan()));
   write_bytes(dir.file("x.bin"), relu8_input());
@@ -91,8 +86,7 @@ TEST_F(CodegenBuild, ReferenceAppRunsAnInt8PlanLikeTigrisRun)
   EXPECT_EQ(read_bytes(dir.file("app_out.bin")), relu8_expected());
 }
 
-TEST_F(CodegenBuild, ReferenceAppRunsARealModelLikeTigrisRun)
-{
+TEST_F(CodegenBuild, ReferenceAppRunsARealModelLikeTigrisRun) {
   if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " TIGRIS_MODELS_DIR " is absent";
   // DS-CNN at 64 KiB: several stages, activations spilled to the slow buffer.
   const CliResult c = tigris({"compile", TIGRIS_MODELS_DIR "/onnx/ds_cnn.onnx", "-m", "64K+1M", "-o", "ds_cnn.tgrs"});
@@ -107,8 +101,7 @@ TEST_F(CodegenBuild, ReferenceAppRunsARealModelLikeTigrisRun)
   expect_app_matches_run("ds_cnn.tgrs", "in.bin");
 }
 
-TEST_F(CodegenBuild, AppRefusesTheWrongInputCountAndSize)
-{
+TEST_F(CodegenBuild, AppRefusesTheWrongInputCountAndSize) {
   write_bytes(dir.file("relu8.tgrs"), write_plan(relu_int8_plan()));
   ASSERT_EQ(tigris({"codegen", "relu8.tgrs", "-o", "app.c"}).exit_code, 0);
   ASSERT_EQ(build_c({"app.c"}, "app", dir.path()).exit_code, 0);
@@ -122,8 +115,7 @@ TEST_F(CodegenBuild, AppRefusesTheWrongInputCountAndSize)
 
 // Two cores in one program, each with its own prefix, driven by a firmware-style main that
 // also provokes the cores' refusals.
-TEST_F(CodegenBuild, TwoCoresCoexistAndRefuseMisuse)
-{
+TEST_F(CodegenBuild, TwoCoresCoexistAndRefuseMisuse) {
   compile_demo();
   write_bytes(dir.file("relu8.tgrs"), write_plan(relu_int8_plan()));
   ASSERT_EQ(tigris({"codegen", "demo.tgrs", "--format", "core", "--name", "demo", "-o", "demo_core.c"}).exit_code, 0);
@@ -212,8 +204,7 @@ int main(void)
   EXPECT_EQ(read_bytes(dir.file("relu_out.bin")), relu8_expected());
 }
 
-TEST_F(CodegenBuild, StaticAssertionsRejectARuntimeBuiltWithSmallerLimits)
-{
+TEST_F(CodegenBuild, StaticAssertionsRejectARuntimeBuiltWithSmallerLimits) {
   write_bytes(dir.file("conv.tgrs"), write_plan(conv_relu_plan()));
   ASSERT_EQ(tigris({"codegen", "conv.tgrs", "--format", "core", "-o", "core.c"}).exit_code, 0);
   EXPECT_EQ(build_c({"-c", "core.c"}, "", dir.path()).exit_code, 0);
@@ -222,8 +213,7 @@ TEST_F(CodegenBuild, StaticAssertionsRejectARuntimeBuiltWithSmallerLimits)
   EXPECT_NE(small.err.find("needs_TIGRIS_MAX_TENSORS_3"), std::string::npos) << small.err;
 }
 
-TEST_F(CodegenBuild, CmsisNnAppCrossCompilesForCortexM4)
-{
+TEST_F(CodegenBuild, CmsisNnAppCrossCompilesForCortexM4) {
   if (run_program("/bin/sh", {"-c", "command -v arm-none-eabi-gcc"}).exit_code != 0) {
     GTEST_SKIP() << "arm-none-eabi-gcc is not installed (make test installs it)";
   }
@@ -231,9 +221,18 @@ TEST_F(CodegenBuild, CmsisNnAppCrossCompilesForCortexM4)
   write_bytes(dir.file("conv.tgrs"), write_plan(conv_relu_plan()));
   ASSERT_EQ(tigris({"codegen", "relu8.tgrs", "-b", "cmsis-nn", "-o", "int8.c"}).exit_code, 0);
   ASSERT_EQ(tigris({"codegen", "conv.tgrs", "-b", "cmsis-nn", "-o", "float.c"}).exit_code, 0);
-  const std::vector<std::string> flags = {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-mcpu=cortex-m4",
-                                          "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16", "-I",
-                                          TIGRIS_RUNTIME_INCLUDE, "-c"};
+  const std::vector<std::string> flags = {"-std=c99",
+                                          "-pedantic",
+                                          "-Wall",
+                                          "-Wextra",
+                                          "-Werror",
+                                          "-mcpu=cortex-m4",
+                                          "-mthumb",
+                                          "-mfloat-abi=hard",
+                                          "-mfpu=fpv4-sp-d16",
+                                          "-I",
+                                          TIGRIS_RUNTIME_INCLUDE,
+                                          "-c"};
   const auto cross = [&](const std::string& source, const std::vector<std::string>& extra) {
     std::vector<std::string> args = flags;
     args.insert(args.end(), extra.begin(), extra.end());
@@ -251,8 +250,7 @@ TEST_F(CodegenBuild, CmsisNnAppCrossCompilesForCortexM4)
 
 // The ESP-IDF app checked for syntax and types against declarations of the ESP-IDF calls it
 // makes (the signatures of ESP-IDF 5's esp_partition.h, esp_heap_caps.h and esp_log.h).
-TEST_F(CodegenBuild, EspIdfAppCompilesAgainstTheIdfDeclarations)
-{
+TEST_F(CodegenBuild, EspIdfAppCompilesAgainstTheIdfDeclarations) {
   write_bytes(dir.file("relu8.tgrs"), write_plan(relu_int8_plan()));
   ASSERT_EQ(tigris({"codegen", "relu8.tgrs", "-b", "esp-nn", "-o", "esp.c"}).exit_code, 0);
   const std::string idf = R"C(
@@ -283,7 +281,8 @@ void esp_log_buffer_hex_stub(const char *, const void *, uint16_t);
 #define ESP_LOG_BUFFER_HEX(tag, buffer, len) esp_log_buffer_hex_stub(tag, buffer, len)
 )C";
   for (const char* name : {"esp_partition.h", "esp_heap_caps.h", "esp_log.h"}) {
-    const std::string guarded = std::string("#pragma once\n") + (std::string(name) == "esp_partition.h" ? idf : "#include \"esp_partition.h\"\n");
+    const std::string guarded = std::string("#pragma once\n") +
+                                (std::string(name) == "esp_partition.h" ? idf : "#include \"esp_partition.h\"\n");
     write_bytes(dir.file(name), std::vector<uint8_t>(guarded.begin(), guarded.end()));
   }
   const CliResult r = build_c({"-c", "-DTIGRIS_HAS_ESP_NN", "esp.c"}, "", dir.path());

@@ -8,14 +8,12 @@ namespace {
 
 class CodegenCli : public ::testing::Test {
  protected:
-  void SetUp() override
-  {
+  void SetUp() override {
     write_bytes(dir.file("conv.tgrs"), write_plan(conv_relu_plan()));
     write_bytes(dir.file("relu8.tgrs"), write_plan(relu_int8_plan()));
     write_bytes(dir.file("exp8.tgrs"), write_plan(int8_exp_plan()));
   }
-  CliResult codegen(std::vector<std::string> args)
-  {
+  CliResult codegen(std::vector<std::string> args) {
     args.insert(args.begin(), "codegen");
     return run_cli(args, dir.path());
   }
@@ -25,21 +23,21 @@ class CodegenCli : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(CodegenCli, AppConsoleAndDefaultOutputBesideThePlan)
-{
+TEST_F(CodegenCli, AppConsoleAndDefaultOutputBesideThePlan) {
   const CliResult r = codegen({"conv.tgrs"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string source = text("conv.c");
-  EXPECT_EQ(r.out, "C source written to conv.c\n"
-                   "  backend   reference\n"
-                   "  format    app\n"
-                   "  size      " + std::to_string(source.size()) + " bytes\n");
+  EXPECT_EQ(r.out,
+            "C source written to conv.c\n"
+            "  backend   reference\n"
+            "  format    app\n"
+            "  size      " +
+                std::to_string(source.size()) + " bytes\n");
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"conv.c", "conv.tgrs", "exp8.tgrs", "relu8.tgrs"}));
 }
 
-TEST_F(CodegenCli, HeaderCommentStatesThePlan)
-{
+TEST_F(CodegenCli, HeaderCommentStatesThePlan) {
   ASSERT_EQ(codegen({"conv.tgrs", "-o", "out.c"}).exit_code, 0);
   const std::string s = text("out.c");
   // conv_relu_plan: 2 ops (Conv, Relu), 2 stages, weights 288 + 16 bytes, budget 5000 B.
@@ -57,8 +55,7 @@ TEST_F(CodegenCli, HeaderCommentStatesThePlan)
   EXPECT_NE(s.find("#define TIGRIS_CODEGEN_NUM_TENSORS 3u"), std::string::npos);
 }
 
-TEST_F(CodegenCli, OneStaticAssertionPerRuntimeLimit)
-{
+TEST_F(CodegenCli, OneStaticAssertionPerRuntimeLimit) {
   ASSERT_EQ(codegen({"conv.tgrs", "-o", "out.c"}).exit_code, 0);
   const std::string s = text("out.c");
   EXPECT_EQ(count_of(s, "TIGRIS_STATIC_ASSERT("), 7u);
@@ -75,17 +72,20 @@ TEST_F(CodegenCli, OneStaticAssertionPerRuntimeLimit)
   EXPECT_NE(s.find("tigris_run_with_workspace_buffer("), std::string::npos);
 }
 
-TEST_F(CodegenCli, CoreWritesThePairWithThePrefix)
-{
+TEST_F(CodegenCli, CoreWritesThePairWithThePrefix) {
   const CliResult r = codegen({"conv.tgrs", "--format", "core", "--name", "kws", "-o", "kws_core.c"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string source = text("kws_core.c"), header = text("kws_core.h");
-  EXPECT_EQ(r.out, "C source written to kws_core.c\n"
-                   "  backend   reference\n"
-                   "  format    core\n"
-                   "  header    kws_core.h (" + std::to_string(header.size()) + " bytes)\n"
-                   "  name      kws\n"
-                   "  size      " + std::to_string(source.size()) + " bytes\n");
+  EXPECT_EQ(r.out,
+            "C source written to kws_core.c\n"
+            "  backend   reference\n"
+            "  format    core\n"
+            "  header    kws_core.h (" +
+                std::to_string(header.size()) +
+                " bytes)\n"
+                "  name      kws\n"
+                "  size      " +
+                std::to_string(source.size()) + " bytes\n");
   EXPECT_NE(source.find("#include \"kws_core.h\""), std::string::npos);
   EXPECT_NE(header.find("int kws_init(const uint8_t *plan_data"), std::string::npos);
   EXPECT_NE(header.find("#define KWS_FAST_ARENA_BYTES 4096u"), std::string::npos);
@@ -93,8 +93,7 @@ TEST_F(CodegenCli, CoreWritesThePairWithThePrefix)
   EXPECT_EQ(source.find("static int kws_init("), std::string::npos);  // external linkage in a core
 }
 
-TEST_F(CodegenCli, CoreHeaderPathAndDefaultName)
-{
+TEST_F(CodegenCli, CoreHeaderPathAndDefaultName) {
   const CliResult r = codegen({"conv.tgrs", "--format", "core", "--header", "inc.h"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("  header    inc.h ("), std::string::npos);
@@ -103,8 +102,7 @@ TEST_F(CodegenCli, CoreHeaderPathAndDefaultName)
   EXPECT_NE(text("inc.h").find("int tigris_codegen_run("), std::string::npos);
 }
 
-TEST_F(CodegenCli, AcceleratedBackendsPrepareAndReleaseInt8Plans)
-{
+TEST_F(CodegenCli, AcceleratedBackendsPrepareAndReleaseInt8Plans) {
   ASSERT_EQ(codegen({"relu8.tgrs", "-b", "cmsis-nn", "-o", "cm.c"}).exit_code, 0);
   const std::string cm = text("cm.c");
   EXPECT_NE(cm.find("tigris_cmsis_nn_prepare(&tigris_codegen_plan_, &tigris_codegen_mem_)"), std::string::npos);
@@ -124,8 +122,7 @@ TEST_F(CodegenCli, AcceleratedBackendsPrepareAndReleaseInt8Plans)
   EXPECT_NE(esp.find("esp_partition_mmap("), std::string::npos);
 }
 
-TEST_F(CodegenCli, FloatPlansFallBackToTheFloatReference)
-{
+TEST_F(CodegenCli, FloatPlansFallBackToTheFloatReference) {
   const CliResult r = codegen({"conv.tgrs", "-b", "cmsis-nn", "-o", "cm.c"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("  backend   cmsis-nn (float32 plan: float reference kernels)\n"), std::string::npos);
@@ -135,8 +132,7 @@ TEST_F(CodegenCli, FloatPlansFallBackToTheFloatReference)
   EXPECT_EQ(s.find("TIGRIS_HAS_CMSIS_NN"), std::string::npos);
 }
 
-TEST_F(CodegenCli, UsageErrorsExitTwo)
-{
+TEST_F(CodegenCli, UsageErrorsExitTwo) {
   const std::vector<std::vector<std::string>> cases = {
       {"conv.tgrs", "--header", "x.h"},
       {"conv.tgrs", "--name", "x"},
@@ -156,8 +152,7 @@ TEST_F(CodegenCli, UsageErrorsExitTwo)
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"conv.tgrs", "exp8.tgrs", "relu8.tgrs"}));
 }
 
-TEST_F(CodegenCli, FailuresExitOneAndWriteNothing)
-{
+TEST_F(CodegenCli, FailuresExitOneAndWriteNothing) {
   write_bytes(dir.file("notes.txt"), {'h', 'i'});
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"conv.tgrs", "-b", "tpu"}, "Error: unknown backend 'tpu'; choose reference, esp-nn or cmsis-nn\n"},

@@ -19,10 +19,9 @@ using namespace tigris::clitest;
 // Builds C sources with the host C compiler as a firmware author would: C99, pedantic,
 // every warning an error, against the runtime archive and nothing from C++.
 inline CliResult build_c(const std::vector<std::string>& sources, const std::string& out, const std::string& cwd,
-                         const std::vector<std::string>& extra = {})
-{
-  std::vector<std::string> args = {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror",
-                                   "-I", TIGRIS_RUNTIME_INCLUDE, "-I", cwd};
+                         const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args = {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-I", TIGRIS_RUNTIME_INCLUDE,
+                                   "-I",       cwd};
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), sources.begin(), sources.end());
   if (!out.empty()) {
@@ -36,8 +35,7 @@ inline CliResult build_c(const std::vector<std::string>& sources, const std::str
 inline std::vector<uint8_t> relu8_input() { return floats({-3.0f, -0.5f, 1.0f, 2.5f}); }
 inline std::vector<uint8_t> relu8_expected() { return floats({0.0f, 0.0f, 1.0f, 2.5f}); }
 
-inline size_t count_of(const std::string& text, const std::string& needle)
-{
+inline size_t count_of(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
   return n;
@@ -45,8 +43,7 @@ inline size_t count_of(const std::string& text, const std::string& needle)
 
 // x int8 [1,4] (declared float32) -> Cast -> f float32 [1,4] -> Exp -> y float32 [1,4]:
 // an int8 plan with a float section whose Exp only the float reference runs.
-inline plan::PlanDesc int8_exp_plan()
-{
+inline plan::PlanDesc int8_exp_plan() {
   plan::PlanDesc p;
   p.model_name = "int8_exp";
   p.budget = 256;

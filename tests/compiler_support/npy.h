@@ -12,9 +12,9 @@
 namespace tigris::test {
 
 struct NpyArray {
-  std::string descr;            // "<f4", "<i8", ...
+  std::string descr;  // "<f4", "<i8", ...
   std::vector<int64_t> shape;
-  std::vector<uint8_t> data;    // raw element bytes
+  std::vector<uint8_t> data;  // raw element bytes
 
   std::vector<float> floats() const {
     std::vector<float> v(data.size() / 4);

@@ -99,9 +99,10 @@ inline PlanRun run_plan(const std::vector<uint8_t>& bytes, const std::vector<std
   }
   std::vector<uint8_t> ws(tigris_executor_workspace_required(&plan) + 64);
   // int8 plans run on the int8 dispatcher (it hands float sections to the float kernels).
-  tigris_kernel_fn kernel = tigris_plan_data_dtype(&plan) == TIGRIS_DTYPE_INT8 ? tigris_dispatch_kernel_s8
-                                                                               : tigris_dispatch_kernel;
-  tigris_exec_error_t xe = tigris_run_with_workspace_buffer(&plan, &mem, kernel, nullptr, &r.stats, ws.data(), ws.size());
+  tigris_kernel_fn kernel =
+      tigris_plan_data_dtype(&plan) == TIGRIS_DTYPE_INT8 ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel;
+  tigris_exec_error_t xe =
+      tigris_run_with_workspace_buffer(&plan, &mem, kernel, nullptr, &r.stats, ws.data(), ws.size());
   r.fast_peak = mem.fast_peak;
   if (xe != TIGRIS_EXEC_OK) {
     r.error = std::string("run: ") + tigris_exec_error_str(xe);

@@ -65,8 +65,7 @@ INSTANTIATE_TEST_SUITE_P(Onnx, Budget,
                                            Case{"ds_cnn", kAll}, Case{"fc_autoencoder", kAll}, Case{"tcn", kAll},
                                            Case{"mobilenet_v2_035_96_2cls", kAll},
                                            Case{"mobilenet_v2_035_96_2cls_qdq", {256 * K, 64 * K, 0}},
-                                           Case{"unet_small_128", kAll},
-                                           Case{"mobilenet_v2_224", kAll}),
+                                           Case{"unet_small_128", kAll}, Case{"mobilenet_v2_224", kAll}),
                          [](const auto& info) { return case_name(info.param); });
 
 }  // namespace

@@ -76,8 +76,7 @@ inline BudgetResult run_at_budget(const compiler::Model& m, uint64_t budget, con
   if (!r.compiled.ok()) return r;
   const compiler::FastReport& f = r.compiled.schedule.fast;
   tigris_plan_t plan;
-  EXPECT_EQ(tigris_plan_load(r.compiled.plan.data(), static_cast<uint32_t>(r.compiled.plan.size()), &plan),
-            TIGRIS_OK);
+  EXPECT_EQ(tigris_plan_load(r.compiled.plan.data(), static_cast<uint32_t>(r.compiled.plan.size()), &plan), TIGRIS_OK);
   const uint32_t required = tigris_fast_arena_required(&plan);
   EXPECT_LE(required, budget) << at;
   if (required > budget) return r;

@@ -36,7 +36,8 @@ class OnnxReference {
       const uint8_t* d = tv.data.data();
       if (tv.dtype == ir::DType::Float32) t.v.assign(f, f + tv.data.size() / 4);
       for (size_t i = 0; tv.dtype == ir::DType::UInt8 && i < tv.data.size(); ++i) t.v.push_back(d[i]);
-      for (size_t i = 0; tv.dtype == ir::DType::Int8 && i < tv.data.size(); ++i) t.v.push_back(static_cast<int8_t>(d[i]));
+      for (size_t i = 0; tv.dtype == ir::DType::Int8 && i < tv.data.size(); ++i)
+        t.v.push_back(static_cast<int8_t>(d[i]));
       for (size_t i = 0; tv.dtype == ir::DType::Int32 && i + 4 <= tv.data.size(); i += 4) {
         int32_t v;
         std::memcpy(&v, d + i, 4);
@@ -114,7 +115,8 @@ class OnnxReference {
       xs.insert(xs.begin() + 2, 1);
       ws.insert(ws.begin() + 2, 1);
     }
-    auto k = ints(n, "kernel_shape", {}), s = ints(n, "strides", {}), d = ints(n, "dilations", {}), p = ints(n, "pads", {});
+    auto k = ints(n, "kernel_shape", {}), s = ints(n, "strides", {}), d = ints(n, "dilations", {}),
+         p = ints(n, "pads", {});
     if (sr == 1) {
       k = {1, ws[3]};
       s = {1, s.empty() ? 1 : s[0]};
@@ -163,7 +165,9 @@ class OnnxReference {
     bool u8 = zp ? zp->uint8 : true;
     y.uint8 = quantize && u8;
     for (size_t i = 0; i < y.v.size(); ++i) {
-      size_t c = sc.v.size() > 1 ? static_cast<size_t>((static_cast<int64_t>(i) / inner) % static_cast<int64_t>(sc.v.size())) : 0;
+      size_t c = sc.v.size() > 1
+                     ? static_cast<size_t>((static_cast<int64_t>(i) / inner) % static_cast<int64_t>(sc.v.size()))
+                     : 0;
       double s = static_cast<float>(sc.v[c]), z = zp ? zp->v[c] : 0.0;
       if (quantize) {
         double q = std::nearbyint(static_cast<float>(y.v[i]) / static_cast<float>(s)) + z;  // ties to even

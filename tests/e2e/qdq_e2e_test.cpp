@@ -59,7 +59,8 @@ class QdqMobilenet : public ::testing::Test {
     std::vector<float> y = got.floats();
     EXPECT_EQ(y.size(), want_.v.size());
     for (size_t i = 0; i < std::min(y.size(), want_.v.size()); ++i)
-      EXPECT_LE(std::fabs(y[i] - want_.v[i]), 2 * step * 1.001) << "output " << i << ": " << y[i] << " vs " << want_.v[i];
+      EXPECT_LE(std::fabs(y[i] - want_.v[i]), 2 * step * 1.001)
+          << "output " << i << ": " << y[i] << " vs " << want_.v[i];
     EXPECT_LE(r.run.fast_peak, r.run.fast_size);
     return shape_of(r.compile);
   }

@@ -25,7 +25,8 @@ std::vector<float> run(const compiler::Model& m, uint64_t fast, const std::vecto
   *stages = r.schedule.stages.size();
   std::vector<uint8_t> bytes(input.size() * 4);
   std::memcpy(bytes.data(), input.data(), bytes.size());
-  test::PlanRun pr = test::run_plan(r.plan, {bytes}, static_cast<uint32_t>(r.schedule.slow.peak_bytes + bytes.size() + 4096));
+  test::PlanRun pr =
+      test::run_plan(r.plan, {bytes}, static_cast<uint32_t>(r.schedule.slow.peak_bytes + bytes.size() + 4096));
   EXPECT_EQ(pr.error, "");
   if (!pr.error.empty()) return {};
   std::vector<float> out(pr.outputs.at(0).size() / 4);

@@ -33,8 +33,8 @@ class TflmInt8 : public ::testing::TestWithParam<const char*> {
       CompiledRun r = compile_and_run(m, fast, in.data);
       EXPECT_EQ(r.run.error, "") << "input " << k << " at " << fast;
       if (!r.run.error.empty()) return {};
-      EXPECT_EQ(r.run.outputs.at(0), ref.data) << GetParam() << " input " << k << " at " << fast
-                                               << " differs from TFLite Micro";
+      EXPECT_EQ(r.run.outputs.at(0), ref.data)
+          << GetParam() << " input " << k << " at " << fast << " differs from TFLite Micro";
       EXPECT_LE(r.run.fast_peak, r.run.fast_size);
       shape = shape_of(r.compile);
     }
@@ -86,8 +86,8 @@ TEST_P(TflmInt8, EveryTensorOfInput0MatchesTheDump) {
       const auto& [op, t] = written[i];
       const s8test::DumpTensor& dt = dump.tensor(t);
       const std::vector<uint8_t>& got = dt.name == model_output ? r.run.outputs.at(0) : r.run.outputs.at(next++);
-      ASSERT_EQ(got, dump.data(t)) << "first differing tensor: '" << dt.name << "', written by operator "
-                                   << op->index << " (" << op->op << ")";
+      ASSERT_EQ(got, dump.data(t)) << "first differing tensor: '" << dt.name << "', written by operator " << op->index
+                                   << " (" << op->op << ")";
       ++compared;
     }
     EXPECT_EQ(next, r.run.outputs.size());

@@ -56,7 +56,8 @@ inline std::vector<uint64_t> shrinking_budgets(const compiler::Model& m, int cou
   b.fast = 64u << 20;
   uint64_t peak = compiler::schedule(m, b).fast.scheduled_peak_bytes;
   std::vector<uint64_t> out;
-  for (uint64_t budget = peak * 3 / 4; budget >= 1024 && static_cast<int>(out.size()) < count; budget = budget * 3 / 4) {
+  for (uint64_t budget = peak * 3 / 4; budget >= 1024 && static_cast<int>(out.size()) < count;
+       budget = budget * 3 / 4) {
     b.fast = budget;
     compiler::ScheduleResult s = compiler::schedule(m, b);
     if (!s.fast.fits) break;
@@ -66,7 +67,8 @@ inline std::vector<uint64_t> shrinking_budgets(const compiler::Model& m, int cou
   b.fast = 64u << 20;
   uint64_t floor = compiler::schedule(m, b).fast.minimum_for_partition_bytes;
   b.fast = floor;
-  if (floor > 0 && floor < (out.empty() ? peak : out.back()) && compiler::schedule(m, b).fast.fits) out.push_back(floor);
+  if (floor > 0 && floor < (out.empty() ? peak : out.back()) && compiler::schedule(m, b).fast.fits)
+    out.push_back(floor);
   return out;
 }
 

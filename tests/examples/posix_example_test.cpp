@@ -15,15 +15,17 @@ namespace {
 
 class PosixExample : public ::testing::Test {
  protected:
-  CliResult example(const std::vector<std::string>& args) { return run_program(TIGRIS_POSIX_EXAMPLE, args, dir.path()); }
+  CliResult example(const std::vector<std::string>& args) {
+    return run_program(TIGRIS_POSIX_EXAMPLE, args, dir.path());
+  }
   // The example's output bytes and `tigris run --stored-order`'s for the same plan and input.
-  void expect_same_as_run(const std::string& plan, const std::string& input)
-  {
+  void expect_same_as_run(const std::string& plan, const std::string& input) {
     const CliResult ran = example({plan, "example.bin", input});
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
     EXPECT_NE(ran.out.find(": fast peak "), std::string::npos) << ran.out;
     std::filesystem::remove(dir.file("host.bin"));
-    const CliResult host = run_cli({"run", plan, "--input", input, "--stored-order", "--output", "host.bin"}, dir.path());
+    const CliResult host =
+        run_cli({"run", plan, "--input", input, "--stored-order", "--output", "host.bin"}, dir.path());
     ASSERT_EQ(host.exit_code, 0) << host.err;
     const std::vector<uint8_t> expected = read_bytes(dir.file("host.bin"));
     EXPECT_EQ(read_bytes(dir.file("example.bin")), expected);
@@ -34,8 +36,7 @@ class PosixExample : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(PosixExample, RunsTheDemoPlanLikeTigrisRun)
-{
+TEST_F(PosixExample, RunsTheDemoPlanLikeTigrisRun) {
   ASSERT_EQ(run_program(TIGRIS_DEMO_MODEL_BINARY, {"write", dir.path()}).exit_code, 0);
   const CliResult c = run_cli({"compile", "demo.onnx", "-m", "192K+1M", "-o", "demo.tgrs"}, dir.path());
   ASSERT_EQ(c.exit_code, 0) << c.err;
@@ -43,8 +44,7 @@ TEST_F(PosixExample, RunsTheDemoPlanLikeTigrisRun)
   expect_same_as_run("demo.tgrs", "image.bin");
 }
 
-TEST_F(PosixExample, RunsAnInt8PlanLikeTigrisRun)
-{
+TEST_F(PosixExample, RunsAnInt8PlanLikeTigrisRun) {
   // Scale 0.5, zero point 1: -3 -> q -5, -0.5 -> 0, 1 -> 3, 2.5 -> 6; ReLU clamps q at 1,
   // so the declared float32 output is 0, 0, 1, 2.5.
   write_bytes(dir.file("relu8.tgrs"), write_plan(relu_int8_plan()));
@@ -53,8 +53,7 @@ TEST_F(PosixExample, RunsAnInt8PlanLikeTigrisRun)
   EXPECT_EQ(read_bytes(dir.file("example.bin")), floats({0.0f, 0.0f, 1.0f, 2.5f}));
 }
 
-TEST_F(PosixExample, RunsAMultiStageRealModelLikeTigrisRun)
-{
+TEST_F(PosixExample, RunsAMultiStageRealModelLikeTigrisRun) {
   if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " TIGRIS_MODELS_DIR " is absent";
   const CliResult c =
       run_cli({"compile", TIGRIS_MODELS_DIR "/onnx/ds_cnn.onnx", "-m", "64K+1M", "-o", "ds_cnn.tgrs"}, dir.path());
@@ -63,8 +62,7 @@ TEST_F(PosixExample, RunsAMultiStageRealModelLikeTigrisRun)
   expect_same_as_run("ds_cnn.tgrs", "in.bin");
 }
 
-TEST_F(PosixExample, RefusesBadArgumentsAndLeavesNoOutput)
-{
+TEST_F(PosixExample, RefusesBadArgumentsAndLeavesNoOutput) {
   write_bytes(dir.file("relu8.tgrs"), write_plan(relu_int8_plan()));
   write_bytes(dir.file("short.bin"), float_input(3, 1));
   write_bytes(dir.file("notes.txt"), {'n', 'o'});
@@ -82,8 +80,7 @@ TEST_F(PosixExample, RefusesBadArgumentsAndLeavesNoOutput)
 }
 
 // Every ```c block of the README is a verbatim part of examples/posix/main.c.
-TEST(Readme, CExampleIsThePosixExamplesCode)
-{
+TEST(Readme, CExampleIsThePosixExamplesCode) {
   const std::string readme = read_text(TIGRIS_SOURCE_DIR "/README.md");
   const std::string program = read_text(TIGRIS_SOURCE_DIR "/examples/posix/main.c");
   size_t blocks = 0;

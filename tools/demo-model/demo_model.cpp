@@ -6,8 +6,8 @@
 // The network: 1x3x64x64 image -> 3 x (Conv 3x3 + Relu [+ MaxPool 2x2]) -> GlobalAveragePool
 // -> Flatten -> Gemm -> 1x10 logits, weights from a seeded generator. demo_expected.npy is
 // the network's output on demo_input.npy from reference.cpp's own forward pass.
-#include <CLI/CLI.hpp>
 #include <onnx/onnx_pb.h>
+#include <CLI/CLI.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -25,8 +25,7 @@ namespace {
 class Random {
  public:
   explicit Random(uint32_t seed) : s_(seed ? seed : 1u) {}
-  float uniform(float lo, float hi)
-  {
+  float uniform(float lo, float hi) {
     s_ ^= s_ << 13;
     s_ ^= s_ >> 17;
     s_ ^= s_ << 5;
@@ -37,16 +36,14 @@ class Random {
   uint32_t s_;
 };
 
-std::vector<float> uniform(Random& rng, size_t n, float limit)
-{
+std::vector<float> uniform(Random& rng, size_t n, float limit) {
   std::vector<float> v(n);
   for (float& x : v) x = rng.uniform(-limit, limit);
   return v;
 }
 
 void add_initializer(onnx::GraphProto& g, const std::string& name, const std::vector<int64_t>& dims,
-                     const std::vector<float>& values)
-{
+                     const std::vector<float>& values) {
   onnx::TensorProto* t = g.add_initializer();
   t->set_name(name);
   t->set_data_type(onnx::TensorProto::FLOAT);
@@ -55,8 +52,7 @@ void add_initializer(onnx::GraphProto& g, const std::string& name, const std::ve
 }
 
 onnx::NodeProto* add_node(onnx::GraphProto& g, const std::string& type, const std::string& name,
-                          const std::vector<std::string>& inputs, const std::string& output)
-{
+                          const std::vector<std::string>& inputs, const std::string& output) {
   onnx::NodeProto* n = g.add_node();
   n->set_op_type(type);
   n->set_name(name);
@@ -65,32 +61,28 @@ onnx::NodeProto* add_node(onnx::GraphProto& g, const std::string& type, const st
   return n;
 }
 
-void set_ints(onnx::NodeProto* n, const std::string& name, const std::vector<int64_t>& values)
-{
+void set_ints(onnx::NodeProto* n, const std::string& name, const std::vector<int64_t>& values) {
   onnx::AttributeProto* a = n->add_attribute();
   a->set_name(name);
   a->set_type(onnx::AttributeProto::INTS);
   for (const int64_t v : values) a->add_ints(v);
 }
 
-void set_int(onnx::NodeProto* n, const std::string& name, int64_t value)
-{
+void set_int(onnx::NodeProto* n, const std::string& name, int64_t value) {
   onnx::AttributeProto* a = n->add_attribute();
   a->set_name(name);
   a->set_type(onnx::AttributeProto::INT);
   a->set_i(value);
 }
 
-void declare(onnx::ValueInfoProto* v, const std::string& name, const std::vector<int64_t>& dims)
-{
+void declare(onnx::ValueInfoProto* v, const std::string& name, const std::vector<int64_t>& dims) {
   v->set_name(name);
   auto* tensor = v->mutable_type()->mutable_tensor_type();
   tensor->set_elem_type(onnx::TensorProto::FLOAT);
   for (const int64_t d : dims) tensor->mutable_shape()->add_dim()->set_dim_value(d);
 }
 
-std::vector<uint8_t> onnx_bytes(const Network& net)
-{
+std::vector<uint8_t> onnx_bytes(const Network& net) {
   onnx::ModelProto model;
   model.set_ir_version(8);
   model.set_producer_name("tigris-demo-model");
@@ -119,8 +111,8 @@ std::vector<uint8_t> onnx_bytes(const Network& net)
     x = add_node(g, "Relu", "relu" + std::to_string(i + 1), {L.name + "_out"}, "relu" + std::to_string(i + 1) + "_out")
             ->output(0);
     if (i + 1 < net.convs.size()) {
-      onnx::NodeProto* pool = add_node(g, "MaxPool", "pool" + std::to_string(i + 1), {x},
-                                       "pool" + std::to_string(i + 1) + "_out");
+      onnx::NodeProto* pool =
+          add_node(g, "MaxPool", "pool" + std::to_string(i + 1), {x}, "pool" + std::to_string(i + 1) + "_out");
       set_ints(pool, "kernel_shape", {2, 2});
       set_ints(pool, "strides", {2, 2});
       x = pool->output(0);
@@ -143,38 +135,35 @@ std::vector<uint8_t> onnx_bytes(const Network& net)
   return std::vector<uint8_t>(bytes.begin(), bytes.end());
 }
 
-cli::Array float_array(const std::vector<int64_t>& shape, const std::vector<float>& values)
-{
+cli::Array float_array(const std::vector<int64_t>& shape, const std::vector<float>& values) {
   cli::Array a{1, shape, std::vector<uint8_t>(values.size() * sizeof(float))};
   std::memcpy(a.data.data(), values.data(), a.data.size());
   return a;
 }
 
-std::vector<float> floats_of(const cli::Array& a, const std::string& where)
-{
+std::vector<float> floats_of(const cli::Array& a, const std::string& where) {
   if (a.dtype != 1) throw cli::Failure(where + ": expected a float32 array");
   std::vector<float> v(a.data.size() / sizeof(float));
   std::memcpy(v.data(), a.data.data(), v.size() * sizeof(float));
   return v;
 }
 
-void write_demo(const std::string& dir)
-{
+void write_demo(const std::string& dir) {
   const Network net = make_network(2024);
   const std::vector<float> input = make_input(net, 7);
   const std::vector<float> expected = reference_forward(net, input);
   using cli::IfExists;
   cli::write_file_atomic(dir + "/demo.onnx", onnx_bytes(net), IfExists::kReplace);
   cli::write_file_atomic(dir + "/demo_input.npy",
-                         cli::write_npy(float_array({1, net.channels, net.height, net.width}, input)), IfExists::kReplace);
+                         cli::write_npy(float_array({1, net.channels, net.height, net.width}, input)),
+                         IfExists::kReplace);
   cli::write_file_atomic(dir + "/demo_expected.npy", cli::write_npy(float_array({1, net.classes}, expected)),
                          IfExists::kReplace);
 }
 
 // Max |a - b| over the elements; fails when shapes differ or the difference exceeds the
 // tolerance relative to the largest reference magnitude (at least 1).
-int compare(const std::string& a_path, const std::string& b_path, double tolerance)
-{
+int compare(const std::string& a_path, const std::string& b_path, double tolerance) {
   const cli::Array a = cli::read_npy(cli::read_file(a_path), a_path);
   const cli::Array b = cli::read_npy(cli::read_file(b_path), b_path);
   if (a.shape != b.shape) throw cli::Failure(a_path + " and " + b_path + " have different shapes");
@@ -192,8 +181,7 @@ int compare(const std::string& a_path, const std::string& b_path, double toleran
 
 }  // namespace
 
-Network make_network(uint32_t seed)
-{
+Network make_network(uint32_t seed) {
   Random rng(seed);
   Network net;
   net.height = net.width = 64;
@@ -215,16 +203,14 @@ Network make_network(uint32_t seed)
   return net;
 }
 
-std::vector<float> make_input(const Network& net, uint32_t seed)
-{
+std::vector<float> make_input(const Network& net, uint32_t seed) {
   Random rng(seed);
   return uniform(rng, static_cast<size_t>(net.channels) * net.height * net.width, 1.0f);
 }
 
 }  // namespace tigris::demo
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   CLI::App app{"Write the demo model and data, or compare an output with the reference."};
   app.require_subcommand(1, 1);
   std::string dir, a, b;

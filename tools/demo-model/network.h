@@ -16,10 +16,10 @@ struct ConvLayer {
 };
 
 struct Network {
-  int channels = 3, height = 0, width = 0;     // NCHW input, batch 1
-  std::vector<ConvLayer> convs;                 // each followed by Relu, then MaxPool 2x2 except the last
+  int channels = 3, height = 0, width = 0;  // NCHW input, batch 1
+  std::vector<ConvLayer> convs;             // each followed by Relu, then MaxPool 2x2 except the last
   int classes = 0;
-  std::vector<float> fc_weight;                 // [classes, last out_ch] (Gemm transB = 1)
+  std::vector<float> fc_weight;  // [classes, last out_ch] (Gemm transB = 1)
   std::vector<float> fc_bias;
 };
 

@@ -15,8 +15,7 @@ struct Tensor {
   float at(int ci, int y, int x) const { return v[(static_cast<size_t>(ci) * h + y) * w + x]; }
 };
 
-Tensor conv_relu(const Tensor& in, const ConvLayer& L)
-{
+Tensor conv_relu(const Tensor& in, const ConvLayer& L) {
   Tensor out{L.out_ch, in.h + 2 * L.pad - L.kernel + 1, in.w + 2 * L.pad - L.kernel + 1, {}};
   out.v.resize(static_cast<size_t>(out.c) * out.h * out.w);
   for (int o = 0; o < out.c; ++o)
@@ -36,8 +35,7 @@ Tensor conv_relu(const Tensor& in, const ConvLayer& L)
   return out;
 }
 
-Tensor max_pool2(const Tensor& in)
-{
+Tensor max_pool2(const Tensor& in) {
   Tensor out{in.c, in.h / 2, in.w / 2, {}};
   for (int c = 0; c < out.c; ++c)
     for (int y = 0; y < out.h; ++y)
@@ -50,8 +48,7 @@ Tensor max_pool2(const Tensor& in)
 
 }  // namespace
 
-std::vector<float> reference_forward(const Network& net, const std::vector<float>& input)
-{
+std::vector<float> reference_forward(const Network& net, const std::vector<float>& input) {
   Tensor t{net.channels, net.height, net.width, input};
   for (size_t i = 0; i < net.convs.size(); ++i) {
     t = conv_relu(t, net.convs[i]);

@@ -36,14 +36,12 @@ struct AnalyzeOptions {
   std::string svg;
 };
 
-void collect_event(const tigris_trace_event_t* event, void* ctx)
-{
+void collect_event(const tigris_trace_event_t* event, void* ctx) {
   static_cast<std::vector<tigris_trace_event_t>*>(ctx)->push_back(*event);
 }
 
 // Runs the compiled plan once with the trace hook; zero inputs unless files are given.
-TraceSummary traced_run(const tigris_plan_t& plan, const std::vector<std::string>& input_args)
-{
+TraceSummary traced_run(const tigris_plan_t& plan, const std::vector<std::string>& input_args) {
   std::vector<IfaceSpec> specs;
   for (uint32_t i = 0; i < plan.header->num_model_inputs; ++i) {
     specs.push_back(iface_spec(plan, plan.model_inputs[i], false));
@@ -64,8 +62,7 @@ TraceSummary traced_run(const tigris_plan_t& plan, const std::vector<std::string
   return summarize_trace(plan, std::move(events), r.stats, r.fast_peak);
 }
 
-void check_trace_flags(const AnalyzeOptions& opt, const GivenBudgets& given)
-{
+void check_trace_flags(const AnalyzeOptions& opt, const GivenBudgets& given) {
   if (opt.trace && opt.json) throw UsageError("two different outputs; choose one");
   if (!opt.inputs.empty() && !opt.trace && opt.svg.empty()) throw UsageError("--input is for --trace");
   const char* runner = opt.trace ? "--trace" : "--svg";
@@ -76,8 +73,7 @@ void check_trace_flags(const AnalyzeOptions& opt, const GivenBudgets& given)
 }
 
 // --trace / --svg: the plan compile would write, run once and reported.
-void trace_and_draw(const AnalyzeOptions& opt, const compiler::CompileResult& c, uint64_t budget)
-{
+void trace_and_draw(const AnalyzeOptions& opt, const compiler::CompileResult& c, uint64_t budget) {
   if (!c.ok()) {
     throw Failure(std::string("no plan to ") + (opt.trace ? "trace" : "draw") + ": run analyze without " +
                   (opt.trace ? "--trace" : "--svg") + " to see why");
@@ -99,13 +95,13 @@ void trace_and_draw(const AnalyzeOptions& opt, const compiler::CompileResult& c,
     write_file_atomic(opt.svg, std::vector<uint8_t>(svg.begin(), svg.end()), IfExists::kRefuse);
     if (!opt.json) std::printf("wrote %s   memory timeline of a traced run\n", opt.svg.c_str());
   }
-  if (!trace.mismatches.empty()) throw Failure("the trace disagrees with the runtime's counters: " + trace.mismatches[0]);
+  if (!trace.mismatches.empty())
+    throw Failure("the trace disagrees with the runtime's counters: " + trace.mismatches[0]);
 }
 
 // TensorFlow Lite Micro's arena and what `tigris export` would save (none for a file the
 // arena model does not cover).
-std::optional<report::AnalysisTflm> tflite_micro(const std::string& path)
-{
+std::optional<report::AnalysisTflm> tflite_micro(const std::string& path) {
   const exporter::TflmRows rows = exporter::tflite_micro_rows_for_file(path);
   if (!rows.shown) return std::nullopt;
   report::AnalysisTflm t;
@@ -117,8 +113,7 @@ std::optional<report::AnalysisTflm> tflite_micro(const std::string& path)
   return t;
 }
 
-void run_analyze(const AnalyzeOptions& opt)
-{
+void run_analyze(const AnalyzeOptions& opt) {
   const GivenBudgets given = parse_budgets(opt.model);
   if (given.flash && *given.flash <= 0) throw UsageError("--flash must be greater than zero");
   compiler::Budgets budgets;
@@ -156,8 +151,7 @@ void run_analyze(const AnalyzeOptions& opt)
 
 }  // namespace
 
-void register_analyze(CLI::App& app, Registry& commands)
-{
+void register_analyze(CLI::App& app, Registry& commands) {
   auto opt = std::make_shared<AnalyzeOptions>();
   CLI::App* sub = app.add_subcommand("analyze", "Will a model fit a memory budget, and if not, why.");
   add_model_options(*sub, opt->model, false);

@@ -18,26 +18,24 @@ struct Descr {
 };
 // NumPy type strings and the ONNX dtype codes they carry.
 constexpr Descr kDescrs[] = {
-    {"f4", 1}, {"u1", 2}, {"i1", 3}, {"u2", 4}, {"i2", 5}, {"i4", 6}, {"i8", 7},
-    {"b1", 9}, {"f2", 10}, {"f8", 11}, {"u4", 12}, {"u8", 13},
+    {"f4", 1}, {"u1", 2}, {"i1", 3},  {"u2", 4},  {"i2", 5},  {"i4", 6},
+    {"i8", 7}, {"b1", 9}, {"f2", 10}, {"f8", 11}, {"u4", 12}, {"u8", 13},
 };
 
-int dtype_of_descr(const std::string& descr, const std::string& where)
-{
+int dtype_of_descr(const std::string& descr, const std::string& where) {
   if (descr.size() != 3) throw Failure(where + ": unsupported array dtype '" + descr + "'");
   const char order = descr[0];
   const std::string kind = descr.substr(1);
   for (const Descr& d : kDescrs) {
     if (kind != d.text) continue;
     const bool single_byte = kind[1] == '1';
-    if (order == '<' || order == '|' || (order == '>' && single_byte) || (order == '=' )) return d.dtype;
+    if (order == '<' || order == '|' || (order == '>' && single_byte) || (order == '=')) return d.dtype;
     throw Failure(where + ": big-endian arrays are not supported ('" + descr + "')");
   }
   throw Failure(where + ": unsupported array dtype '" + descr + "'");
 }
 
-std::string descr_of_dtype(int dtype)
-{
+std::string descr_of_dtype(int dtype) {
   for (const Descr& d : kDescrs) {
     if (d.dtype == dtype) return std::string(d.text[1] == '1' ? "|" : "<") + d.text;
   }
@@ -45,8 +43,7 @@ std::string descr_of_dtype(int dtype)
 }
 
 // The value that follows 'key': in a NumPy header dict, or npos.
-size_t value_pos(const std::string& header, const std::string& key)
-{
+size_t value_pos(const std::string& header, const std::string& key) {
   for (const char quote : {'\'', '"'}) {
     const std::string quoted = std::string(1, quote) + key + quote;
     size_t p = header.find(quoted);
@@ -66,14 +63,13 @@ struct Header {
   std::vector<int64_t> shape;
 };
 
-Header parse_header(const std::string& h, const std::string& where)
-{
+Header parse_header(const std::string& h, const std::string& where) {
   const auto bad = [&](const std::string& what) { return Failure(where + ": bad .npy header (" + what + ")"); };
   Header out;
   size_t p = value_pos(h, "descr");
   if (p == std::string::npos || p >= h.size() || (h[p] != '\'' && h[p] != '"')) {
     throw bad(p != std::string::npos && p < h.size() && h[p] == '[' ? "structured dtypes are not supported"
-                                                                     : "no descr");
+                                                                    : "no descr");
   }
   const size_t close = h.find(h[p], p + 1);
   if (close == std::string::npos) throw bad("descr");
@@ -103,8 +99,7 @@ Header parse_header(const std::string& h, const std::string& where)
   return out;
 }
 
-std::string shape_tuple(const std::vector<int64_t>& shape)
-{
+std::string shape_tuple(const std::vector<int64_t>& shape) {
   std::string s = "(";
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i) s += ", ";
@@ -116,15 +111,13 @@ std::string shape_tuple(const std::vector<int64_t>& shape)
 
 }  // namespace
 
-int64_t element_count(const std::vector<int64_t>& shape)
-{
+int64_t element_count(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (const int64_t d : shape) n *= d;
   return n;
 }
 
-Array read_npy(const std::vector<uint8_t>& bytes, const std::string& where)
-{
+Array read_npy(const std::vector<uint8_t>& bytes, const std::string& where) {
   if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, 6) != 0) {
     throw Failure(where + ": not a .npy file");
   }
@@ -141,8 +134,8 @@ Array read_npy(const std::vector<uint8_t>& bytes, const std::string& where)
     throw Failure(where + ": unsupported .npy version " + std::to_string(major));
   }
   if (header_len > bytes.size() - header_start) throw Failure(where + ": truncated .npy header");
-  const Header h = parse_header(
-      std::string(reinterpret_cast<const char*>(bytes.data() + header_start), header_len), where);
+  const Header h =
+      parse_header(std::string(reinterpret_cast<const char*>(bytes.data() + header_start), header_len), where);
 
   Array a;
   a.dtype = dtype_of_descr(h.descr, where);
@@ -156,8 +149,8 @@ Array read_npy(const std::vector<uint8_t>& bytes, const std::string& where)
   const size_t data_start = header_start + header_len;
   const uint64_t have = bytes.size() - data_start;
   if (have < count * elem) {
-    throw Failure(where + ": truncated: the header states " + std::to_string(count * elem) + " bytes of data, the file has " +
-                  std::to_string(have));
+    throw Failure(where + ": truncated: the header states " + std::to_string(count * elem) +
+                  " bytes of data, the file has " + std::to_string(have));
   }
   if (have > count * elem) {
     throw Failure(where + ": " + std::to_string(have - count * elem) + " bytes after the array data");
@@ -173,8 +166,7 @@ Array read_npy(const std::vector<uint8_t>& bytes, const std::string& where)
   return a;
 }
 
-std::vector<uint8_t> write_npy(const Array& array)
-{
+std::vector<uint8_t> write_npy(const Array& array) {
   std::string header = "{'descr': '" + descr_of_dtype(array.dtype) +
                        "', 'fortran_order': False, 'shape': " + shape_tuple(array.shape) + ", }";
   // Pad with spaces so the data starts on a 64-byte boundary; the header ends in '\n'.
@@ -191,8 +183,7 @@ std::vector<uint8_t> write_npy(const Array& array)
   return out;
 }
 
-std::vector<NamedArray> read_npz(const std::vector<uint8_t>& bytes, const std::string& where)
-{
+std::vector<NamedArray> read_npz(const std::vector<uint8_t>& bytes, const std::string& where) {
   std::vector<NamedArray> out;
   for (ZipMember& m : read_zip(bytes, where)) {
     std::string name = m.name;
@@ -202,30 +193,26 @@ std::vector<NamedArray> read_npz(const std::vector<uint8_t>& bytes, const std::s
   return out;
 }
 
-std::vector<uint8_t> write_npz(const std::vector<NamedArray>& arrays)
-{
+std::vector<uint8_t> write_npz(const std::vector<NamedArray>& arrays) {
   std::vector<ZipMember> members;
   for (const NamedArray& a : arrays) members.push_back({a.name + ".npy", write_npy(a.array)});
   return write_zip(members);
 }
 
-std::vector<int64_t> permute_shape(const std::vector<int64_t>& shape, const std::vector<int>& perm)
-{
+std::vector<int64_t> permute_shape(const std::vector<int64_t>& shape, const std::vector<int>& perm) {
   std::vector<int64_t> out;
   for (const int axis : perm) out.push_back(shape[static_cast<size_t>(axis)]);
   return out;
 }
 
-std::vector<int> inverse_permutation(const std::vector<int>& perm)
-{
+std::vector<int> inverse_permutation(const std::vector<int>& perm) {
   std::vector<int> inv(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) inv[static_cast<size_t>(perm[i])] = static_cast<int>(i);
   return inv;
 }
 
 std::vector<uint8_t> permute_axes(const std::vector<uint8_t>& data, const std::vector<int64_t>& shape,
-                                  const std::vector<int>& perm, uint32_t elem_size)
-{
+                                  const std::vector<int>& perm, uint32_t elem_size) {
   const size_t rank = shape.size();
   std::vector<uint8_t> out(data.size());
   if (data.empty()) return out;

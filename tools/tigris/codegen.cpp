@@ -27,15 +27,13 @@ struct CodegenOptions {
 };
 
 // `dir/stem` + extension: the default output beside the plan, the default header beside the source.
-std::string with_extension(const std::string& path, const std::string& ext)
-{
+std::string with_extension(const std::string& path, const std::string& ext) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   return dir + file_stem(path) + ext;
 }
 
-bool is_c_identifier(const std::string& s)
-{
+bool is_c_identifier(const std::string& s) {
   if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
   for (const char c : s) {
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
@@ -43,16 +41,14 @@ bool is_c_identifier(const std::string& s)
   return true;
 }
 
-bool same_file(const std::string& a, const std::string& b)
-{
+bool same_file(const std::string& a, const std::string& b) {
   std::error_code ec;
   return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
 std::vector<uint8_t> text_bytes(const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); }
 
-void run_codegen(const CodegenOptions& opt, const CLI::App& sub)
-{
+void run_codegen(const CodegenOptions& opt, const CLI::App& sub) {
   const bool core = opt.format == "core";
   if (!core && sub.count("--header")) throw UsageError("--header is only used with --format core");
   if (!core && sub.count("--name")) throw UsageError("--name is only used with --format core");
@@ -100,8 +96,7 @@ void run_codegen(const CodegenOptions& opt, const CLI::App& sub)
 
 }  // namespace
 
-void register_codegen(CLI::App& app, Registry& commands)
-{
+void register_codegen(CLI::App& app, Registry& commands) {
   auto opt = std::make_shared<CodegenOptions>();
   CLI::App* sub = app.add_subcommand("codegen", "Generate the C that loads a .tgrs plan and runs it.");
   sub->add_option("PLAN", opt->plan, ".tgrs plan")->required();

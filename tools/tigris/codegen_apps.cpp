@@ -262,8 +262,7 @@ done:
 
 }  // namespace
 
-std::string posix_app(const CodegenPlan& plan, std::map<std::string, std::string> vars)
-{
+std::string posix_app(const CodegenPlan& plan, std::map<std::string, std::string> vars) {
   std::string usage;
   for (const CodegenIface& io : plan.inputs) usage += " " + io.name + ".bin";
   // Input names come from the model; keep the usage string a plain C literal.
@@ -274,13 +273,11 @@ std::string posix_app(const CodegenPlan& plan, std::map<std::string, std::string
   return fill_template(kPosix, vars);
 }
 
-std::string bare_metal_app(const CodegenPlan&, std::map<std::string, std::string> vars)
-{
+std::string bare_metal_app(const CodegenPlan&, std::map<std::string, std::string> vars) {
   return fill_template(kBareMetal, vars);
 }
 
-std::string esp_idf_app(const CodegenPlan&, std::map<std::string, std::string> vars)
-{
+std::string esp_idf_app(const CodegenPlan&, std::map<std::string, std::string> vars) {
   return fill_template(kEspIdf, vars);
 }
 

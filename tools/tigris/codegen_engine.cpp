@@ -8,8 +8,7 @@ namespace {
 using Vars = std::map<std::string, std::string>;
 
 // One assertion per runtime table limit: the plan's needs against this build's TIGRIS_MAX_*.
-std::string limit_assertions(const CodegenPlan& plan, const std::string& p)
-{
+std::string limit_assertions(const CodegenPlan& plan, const std::string& p) {
   const std::pair<const char*, uint32_t> limits[] = {
       {"TIGRIS_MAX_TENSORS", plan.required.tensors},
       {"TIGRIS_MAX_STAGE_INPUTS", plan.required.stage_inputs},
@@ -23,14 +22,13 @@ std::string limit_assertions(const CodegenPlan& plan, const std::string& p)
       "/* The runtime must be built with table limits this plan fits (tigris_plan_load_ex reports\n"
       " * them; TIGRIS_MAX_* of tigris_config.h, the same in every translation unit). */\n";
   for (const auto& [macro, need] : limits) {
-    out += "TIGRIS_STATIC_ASSERT(" + std::string(macro) + " >= " + std::to_string(need) + ", " + p + "_needs_" +
-           macro + "_" + std::to_string(need) + ");\n";
+    out += "TIGRIS_STATIC_ASSERT(" + std::string(macro) + " >= " + std::to_string(need) + ", " + p + "_needs_" + macro +
+           "_" + std::to_string(need) + ");\n";
   }
   return out;
 }
 
-std::string backend_includes(const CodegenPlan& plan, Backend backend)
-{
+std::string backend_includes(const CodegenPlan& plan, Backend backend) {
   if (!plan.int8) return "#include \"tigris_kernels.h\"\n";
   switch (backend) {
   case Backend::kCmsisNn:
@@ -45,8 +43,7 @@ std::string backend_includes(const CodegenPlan& plan, Backend backend)
 }
 
 // `if (a || b)` over every interface size: the plan's own figures against the generated ones.
-std::string iface_check(const CodegenPlan& plan, const std::string& P)
-{
+std::string iface_check(const CodegenPlan& plan, const std::string& P) {
   std::vector<std::string> terms;
   for (size_t i = 0; i < plan.inputs.size(); ++i) {
     terms.push_back("tigris_iface_bytes(plan, plan->model_inputs[" + std::to_string(i) + "]) != " + P + "_INPUT_" +
@@ -59,16 +56,17 @@ std::string iface_check(const CodegenPlan& plan, const std::string& P)
   if (terms.empty()) return "";
   std::string cond;
   for (size_t i = 0; i < terms.size(); ++i) cond += (i ? " ||\n        " : "") + terms[i];
-  return "    if (" + cond + ") {\n        return $p$_fail($P$_ERR_PLAN, \"the plan's interface differs from the one "
+  return "    if (" + cond +
+         ") {\n        return $p$_fail($P$_ERR_PLAN, \"the plan's interface differs from the one "
          "this code was generated for\");\n    }\n";
 }
 
-std::string run_steps(const CodegenPlan& plan, const std::string& P)
-{
+std::string run_steps(const CodegenPlan& plan, const std::string& P) {
   std::string out;
   for (size_t i = 0; i < plan.inputs.size(); ++i) {
     const std::string k = std::to_string(i);
-    out += "    if (rc == $P$_OK) rc = $p$_write_input(" + k + ", inputs[" + k + "], " + P + "_INPUT_" + k + "_BYTES);\n";
+    out +=
+        "    if (rc == $P$_OK) rc = $p$_write_input(" + k + ", inputs[" + k + "], " + P + "_INPUT_" + k + "_BYTES);\n";
   }
   out += "    if (rc == $P$_OK) rc = $p$_execute();\n";
   for (size_t i = 0; i < plan.outputs.size(); ++i) {
@@ -200,8 +198,8 @@ $api$const tigris_exec_stats_t *$p$_stats(void)
 
 }  // namespace
 
-std::string engine_source(const CodegenPlan& plan, const CodegenRequest& r, const std::map<std::string, std::string>& vars)
-{
+std::string engine_source(const CodegenPlan& plan, const CodegenRequest& r,
+                          const std::map<std::string, std::string>& vars) {
   Vars v = vars;
   const std::string& P = v.at("P");
   const bool cmsis = plan.int8 && r.backend == Backend::kCmsisNn;
@@ -211,26 +209,30 @@ std::string engine_source(const CodegenPlan& plan, const CodegenRequest& r, cons
   v["assertions"] = limit_assertions(plan, v.at("p"));
   v["workspace"] = std::to_string(plan.workspace_bytes);
   v["state_macro"] = state ? "/* Variables the plan keeps from one run to the next (tigris_state_required()). */\n"
-                             "#define " + P + "_STATE_BYTES " + std::to_string(plan.state_bytes) + "u\n"
+                             "#define " +
+                                 P + "_STATE_BYTES " + std::to_string(plan.state_bytes) + "u\n"
                            : "";
   v["state_buffer"] = state ? "static unsigned char " + v.at("p") + "_state_[" + P + "_STATE_BYTES];\n" : "";
-  v["state_check"] = state ? "    if (tigris_state_required(plan) > sizeof $p$_state_) {\n"
-                             "        return $p$_fail($P$_ERR_STATE, \"the plan keeps more state than was generated\");\n"
-                             "    }\n"
-                           : "";
-  v["state_init"] = state ? "    if (tigris_state_init(&$p$_plan_, $p$_state_, sizeof $p$_state_) != TIGRIS_EXEC_OK) {\n"
-                            "        return $p$_fail($P$_ERR_STATE, \"cannot prepare the state\");\n    }\n"
-                          : "";
+  v["state_check"] = state
+                         ? "    if (tigris_state_required(plan) > sizeof $p$_state_) {\n"
+                           "        return $p$_fail($P$_ERR_STATE, \"the plan keeps more state than was generated\");\n"
+                           "    }\n"
+                         : "";
+  v["state_init"] = state
+                        ? "    if (tigris_state_init(&$p$_plan_, $p$_state_, sizeof $p$_state_) != TIGRIS_EXEC_OK) {\n"
+                          "        return $p$_fail($P$_ERR_STATE, \"cannot prepare the state\");\n    }\n"
+                        : "";
   v["iface_check"] = iface_check(plan, P);
-  v["fast_required"] = cmsis ? "tigris_cmsis_nn_fast_arena_required(&$p$_plan_)" : "tigris_fast_arena_required(&$p$_plan_)";
-  v["init_backend"] =
-      esp ? "    /* ESP-NN obtains its workspace once, from the platform allocator. */\n"
-            "    if (tigris_mem_init(&$p$_mem_, $p$_tensor_ptrs_, $P$_NUM_TENSORS, $p$_fast_, $p$_fast_size_, $p$_slow_,\n"
-            "                        $p$_slow_size_) != TIGRIS_MEM_OK ||\n"
-            "        tigris_esp_nn_prepare(&$p$_plan_, &$p$_mem_) != 0) {\n"
-            "        $p$_fast_ = NULL;\n"
-            "        return $p$_fail($P$_ERR_BACKEND, \"tigris_esp_nn_prepare failed\");\n    }\n"
-          : "";
+  v["fast_required"] =
+      cmsis ? "tigris_cmsis_nn_fast_arena_required(&$p$_plan_)" : "tigris_fast_arena_required(&$p$_plan_)";
+  v["init_backend"] = esp ? "    /* ESP-NN obtains its workspace once, from the platform allocator. */\n"
+                            "    if (tigris_mem_init(&$p$_mem_, $p$_tensor_ptrs_, $P$_NUM_TENSORS, $p$_fast_, "
+                            "$p$_fast_size_, $p$_slow_,\n"
+                            "                        $p$_slow_size_) != TIGRIS_MEM_OK ||\n"
+                            "        tigris_esp_nn_prepare(&$p$_plan_, &$p$_mem_) != 0) {\n"
+                            "        $p$_fast_ = NULL;\n"
+                            "        return $p$_fail($P$_ERR_BACKEND, \"tigris_esp_nn_prepare failed\");\n    }\n"
+                          : "";
   v["deinit_backend"] = esp ? "    if ($p$_fast_ != NULL) tigris_esp_nn_deinit();\n" : "";
   v["run_prepare"] = cmsis ? "    /* CMSIS-NN reserves its scratch at the top of the fast arena for the run. */\n"
                              "    if (tigris_cmsis_nn_prepare(&$p$_plan_, &$p$_mem_) != 0) {\n"
@@ -240,12 +242,13 @@ std::string engine_source(const CodegenPlan& plan, const CodegenRequest& r, cons
                              "        rc = $p$_fail($P$_ERR_BACKEND, \"tigris_cmsis_nn_deinit failed\");\n    }\n"
                            : "";
   v["run_steps"] = run_steps(plan, P);
-  v["run_call"] = state ? "tigris_run_with_state(&$p$_plan_, &$p$_mem_, $kernel$, NULL, &$p$_stats_,\n"
-                          "                                                     $p$_workspace_, sizeof $p$_workspace_,\n"
-                          "                                                     $p$_state_, sizeof $p$_state_)"
-                        : "tigris_run_with_workspace_buffer(&$p$_plan_, &$p$_mem_, $kernel$, NULL, &$p$_stats_,\n"
-                          "                                                                $p$_workspace_, sizeof "
-                          "$p$_workspace_)";
+  v["run_call"] = state
+                      ? "tigris_run_with_state(&$p$_plan_, &$p$_mem_, $kernel$, NULL, &$p$_stats_,\n"
+                        "                                                     $p$_workspace_, sizeof $p$_workspace_,\n"
+                        "                                                     $p$_state_, sizeof $p$_state_)"
+                      : "tigris_run_with_workspace_buffer(&$p$_plan_, &$p$_mem_, $kernel$, NULL, &$p$_stats_,\n"
+                        "                                                                $p$_workspace_, sizeof "
+                        "$p$_workspace_)";
   // Two passes: the pieces above carry $p$/$P$/$kernel$ themselves.
   const std::string once = fill_template(kEngine, v);
   return fill_template(once, v);

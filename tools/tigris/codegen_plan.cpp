@@ -14,10 +14,10 @@ namespace {
 
 // The slow bytes the compiler scheduled, from the MEMORY section (schema 11+); 0 without one.
 // The loader has validated the section directory and the section's extent.
-uint32_t memory_section_slow_peak(const tigris_plan_t& plan, const std::vector<uint8_t>& bytes)
-{
+uint32_t memory_section_slow_peak(const tigris_plan_t& plan, const std::vector<uint8_t>& bytes) {
   const uint32_t dir = plan.header->section_dir_off;
-  for (uint32_t off = dir; off + sizeof(tigris_section_entry_t) <= bytes.size(); off += sizeof(tigris_section_entry_t)) {
+  for (uint32_t off = dir; off + sizeof(tigris_section_entry_t) <= bytes.size();
+       off += sizeof(tigris_section_entry_t)) {
     tigris_section_entry_t e;
     std::memcpy(&e, bytes.data() + off, sizeof e);
     if (e.type == TIGRIS_SEC_END) break;
@@ -32,8 +32,7 @@ uint32_t memory_section_slow_peak(const tigris_plan_t& plan, const std::vector<u
 
 }  // namespace
 
-std::string comment_safe(std::string text)
-{
+std::string comment_safe(std::string text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     const bool opens_or_closes = i > 0 && ((c == '/' && text[i - 1] == '*') || (c == '*' && text[i - 1] == '/'));
@@ -44,8 +43,7 @@ std::string comment_safe(std::string text)
 
 namespace {
 
-CodegenIface iface_of(const tigris_plan_t& plan, uint16_t idx)
-{
+CodegenIface iface_of(const tigris_plan_t& plan, uint16_t idx) {
   const tigris_tensor_t& t = plan.tensors[idx];
   const int32_t* dims = tigris_tensor_shape(&plan, &t);
   std::vector<int64_t> shape(dims, dims + t.ndim);
@@ -58,8 +56,7 @@ uint32_t align_up(uint64_t v, uint32_t a) { return static_cast<uint32_t>((v + a 
 // The largest im2col scratch of an int8 conv (2 * Cin * kh * kw int16 values) or depthwise
 // (Cin * kh * kw int16 values), plus the largest per-channel multiplier and shift expansion
 // (8 bytes per output channel), each rounded to 16 bytes, plus 16 bytes of separation.
-uint32_t cmsis_reserve(const tigris_plan_t& plan)
-{
+uint32_t cmsis_reserve(const tigris_plan_t& plan) {
   uint64_t scratch = 0, expansion = 0;
   for (uint32_t i = 0; i < plan.header->num_ops; ++i) {
     const tigris_op_t& op = plan.ops[i];
@@ -72,8 +69,8 @@ uint32_t cmsis_reserve(const tigris_plan_t& plan)
     if (in.dtype != TIGRIS_DTYPE_INT8 || in.ndim == 0 || out.ndim == 0) continue;
     const uint64_t cin = static_cast<uint32_t>(tigris_tensor_shape(&plan, &in)[in.ndim - 1]);
     const uint64_t cout = static_cast<uint32_t>(tigris_tensor_shape(&plan, &out)[out.ndim - 1]);
-    const uint64_t window = uint64_t{op.spatial.kernel_h ? op.spatial.kernel_h : 1u} *
-                            (op.spatial.kernel_w ? op.spatial.kernel_w : 1u);
+    const uint64_t window =
+        uint64_t{op.spatial.kernel_h ? op.spatial.kernel_h : 1u} * (op.spatial.kernel_w ? op.spatial.kernel_w : 1u);
     const uint64_t values = (op.op_type == TIGRIS_OP_DEPTHWISE ? 1u : 2u) * cin * window;
     if (op.op_type != TIGRIS_OP_FULLY_CONN) scratch = std::max<uint64_t>(scratch, align_up(values * 2u, 16));
     expansion = std::max<uint64_t>(expansion, align_up(cout * 8u, 16));
@@ -84,16 +81,14 @@ uint32_t cmsis_reserve(const tigris_plan_t& plan)
 
 }  // namespace
 
-Backend parse_backend(const std::string& text)
-{
+Backend parse_backend(const std::string& text) {
   if (text == "reference") return Backend::kReference;
   if (text == "esp-nn") return Backend::kEspNn;
   if (text == "cmsis-nn") return Backend::kCmsisNn;
   throw Failure("unknown backend '" + text + "'; choose reference, esp-nn or cmsis-nn");
 }
 
-const char* backend_name(Backend backend)
-{
+const char* backend_name(Backend backend) {
   switch (backend) {
   case Backend::kEspNn: return "esp-nn";
   case Backend::kCmsisNn: return "cmsis-nn";
@@ -103,8 +98,7 @@ const char* backend_name(Backend backend)
 }
 
 CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t& required,
-                          const std::vector<uint8_t>& bytes, const std::string& file)
-{
+                          const std::vector<uint8_t>& bytes, const std::string& file) {
   const tigris_file_header_t& h = *plan.header;
   CodegenPlan p;
   p.inspection = report::inspect_plan(plan, required, file, bytes.size());
@@ -132,15 +126,15 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
   uint64_t slow = p.slow_peak;
   if (h.version < 11) {
     for (uint32_t i = 0; i < h.num_tensors; ++i) {
-      if (!(plan.tensors[i].flags & TIGRIS_TENSOR_CONSTANT)) slow += align_up(plan.tensors[i].size_bytes, TIGRIS_PLAN_MAX_ALIGN);
+      if (!(plan.tensors[i].flags & TIGRIS_TENSOR_CONSTANT))
+        slow += align_up(plan.tensors[i].size_bytes, TIGRIS_PLAN_MAX_ALIGN);
     }
   }
   p.slow_bytes = align_up(slow, TIGRIS_PLAN_MAX_ALIGN);
   return p;
 }
 
-Route route_of(Backend backend, bool int8_plan, int op_type)
-{
+Route route_of(Backend backend, bool int8_plan, int op_type) {
   if (backend == Backend::kReference) return Route::kNative;
   if (!int8_plan) return Route::kFloatReference;  // acceleration is int8-only
   switch (op_type) {
@@ -148,14 +142,11 @@ Route route_of(Backend backend, bool int8_plan, int op_type)
   case TIGRIS_OP_DEPTHWISE:
   case TIGRIS_OP_AVG_POOL:
   case TIGRIS_OP_MUL:
-  case TIGRIS_OP_FULLY_CONN:
-    return Route::kNative;
+  case TIGRIS_OP_FULLY_CONN: return Route::kNative;
   case TIGRIS_OP_GLOBAL_AVG:
   case TIGRIS_OP_MAXIMUM:
-  case TIGRIS_OP_MINIMUM:
-    return backend == Backend::kCmsisNn ? Route::kNative : Route::kFallback;
-  default:
-    break;
+  case TIGRIS_OP_MINIMUM: return backend == Backend::kCmsisNn ? Route::kNative : Route::kFallback;
+  default: break;
   }
   // Float-reference-only operators have no int8 route on an accelerated backend.
   if ((op_type >= TIGRIS_OP_NEG && op_type <= TIGRIS_OP_FLOOR_MOD) || op_type == TIGRIS_OP_L2_POOL ||
@@ -165,8 +156,7 @@ Route route_of(Backend backend, bool int8_plan, int op_type)
   return Route::kFallback;
 }
 
-RouteCounts check_routes(const tigris_plan_t& plan, Backend backend, const std::string& file)
-{
+RouteCounts check_routes(const tigris_plan_t& plan, Backend backend, const std::string& file) {
   const bool int8 = tigris_plan_data_dtype(&plan) == TIGRIS_DTYPE_INT8;
   RouteCounts counts;
   for (uint32_t i = 0; i < plan.header->num_ops; ++i) {

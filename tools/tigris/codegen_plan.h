@@ -31,15 +31,15 @@ struct CodegenIface {
 
 struct CodegenPlan {
   report::PlanInspection inspection;
-  std::string file;                 // the plan path as given
+  std::string file;  // the plan path as given
   uint32_t file_bytes = 0;
-  bool int8 = false;                // tigris_plan_data_dtype is int8
+  bool int8 = false;  // tigris_plan_data_dtype is int8
   uint32_t num_tensors = 0, num_stages = 0, tiled_stages = 0, chained_stages = 0;
-  uint32_t fast_required = 0;       // tigris_fast_arena_required
-  uint32_t slow_peak = 0;           // the MEMORY section's slow peak (0 before schema 11)
-  uint32_t slow_bytes = 0;          // the slow buffer the generated code declares
-  uint64_t workspace_bytes = 0;     // tigris_executor_workspace_required on this (64-bit) host
-  uint32_t state_bytes = 0;         // tigris_state_required
+  uint32_t fast_required = 0;    // tigris_fast_arena_required
+  uint32_t slow_peak = 0;        // the MEMORY section's slow peak (0 before schema 11)
+  uint32_t slow_bytes = 0;       // the slow buffer the generated code declares
+  uint64_t workspace_bytes = 0;  // tigris_executor_workspace_required on this (64-bit) host
+  uint32_t state_bytes = 0;      // tigris_state_required
   // Headroom for the CMSIS-NN adapter's fast-arena reservation, estimated from the int8 conv
   // and depthwise geometry (vendor im2col scratch + per-channel requantization expansion).
   uint32_t cmsis_reserve_estimate = 0;

@@ -14,8 +14,8 @@ class App;
 namespace tigris::cli {
 
 struct Command {
-  CLI::App* app = nullptr;        // the subcommand
-  std::function<void()> run;      // called after a successful parse when it was chosen
+  CLI::App* app = nullptr;    // the subcommand
+  std::function<void()> run;  // called after a successful parse when it was chosen
 };
 using Registry = std::vector<Command>;
 

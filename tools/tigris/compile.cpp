@@ -27,21 +27,19 @@ struct CompileCliOptions {
   bool xip = false;
 };
 
-std::string default_output(const std::string& model)
-{
+std::string default_output(const std::string& model) {
   const size_t slash = model.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : model.substr(0, slash + 1);
   return dir + file_stem(model) + ".tgrs";
 }
 
-bool same_file(const std::string& a, const std::string& b)
-{
-  struct stat sa {}, sb {};
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {
+  }, sb{};
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-bool is_plan_file(const std::string& path)
-{
+bool is_plan_file(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return false;
   char magic[4] = {};
@@ -51,8 +49,7 @@ bool is_plan_file(const std::string& path)
 }
 
 // Refuses an output path that holds something other than an earlier plan.
-void check_output(const std::string& output, const std::string& model)
-{
+void check_output(const std::string& output, const std::string& model) {
   if (same_file(output, model)) throw UsageError("the output " + output + " is the model itself");
   if (path_exists(output) && !is_plan_file(output)) {
     throw Failure(output + " exists and is not a TiGrIS plan; not replaced");
@@ -60,8 +57,7 @@ void check_output(const std::string& output, const std::string& model)
 }
 
 // No plan is written; an earlier plan at the output path would now be stale, so it goes.
-[[noreturn]] void no_plan(const std::string& output, const std::string& reason)
-{
+[[noreturn]] void no_plan(const std::string& output, const std::string& reason) {
   const std::string prefix = "no plan written: ";
   std::string message = prefix + (reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : reason);
   if (path_exists(output) && is_plan_file(output) && std::remove(output.c_str()) == 0) {
@@ -71,8 +67,7 @@ void check_output(const std::string& output, const std::string& model)
 }
 
 // The emitted plan goes through the runtime loader before it is written.
-void check_loads(const std::vector<uint8_t>& plan, const std::string& output)
-{
+void check_loads(const std::vector<uint8_t>& plan, const std::string& output) {
   tigris_plan_t loaded{};
   tigris_plan_limits_t need{};
   const tigris_error_t err = tigris_plan_load_ex(plan.data(), static_cast<uint32_t>(plan.size()), &loaded, &need);
@@ -92,8 +87,7 @@ void check_loads(const std::vector<uint8_t>& plan, const std::string& output)
   }
 }
 
-void run_compile(const CompileCliOptions& opt)
-{
+void run_compile(const CompileCliOptions& opt) {
   const GivenBudgets given = parse_budgets(opt.model);
   if (given.flash && *given.flash <= 0) throw UsageError("--flash must be greater than zero");
   const std::string output = opt.output.empty() ? default_output(opt.model.model) : opt.output;
@@ -112,18 +106,18 @@ void run_compile(const CompileCliOptions& opt)
   co.compression = opt.compress == "lz4" ? compiler::Compression::Lz4 : compiler::Compression::None;
   co.xip = opt.xip;
   const compiler::CompileResult c = compiler::compile(model, budgets, co);
-  const report::AnalysisReport r = report::build_analysis(opt.model.model, summary, budgets,
-                                                          summary.supported() ? &c.schedule : nullptr, &c.flash);
+  const report::AnalysisReport r =
+      report::build_analysis(opt.model.model, summary, budgets, summary.supported() ? &c.schedule : nullptr, &c.flash);
   const std::string text = report::render_text(r, false, false);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
   if (!summary.supported()) {
     // The summary above lists them; the error line stays one short line.
-    no_plan(output, summary.unsupported_operators.empty()
-                        ? "cannot compile: " + summary.dtype_errors.front()
-                        : "cannot compile: " + std::to_string(summary.unsupported_operators.size()) +
-                              (summary.unsupported_operators.size() == 1 ? " unsupported operator"
-                                                                         : " unsupported operators"));
+    no_plan(output,
+            summary.unsupported_operators.empty()
+                ? "cannot compile: " + summary.dtype_errors.front()
+                : "cannot compile: " + std::to_string(summary.unsupported_operators.size()) +
+                      (summary.unsupported_operators.size() == 1 ? " unsupported operator" : " unsupported operators"));
   }
   if (!c.ok()) no_plan(output, c.error.empty() ? "the compiler gave no reason" : c.error);
   if (r.fast.verdict != report::Verdict::kFits) no_plan(output, "the scheduled peak exceeds the fast budget");
@@ -139,13 +133,13 @@ void run_compile(const CompileCliOptions& opt)
 
 }  // namespace
 
-void register_compile(CLI::App& app, Registry& commands)
-{
+void register_compile(CLI::App& app, Registry& commands) {
   auto opt = std::make_shared<CompileCliOptions>();
   CLI::App* sub = app.add_subcommand("compile", "Write a .tgrs execution plan that fits the memory budget.");
   add_model_options(*sub, opt->model, true);
   sub->add_option("-o,--output", opt->output, "plan file (default: <model stem>.tgrs next to the model)");
-  sub->add_option("-c,--compress", opt->compress, "weights: none, or lz4 (per-stage blocks decompressed into fast memory)")
+  sub->add_option("-c,--compress", opt->compress,
+                  "weights: none, or lz4 (per-stage blocks decompressed into fast memory)")
       ->check(CLI::IsMember({"none", "lz4"}));
   sub->add_flag("--xip", opt->xip, "weights read in place from memory-mapped flash");
   commands.push_back({sub, [opt] { run_compile(*opt); }});

@@ -19,8 +19,7 @@ struct ExportFlags {
   int max_runs = 1;
 };
 
-void run_export_command(const ExportFlags& flags)
-{
+void run_export_command(const ExportFlags& flags) {
   exporter::ExportRequest req;
   req.model = flags.model;
   if (!flags.output.empty()) req.output = flags.output;
@@ -34,12 +33,13 @@ void run_export_command(const ExportFlags& flags)
 
 }  // namespace
 
-void register_export(CLI::App& app, Registry& commands)
-{
+void register_export(CLI::App& app, Registry& commands) {
   auto flags = std::make_shared<ExportFlags>();
-  CLI::App* sub = app.add_subcommand("export", "Rewrite a TFLite model so that TFLite Micro runs it in a smaller arena.");
+  CLI::App* sub =
+      app.add_subcommand("export", "Rewrite a TFLite model so that TFLite Micro runs it in a smaller arena.");
   sub->add_option("MODEL", flags->model, "TFLite model")->required();
-  sub->add_option("-o,--output", flags->output, "where to write the rewritten model (default: <model>_export.tflite beside it)");
+  sub->add_option("-o,--output", flags->output,
+                  "where to write the rewritten model (default: <model>_export.tflite beside it)");
   sub->add_option("--target", flags->target, "C ABI of the TFLite Micro build (default: arm-none-eabi)")
       ->check(CLI::IsMember({"arm-none-eabi", "ilp32", "lp64"}));
   sub->add_option("--max-runs", flags->max_runs, "band up to this many disjoint runs (default: 1)")

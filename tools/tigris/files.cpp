@@ -14,16 +14,14 @@
 namespace tigris::cli {
 namespace {
 
-std::string reason(int err)
-{
+std::string reason(int err) {
   if (err == ENOENT) return "no such file";
   if (err == EISDIR) return "is a directory";
   if (err == EACCES) return "permission denied";
   return std::strerror(err);
 }
 
-std::string directory_of(const std::string& path)
-{
+std::string directory_of(const std::string& path) {
   const size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
   if (slash == 0) return "/";
@@ -31,8 +29,7 @@ std::string directory_of(const std::string& path)
 }
 
 // Writes everything or reports errno.
-bool write_all(int fd, const uint8_t* data, size_t size)
-{
+bool write_all(int fd, const uint8_t* data, size_t size) {
   while (size > 0) {
     const ssize_t n = ::write(fd, data, size);
     if (n < 0) {
@@ -45,8 +42,7 @@ bool write_all(int fd, const uint8_t* data, size_t size)
   return true;
 }
 
-mode_t current_umask()
-{
+mode_t current_umask() {
   const mode_t mask = ::umask(0);
   ::umask(mask);
   return mask;
@@ -54,8 +50,7 @@ mode_t current_umask()
 
 }  // namespace
 
-std::vector<uint8_t> read_file(const std::string& path)
-{
+std::vector<uint8_t> read_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw Failure(path + ": " + reason(errno));
   if (S_ISDIR(st.st_mode)) throw Failure(path + ": is a directory");
@@ -78,19 +73,16 @@ std::vector<uint8_t> read_file(const std::string& path)
   return bytes;
 }
 
-bool path_exists(const std::string& path)
-{
+bool path_exists(const std::string& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;
 }
 
-void require_absent(const std::string& path)
-{
+void require_absent(const std::string& path) {
   if (path_exists(path)) throw Failure(path + " already exists");
 }
 
-void write_file_atomic(const std::string& path, const std::vector<uint8_t>& bytes, IfExists policy)
-{
+void write_file_atomic(const std::string& path, const std::vector<uint8_t>& bytes, IfExists policy) {
   if (policy == IfExists::kRefuse) require_absent(path);
   std::string temp = directory_of(path) + "/." + file_name(path) + ".tmp-XXXXXX";
   const int fd = ::mkstemp(temp.data());
@@ -103,8 +95,8 @@ void write_file_atomic(const std::string& path, const std::vector<uint8_t>& byte
     throw Failure("cannot write " + path + ": " + reason(written ? errno : write_err));
   }
   // link() creates the name only if nothing is there: an exclusive create in one step.
-  const int moved = policy == IfExists::kReplace ? ::rename(temp.c_str(), path.c_str())
-                                                 : ::link(temp.c_str(), path.c_str());
+  const int moved =
+      policy == IfExists::kReplace ? ::rename(temp.c_str(), path.c_str()) : ::link(temp.c_str(), path.c_str());
   const int move_err = errno;
   if (policy == IfExists::kRefuse || moved != 0) ::unlink(temp.c_str());
   if (moved != 0) {
@@ -113,21 +105,18 @@ void write_file_atomic(const std::string& path, const std::vector<uint8_t>& byte
   }
 }
 
-std::string file_name(const std::string& path)
-{
+std::string file_name(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-std::string file_stem(const std::string& path)
-{
+std::string file_stem(const std::string& path) {
   const std::string name = file_name(path);
   const size_t dot = name.rfind('.');
   return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
 }
 
-std::string file_extension(const std::string& path)
-{
+std::string file_extension(const std::string& path) {
   const std::string name = file_name(path);
   const size_t dot = name.rfind('.');
   if (dot == std::string::npos || dot == 0) return "";

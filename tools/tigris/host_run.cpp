@@ -17,8 +17,7 @@ constexpr size_t kArenaAlign = 64;
 // A zeroed byte buffer whose first `size` bytes start on a kArenaAlign boundary.
 class AlignedBuffer {
  public:
-  explicit AlignedBuffer(size_t size) : storage_(size + kArenaAlign, 0), size_(size)
-  {
+  explicit AlignedBuffer(size_t size) : storage_(size + kArenaAlign, 0), size_(size) {
     const auto addr = reinterpret_cast<uintptr_t>(storage_.data());
     offset_ = (kArenaAlign - addr % kArenaAlign) % kArenaAlign;
   }
@@ -31,13 +30,11 @@ class AlignedBuffer {
   size_t offset_ = 0;
 };
 
-std::string name_of(const tigris_plan_t& plan, uint16_t idx)
-{
+std::string name_of(const tigris_plan_t& plan, uint16_t idx) {
   return "'" + std::string(tigris_tensor_name(&plan, &plan.tensors[idx])) + "'";
 }
 
-std::string exec_failure(tigris_exec_error_t err, const HostRunConfig& config, uint32_t required)
-{
+std::string exec_failure(tigris_exec_error_t err, const HostRunConfig& config, uint32_t required) {
   std::string msg = std::string("run failed: ") + tigris_exec_error_str(err);
   if (err == TIGRIS_EXEC_ERR_MEM) {
     msg += " (fast arena " + std::to_string(config.fast_bytes) + " bytes, the plan requires " +
@@ -48,8 +45,7 @@ std::string exec_failure(tigris_exec_error_t err, const HostRunConfig& config, u
 
 }  // namespace
 
-uint32_t default_slow_bytes(const tigris_plan_t& plan)
-{
+uint32_t default_slow_bytes(const tigris_plan_t& plan) {
   uint64_t total = 64 * 1024;
   for (uint32_t i = 0; i < plan.header->num_tensors; ++i) {
     const tigris_tensor_t& t = plan.tensors[i];
@@ -61,15 +57,15 @@ uint32_t default_slow_bytes(const tigris_plan_t& plan)
 }
 
 HostRunResult run_on_host(const tigris_plan_t& plan, const std::vector<std::vector<uint8_t>>& inputs,
-                          const HostRunConfig& config)
-{
+                          const HostRunConfig& config) {
   const tigris_file_header_t& h = *plan.header;
   AlignedBuffer fast(config.fast_bytes), slow(config.slow_bytes);
   std::vector<void*> tensor_ptrs(h.num_tensors, nullptr);
   tigris_mem_t mem{};
   const tigris_mem_error_t mem_err = tigris_mem_init(&mem, tensor_ptrs.data(), h.num_tensors, fast.data(),
-                                                      config.fast_bytes, slow.data(), config.slow_bytes);
-  if (mem_err != TIGRIS_MEM_OK) throw Failure(std::string("cannot set up the arenas: ") + tigris_mem_error_str(mem_err));
+                                                     config.fast_bytes, slow.data(), config.slow_bytes);
+  if (mem_err != TIGRIS_MEM_OK)
+    throw Failure(std::string("cannot set up the arenas: ") + tigris_mem_error_str(mem_err));
   if (config.trace) tigris_mem_set_trace(&mem, config.trace, config.trace_ctx);
 
   for (uint32_t i = 0; i < h.num_model_inputs; ++i) {
@@ -113,8 +109,7 @@ HostRunResult run_on_host(const tigris_plan_t& plan, const std::vector<std::vect
   return result;
 }
 
-std::string runtime_version()
-{
+std::string runtime_version() {
   return std::to_string(TIGRIS_RUNTIME_VERSION_MAJOR) + "." + std::to_string(TIGRIS_RUNTIME_VERSION_MINOR) + "." +
          std::to_string(TIGRIS_RUNTIME_VERSION_PATCH);
 }

@@ -8,15 +8,13 @@
 namespace tigris::cli {
 namespace {
 
-std::string describe(const IfaceSpec& spec)
-{
+std::string describe(const IfaceSpec& spec) {
   return report::format_shape(spec.shape) + " " + report::dtype_name(spec.dtype);
 }
 
 }  // namespace
 
-IfaceSpec iface_spec(const tigris_plan_t& plan, uint16_t tensor, bool stored_order)
-{
+IfaceSpec iface_spec(const tigris_plan_t& plan, uint16_t tensor, bool stored_order) {
   const tigris_tensor_t& t = plan.tensors[tensor];
   IfaceSpec spec;
   spec.tensor = tensor;
@@ -39,8 +37,7 @@ IfaceSpec iface_spec(const tigris_plan_t& plan, uint16_t tensor, bool stored_ord
   return spec;
 }
 
-std::vector<uint8_t> array_to_plan(const Array& array, const IfaceSpec& spec, const std::string& where)
-{
+std::vector<uint8_t> array_to_plan(const Array& array, const IfaceSpec& spec, const std::string& where) {
   if (array.dtype != spec.dtype) {
     throw Failure(where + ": " + report::dtype_name(array.dtype) + " array, input '" + spec.name + "' is " +
                   describe(spec));
@@ -56,8 +53,7 @@ std::vector<uint8_t> array_to_plan(const Array& array, const IfaceSpec& spec, co
   return raw_to_plan(array.data, spec, where);
 }
 
-std::vector<uint8_t> raw_to_plan(const std::vector<uint8_t>& raw, const IfaceSpec& spec, const std::string& where)
-{
+std::vector<uint8_t> raw_to_plan(const std::vector<uint8_t>& raw, const IfaceSpec& spec, const std::string& where) {
   if (raw.size() != spec.bytes) {
     throw Failure(where + ": " + std::to_string(raw.size()) + " bytes, input '" + spec.name + "' takes " +
                   std::to_string(spec.bytes) + " (" + describe(spec) + ")");
@@ -66,8 +62,7 @@ std::vector<uint8_t> raw_to_plan(const std::vector<uint8_t>& raw, const IfaceSpe
   return permute_axes(raw, spec.shape, spec.stored_from_user, report::dtype_size(spec.dtype));
 }
 
-Array plan_to_array(const std::vector<uint8_t>& bytes, const IfaceSpec& spec)
-{
+Array plan_to_array(const std::vector<uint8_t>& bytes, const IfaceSpec& spec) {
   Array a;
   a.dtype = spec.dtype;
   a.shape = spec.shape;

@@ -16,12 +16,12 @@ namespace tigris::cli {
 struct IfaceSpec {
   uint16_t tensor = 0;
   std::string name;
-  int dtype = 0;                     // declared dtype
-  std::vector<int64_t> shape;        // the shape the caller's array has
+  int dtype = 0;               // declared dtype
+  std::vector<int64_t> shape;  // the shape the caller's array has
   std::vector<int64_t> stored_shape;
-  std::vector<int> stored_from_user; // stored axis i is caller axis perm[i]
-  uint32_t bytes = 0;                // tigris_iface_bytes
-  bool stored_order = false;         // the caller uses the stored order (no reordering)
+  std::vector<int> stored_from_user;  // stored axis i is caller axis perm[i]
+  uint32_t bytes = 0;                 // tigris_iface_bytes
+  bool stored_order = false;          // the caller uses the stored order (no reordering)
 };
 
 IfaceSpec iface_spec(const tigris_plan_t& plan, uint16_t tensor, bool stored_order);

@@ -14,14 +14,12 @@ struct InputFile {
   std::string path;
 };
 
-bool starts_with(const std::vector<uint8_t>& b, const char* magic, size_t n)
-{
+bool starts_with(const std::vector<uint8_t>& b, const char* magic, size_t n) {
   return b.size() >= n && std::memcmp(b.data(), magic, n) == 0;
 }
 
 // NAME=FILE when the text before the first '=' names a model input; otherwise a bare path.
-std::vector<InputFile> split_inputs(const std::vector<std::string>& args, const std::vector<IfaceSpec>& specs)
-{
+std::vector<InputFile> split_inputs(const std::vector<std::string>& args, const std::vector<IfaceSpec>& specs) {
   std::vector<InputFile> out;
   for (const std::string& arg : args) {
     const size_t eq = arg.find('=');
@@ -34,24 +32,22 @@ std::vector<InputFile> split_inputs(const std::vector<std::string>& args, const 
   return out;
 }
 
-const IfaceSpec* find_spec(const std::vector<IfaceSpec>& specs, const std::string& name)
-{
+const IfaceSpec* find_spec(const std::vector<IfaceSpec>& specs, const std::string& name) {
   for (const IfaceSpec& s : specs) {
     if (s.name == name) return &s;
   }
   return nullptr;
 }
 
-std::string input_names(const std::vector<IfaceSpec>& specs)
-{
+std::string input_names(const std::vector<IfaceSpec>& specs) {
   std::string names;
   for (const IfaceSpec& s : specs) names += (names.empty() ? "" : ", ") + s.name;
   return names;
 }
 
 // Adds what one --input file provides to `given` (input name -> bytes for the plan).
-void read_input(const InputFile& in, const std::vector<IfaceSpec>& specs, std::map<std::string, std::vector<uint8_t>>& given)
-{
+void read_input(const InputFile& in, const std::vector<IfaceSpec>& specs,
+                std::map<std::string, std::vector<uint8_t>>& given) {
   const std::vector<uint8_t> bytes = read_file(in.path);
   const auto provide = [&](const IfaceSpec& spec, std::vector<uint8_t> data) {
     if (!given.emplace(spec.name, std::move(data)).second) throw Failure("input '" + spec.name + "' is given twice");
@@ -76,9 +72,9 @@ void read_input(const InputFile& in, const std::vector<IfaceSpec>& specs, std::m
     return;
   }
   if (in.name.empty() && specs.size() != 1) {
-    throw Failure(specs.empty() ? "the model takes no inputs"
-                                : "multiple-input models require NAME=FILE for each input; its inputs are " +
-                                      input_names(specs));
+    throw Failure(specs.empty()
+                      ? "the model takes no inputs"
+                      : "multiple-input models require NAME=FILE for each input; its inputs are " + input_names(specs));
   }
   const IfaceSpec* spec = in.name.empty() ? &specs[0] : find_spec(specs, in.name);
   if (starts_with(bytes, "\x93NUMPY", 6)) {
@@ -91,8 +87,7 @@ void read_input(const InputFile& in, const std::vector<IfaceSpec>& specs, std::m
 }  // namespace
 
 std::vector<std::vector<uint8_t>> gather_inputs(const std::vector<std::string>& args,
-                                                const std::vector<IfaceSpec>& specs)
-{
+                                                const std::vector<IfaceSpec>& specs) {
   const std::vector<InputFile> files = split_inputs(args, specs);
   std::map<std::string, std::vector<uint8_t>> given;
   for (const InputFile& f : files) read_input(f, specs, given);

@@ -24,8 +24,7 @@ struct InspectOptions {
 
 void print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
-void run_inspect(const InspectOptions& opt)
-{
+void run_inspect(const InspectOptions& opt) {
   const std::vector<uint8_t> bytes = read_file(opt.file);
   if (bytes.empty()) throw Failure(opt.file + ": empty file");
   switch (sniff_kind(bytes)) {
@@ -45,10 +44,8 @@ void run_inspect(const InspectOptions& opt)
     print(opt.json ? report::to_json(r).dump(2) + "\n" : report::render_text(r, opt.verbose));
     return;
   }
-  case FileKind::kUnknown:
-    throw Failure(opt.file + ": not an ONNX model, TFLite model or TiGrIS plan");
-  case FileKind::kOnnx:
-    break;
+  case FileKind::kUnknown: throw Failure(opt.file + ": not an ONNX model, TFLite model or TiGrIS plan");
+  case FileKind::kOnnx: break;
   }
   const auto report = report::inspect_onnx(bytes, opt.file);
   print(opt.json ? report::to_json(report).dump(2) + "\n" : report::render_text(report, opt.verbose));
@@ -56,8 +53,7 @@ void run_inspect(const InspectOptions& opt)
 
 }  // namespace
 
-void register_inspect(CLI::App& app, Registry& commands)
-{
+void register_inspect(CLI::App& app, Registry& commands) {
   auto opt = std::make_shared<InspectOptions>();
   CLI::App* sub = app.add_subcommand("inspect", "Describe an ONNX or TFLite model or a .tgrs plan offline.");
   sub->add_option("FILE", opt->file, ".onnx or .tflite model or .tgrs plan (detected from its bytes)")->required();

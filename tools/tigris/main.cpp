@@ -14,8 +14,7 @@
 
 namespace tigris::cli {
 
-std::string version_line()
-{
+std::string version_line() {
   return std::string("tigris, version ") + TIGRIS_VERSION_STRING + " (runtime " +
          std::to_string(TIGRIS_RUNTIME_VERSION_MAJOR) + "." + std::to_string(TIGRIS_RUNTIME_VERSION_MINOR) + "." +
          std::to_string(TIGRIS_RUNTIME_VERSION_PATCH) + "; bundled)";
@@ -24,16 +23,14 @@ std::string version_line()
 namespace {
 
 // The deepest subcommand the parser reached, for the help hint of a usage error.
-std::string command_path(const CLI::App& app)
-{
+std::string command_path(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands()) {
     if (sub->parsed()) return app.get_name() + " " + command_path(*sub);
   }
   return app.get_name();
 }
 
-std::string one_line(std::string text)
-{
+std::string one_line(std::string text) {
   for (char& c : text) {
     if (c == '\n') c = ' ';
   }
@@ -41,14 +38,12 @@ std::string one_line(std::string text)
   return text;
 }
 
-int usage_error(const CLI::App& app, const std::string& message)
-{
+int usage_error(const CLI::App& app, const std::string& message) {
   std::fprintf(stderr, "Error: %s (see '%s --help')\n", one_line(message).c_str(), command_path(app).c_str());
   return 2;
 }
 
-int fail(const std::string& message)
-{
+int fail(const std::string& message) {
   std::fprintf(stderr, "Error: %s\n", one_line(message).c_str());
   return 1;
 }
@@ -56,8 +51,7 @@ int fail(const std::string& message)
 }  // namespace
 }  // namespace tigris::cli
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   using namespace tigris::cli;
   CLI::App app{"Fit ONNX and TFLite models into the memory of embedded devices."};
   app.name("tigris");

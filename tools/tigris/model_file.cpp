@@ -10,8 +10,7 @@ namespace {
 // XIP plans used with CMSIS-NN need a 16-byte base; 64 covers every host SIMD width.
 constexpr size_t kPlanAlign = 64;
 
-std::string limit_flags(const tigris_plan_limits_t& need)
-{
+std::string limit_flags(const tigris_plan_limits_t& need) {
   tigris_plan_limits_t have{};
   tigris_build_limits(&have);
   std::string flags;
@@ -28,8 +27,7 @@ std::string limit_flags(const tigris_plan_limits_t& need)
 
 }  // namespace
 
-FileKind sniff_kind(const std::vector<uint8_t>& bytes)
-{
+FileKind sniff_kind(const std::vector<uint8_t>& bytes) {
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "TGRS", 4) == 0) return FileKind::kPlan;
   if (bytes.size() >= 8 && std::memcmp(bytes.data() + 4, "TFL3", 4) == 0) return FileKind::kTflite;
   // Exporters write an ONNX ModelProto's ir_version (field 1, varint: tag 0x08) first.
@@ -37,8 +35,7 @@ FileKind sniff_kind(const std::vector<uint8_t>& bytes)
   return FileKind::kUnknown;
 }
 
-LoadedPlan::LoadedPlan(const std::string& path, const std::vector<uint8_t>& bytes)
-{
+LoadedPlan::LoadedPlan(const std::string& path, const std::vector<uint8_t>& bytes) {
   if (bytes.size() > UINT32_MAX) throw Failure(path + ": plan larger than 4 GiB");
   size_ = static_cast<uint32_t>(bytes.size());
   storage_.resize(bytes.size() + kPlanAlign);
@@ -56,7 +53,8 @@ LoadedPlan::LoadedPlan(const std::string& path, const std::vector<uint8_t>& byte
                   " (compile the model again)");
   }
   if (err != TIGRIS_OK) {
-    throw Failure(path + ": " + tigris_error_str(err) + " (loader error " + std::to_string(static_cast<int>(err)) + ")");
+    throw Failure(path + ": " + tigris_error_str(err) + " (loader error " + std::to_string(static_cast<int>(err)) +
+                  ")");
   }
 }
 

@@ -11,20 +11,19 @@
 
 namespace tigris::cli {
 
-void add_model_options(CLI::App& sub, ModelOptions& opt, bool mem_required)
-{
+void add_model_options(CLI::App& sub, ModelOptions& opt, bool mem_required) {
   sub.add_option("MODEL", opt.model, ".onnx model (detected from its bytes)")->required();
-  CLI::Option* mem = sub.add_option("-m,--mem", opt.mem,
-                                    "memory pool size, fast then slow (256K, 1.5M, 4MB, bytes); -m 256K+4M = -m 256K -m 4M")
-                         ->allow_extra_args(false);
+  CLI::Option* mem =
+      sub.add_option("-m,--mem", opt.mem,
+                     "memory pool size, fast then slow (256K, 1.5M, 4MB, bytes); -m 256K+4M = -m 256K -m 4M")
+          ->allow_extra_args(false);
   if (mem_required) mem->required();
   sub.add_option("-f,--flash", opt.flash, "flash budget for the plan");
   sub.add_option("--input-shape", opt.input_shapes, "NAME:1x3x224x224, binds an input's free dimensions")
       ->allow_extra_args(false);
 }
 
-GivenBudgets parse_budgets(const ModelOptions& opt)
-{
+GivenBudgets parse_budgets(const ModelOptions& opt) {
   GivenBudgets b;
   const std::vector<int64_t> pools = parse_pools(opt.mem);
   if (!pools.empty()) {
@@ -39,8 +38,7 @@ GivenBudgets parse_budgets(const ModelOptions& opt)
   return b;
 }
 
-compiler::Model load_model_for_cli(const ModelOptions& opt, bool quiet)
-{
+compiler::Model load_model_for_cli(const ModelOptions& opt, bool quiet) {
   compiler::LoadOptions load;
   for (const ShapeBinding& b : parse_input_shapes(opt.input_shapes)) load.input_shapes.push_back({b.name, b.dims});
   // Read and classify the file here so every command words a missing or foreign file alike.
@@ -49,11 +47,9 @@ compiler::Model load_model_for_cli(const ModelOptions& opt, bool quiet)
   switch (sniff_kind(bytes)) {
   case FileKind::kPlan:
     throw Failure(opt.model + ": a TiGrIS plan, not a model (tigris inspect or tigris run take plans)");
-  case FileKind::kUnknown:
-    throw Failure(opt.model + ": not an ONNX model, TFLite model or TiGrIS plan");
+  case FileKind::kUnknown: throw Failure(opt.model + ": not an ONNX model, TFLite model or TiGrIS plan");
   case FileKind::kOnnx:
-  case FileKind::kTflite:
-    break;
+  case FileKind::kTflite: break;
   }
   try {
     compiler::Model model = compiler::load_model_bytes(bytes, opt.model, load);

@@ -32,8 +32,7 @@ struct RunOptions {
 };
 
 std::vector<uint8_t> encode_outputs(const std::string& path, const std::vector<IfaceSpec>& specs,
-                                    const std::vector<std::vector<uint8_t>>& outputs)
-{
+                                    const std::vector<std::vector<uint8_t>>& outputs) {
   const std::string ext = file_extension(path);
   if (ext == ".npz") {
     std::vector<NamedArray> arrays;
@@ -44,8 +43,7 @@ std::vector<uint8_t> encode_outputs(const std::string& path, const std::vector<I
   return ext == ".npy" ? write_npy(a) : a.data;
 }
 
-uint32_t arena_size(const std::string& text, const char* option, uint32_t fallback)
-{
+uint32_t arena_size(const std::string& text, const char* option, uint32_t fallback) {
   if (text.empty()) return fallback;
   const int64_t bytes = parse_size(text, option);
   if (bytes < 0 || bytes > UINT32_MAX) {
@@ -54,8 +52,7 @@ uint32_t arena_size(const std::string& text, const char* option, uint32_t fallba
   return static_cast<uint32_t>(bytes);
 }
 
-void run_run(const RunOptions& opt)
-{
+void run_run(const RunOptions& opt) {
   const std::string ext = file_extension(opt.output);
   if (ext != ".npy" && ext != ".npz" && ext != ".bin") {
     throw UsageError("--output must end in .npy, .npz or .bin, not '" + opt.output + "'");
@@ -108,8 +105,7 @@ void run_run(const RunOptions& opt)
 
 }  // namespace
 
-void register_run(CLI::App& app, Registry& commands)
-{
+void register_run(CLI::App& app, Registry& commands) {
   auto opt = std::make_shared<RunOptions>();
   CLI::App* sub = app.add_subcommand("run", "Run a .tgrs plan once on the host runtime.");
   sub->add_option("PLAN", opt->plan, ".tgrs plan")->required();

@@ -14,11 +14,12 @@ using report::format_bytes;
 constexpr double kWidth = 960, kHeight = 420;
 constexpr double kLeft = 80, kRight = 20, kTop = 40, kBottom = 60;
 
-uint64_t aligned(uint64_t bytes) { return (bytes + TIGRIS_TENSOR_ALIGN - 1) / TIGRIS_TENSOR_ALIGN * TIGRIS_TENSOR_ALIGN; }
+uint64_t aligned(uint64_t bytes) {
+  return (bytes + TIGRIS_TENSOR_ALIGN - 1) / TIGRIS_TENSOR_ALIGN * TIGRIS_TENSOR_ALIGN;
+}
 
 // Execution step of every op: stages in order, each stage's ops in its listed order.
-std::vector<int> op_steps(const tigris_plan_t& plan, int& steps)
-{
+std::vector<int> op_steps(const tigris_plan_t& plan, int& steps) {
   std::vector<int> step(plan.header->num_ops, -1);
   steps = 0;
   for (uint32_t s = 0; s < plan.header->num_stages; ++s) {
@@ -33,8 +34,7 @@ std::vector<int> op_steps(const tigris_plan_t& plan, int& steps)
 
 // Live activation bytes per step with every tensor kept from its producer to its last
 // reader (model inputs from the start, outputs to the end): no stages, no spills.
-std::vector<uint64_t> unscheduled_live(const tigris_plan_t& plan, const std::vector<int>& step, int steps)
-{
+std::vector<uint64_t> unscheduled_live(const tigris_plan_t& plan, const std::vector<int>& step, int steps) {
   const uint32_t n = plan.header->num_tensors;
   std::vector<int> birth(n, steps), death(n, -1);
   for (uint32_t o = 0; o < plan.header->num_ops; ++o) {
@@ -65,8 +65,7 @@ std::vector<uint64_t> unscheduled_live(const tigris_plan_t& plan, const std::vec
 }
 
 // The largest fast_used reported while each step's op ran (events up to its OP event).
-std::vector<uint64_t> measured_live(const TraceSummary& trace, const std::vector<int>& step, int steps)
-{
+std::vector<uint64_t> measured_live(const TraceSummary& trace, const std::vector<int>& step, int steps) {
   std::vector<uint64_t> live(std::max(steps, 1), 0);
   uint64_t running = 0;
   for (const tigris_trace_event_t& e : trace.events) {
@@ -80,22 +79,25 @@ std::vector<uint64_t> measured_live(const TraceSummary& trace, const std::vector
   return live;
 }
 
-std::string number(double v)
-{
+std::string number(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f", v);
   return text;
 }
 
-std::string escape(const std::string& s)
-{
+std::string escape(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
   }
   return out;
 }
@@ -107,8 +109,7 @@ struct Scale {
   double y(double bytes) const { return kHeight - kBottom - (kHeight - kTop - kBottom) * bytes / top_bytes; }
 };
 
-std::string step_curve(const std::vector<uint64_t>& live, const Scale& sc, const char* color, const char* dash)
-{
+std::string step_curve(const std::vector<uint64_t>& live, const Scale& sc, const char* color, const char* dash) {
   std::string points;
   for (size_t s = 0; s < live.size(); ++s) {
     const double y = sc.y(double(live[s]));
@@ -120,8 +121,7 @@ std::string step_curve(const std::vector<uint64_t>& live, const Scale& sc, const
 
 }  // namespace
 
-std::string timeline_svg(const tigris_plan_t& plan, const TraceSummary& trace, uint64_t budget_bytes)
-{
+std::string timeline_svg(const tigris_plan_t& plan, const TraceSummary& trace, uint64_t budget_bytes) {
   int steps = 0;
   const std::vector<int> step = op_steps(plan, steps);
   const std::vector<uint64_t> before = unscheduled_live(plan, step, steps);
@@ -154,8 +154,8 @@ std::string timeline_svg(const tigris_plan_t& plan, const TraceSummary& trace, u
     if (u.path != TIGRIS_PATH_NORMAL) {
       const char* fill = u.path == TIGRIS_PATH_CHAIN ? "#d8f0d8" : "#fde3c8";
       svg += "<rect x=\"" + number(x0) + "\" y=\"" + number(kTop) + "\" width=\"" + number(x1 - x0) + "\" height=\"" +
-             number(kHeight - kTop - kBottom) + "\" fill=\"" + fill + "\"><title>stage " + std::to_string(u.stage) + ": " +
-             kind + ", " + std::to_string(u.tiles) + " tiles</title></rect>\n";
+             number(kHeight - kTop - kBottom) + "\" fill=\"" + fill + "\"><title>stage " + std::to_string(u.stage) +
+             ": " + kind + ", " + std::to_string(u.tiles) + " tiles</title></rect>\n";
     }
     svg += "<line x1=\"" + number(x0) + "\" y1=\"" + number(kTop) + "\" x2=\"" + number(x0) + "\" y2=\"" +
            number(kHeight - kBottom) + "\" stroke=\"#bbbbbb\" stroke-width=\"0.5\"/>\n";
@@ -185,10 +185,11 @@ std::string timeline_svg(const tigris_plan_t& plan, const TraceSummary& trace, u
   svg += "<text x=\"" + number((kLeft + kWidth - kRight) / 2) + "\" y=\"" + number(kHeight - kBottom + 30) +
          "\" text-anchor=\"middle\">operator (execution order), " + std::to_string(steps) + " steps</text>\n";
   const double ly = kHeight - 12;
-  svg += "<text x=\"" + number(kLeft) + "\" y=\"" + number(ly) +
-         "\"><tspan fill=\"#999999\">- - before scheduling</tspan>   <tspan fill=\"#1f5fbf\">— measured fast bytes</tspan>"
-         "   <tspan fill=\"#d62728\">— budget</tspan>   <tspan fill=\"#e08a3c\">■ tiled</tspan>"
-         "   <tspan fill=\"#4f9a4f\">■ chain</tspan>   <tspan fill=\"#7a4fb0\">▲ spill</tspan></text>\n";
+  svg +=
+      "<text x=\"" + number(kLeft) + "\" y=\"" + number(ly) +
+      "\"><tspan fill=\"#999999\">- - before scheduling</tspan>   <tspan fill=\"#1f5fbf\">— measured fast bytes</tspan>"
+      "   <tspan fill=\"#d62728\">— budget</tspan>   <tspan fill=\"#e08a3c\">■ tiled</tspan>"
+      "   <tspan fill=\"#4f9a4f\">■ chain</tspan>   <tspan fill=\"#7a4fb0\">▲ spill</tspan></text>\n";
   svg += "</svg>\n";
   return svg;
 }

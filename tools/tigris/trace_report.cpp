@@ -12,87 +12,75 @@ using report::format_count;
 
 constexpr uint16_t kNone16 = 0xFFFF;
 
-void check(std::vector<std::string>& out, const char* what, uint64_t events, uint64_t counter)
-{
+void check(std::vector<std::string>& out, const char* what, uint64_t events, uint64_t counter) {
   if (events != counter) {
     out.push_back(std::string("mismatch: ") + what + ": events " + format_count(events) + ", runtime counter " +
                   format_count(counter));
   }
 }
 
-std::string unit_label(const TraceUnit& u)
-{
+std::string unit_label(const TraceUnit& u) {
   if (u.stages <= 1) return std::to_string(u.stage);
   return std::to_string(u.stage) + "-" + std::to_string(u.stage + u.stages - 1);
 }
 
-std::string tensor_label(const tigris_plan_t& plan, uint16_t t)
-{
+std::string tensor_label(const tigris_plan_t& plan, uint16_t t) {
   if (t == kNone16 || t >= plan.header->num_tensors) return "";
   return std::string(" ") + tigris_tensor_name(&plan, &plan.tensors[t]);
 }
 
 std::string pool_name(uint8_t pool) { return pool == TIGRIS_TRACE_POOL_SLOW ? "slow" : "fast"; }
 
-std::string range(const char* axis, int32_t a, int32_t b)
-{
+std::string range(const char* axis, int32_t a, int32_t b) {
   return a < 0 ? "" : std::string(" ") + axis + " " + std::to_string(a) + "-" + std::to_string(b);
 }
 
-std::string event_line(const tigris_plan_t& plan, const tigris_trace_event_t& e)
-{
+std::string event_line(const tigris_plan_t& plan, const tigris_trace_event_t& e) {
   const std::string size = format_bytes(e.bytes);
   const std::string rows = range("rows", e.row0, e.row1) + range("cols", e.col0, e.col1);
   switch (e.kind) {
-    case TIGRIS_TRACE_TILE_BEGIN:
-      return "tile " + std::to_string(e.op) + rows;
-    case TIGRIS_TRACE_LOAD:
-      return "load    slow+" + std::to_string(e.src_offset) + " -> fast+" + std::to_string(e.offset) + "  " + size +
-             tensor_label(plan, e.tensor) + rows;
-    case TIGRIS_TRACE_SPILL:
-      return "spill   fast+" + std::to_string(e.src_offset) + " -> slow+" + std::to_string(e.offset) + "  " + size +
-             tensor_label(plan, e.tensor) + rows;
-    case TIGRIS_TRACE_ALLOC:
-      return "alloc   " + pool_name(e.pool) + "+" + std::to_string(e.offset) + "  " + size + tensor_label(plan, e.tensor) +
-             rows;
-    case TIGRIS_TRACE_MOVE:
-      return "move    " + pool_name(e.pool) + "+" + std::to_string(e.src_offset) + " -> +" + std::to_string(e.offset) +
-             "  " + size + tensor_label(plan, e.tensor);
-    case TIGRIS_TRACE_WEIGHTS:
-      return "weights fast+" + std::to_string(e.offset) + "  " + size;
-    case TIGRIS_TRACE_COPY:
-      return "copy    " + size + tensor_label(plan, e.tensor);
-    case TIGRIS_TRACE_OP:
-      return e.op < plan.header->num_ops ? std::string("op      ") + tigris_op_name(&plan, &plan.ops[e.op]) : "op";
-    case TIGRIS_TRACE_RESET:
-      return "reset   fast used " + format_bytes(e.fast_used);
-    default:
-      return "event " + std::to_string(e.kind);
+  case TIGRIS_TRACE_TILE_BEGIN: return "tile " + std::to_string(e.op) + rows;
+  case TIGRIS_TRACE_LOAD:
+    return "load    slow+" + std::to_string(e.src_offset) + " -> fast+" + std::to_string(e.offset) + "  " + size +
+           tensor_label(plan, e.tensor) + rows;
+  case TIGRIS_TRACE_SPILL:
+    return "spill   fast+" + std::to_string(e.src_offset) + " -> slow+" + std::to_string(e.offset) + "  " + size +
+           tensor_label(plan, e.tensor) + rows;
+  case TIGRIS_TRACE_ALLOC:
+    return "alloc   " + pool_name(e.pool) + "+" + std::to_string(e.offset) + "  " + size +
+           tensor_label(plan, e.tensor) + rows;
+  case TIGRIS_TRACE_MOVE:
+    return "move    " + pool_name(e.pool) + "+" + std::to_string(e.src_offset) + " -> +" + std::to_string(e.offset) +
+           "  " + size + tensor_label(plan, e.tensor);
+  case TIGRIS_TRACE_WEIGHTS: return "weights fast+" + std::to_string(e.offset) + "  " + size;
+  case TIGRIS_TRACE_COPY: return "copy    " + size + tensor_label(plan, e.tensor);
+  case TIGRIS_TRACE_OP:
+    return e.op < plan.header->num_ops ? std::string("op      ") + tigris_op_name(&plan, &plan.ops[e.op]) : "op";
+  case TIGRIS_TRACE_RESET: return "reset   fast used " + format_bytes(e.fast_used);
+  default: return "event " + std::to_string(e.kind);
   }
 }
 
 }  // namespace
 
-std::string trace_kind_name(uint8_t path, uint16_t stages)
-{
+std::string trace_kind_name(uint8_t path, uint16_t stages) {
   switch (path) {
-    case TIGRIS_PATH_NORMAL: return "untiled";
-    case TIGRIS_PATH_TILED: return "1D tile";
-    case TIGRIS_PATH_TILED_2D: return "2D tile";
-    case TIGRIS_PATH_BY_INPUT: return "reduce by rows";
-    case TIGRIS_PATH_TRANSPOSE: return "transpose";
-    case TIGRIS_PATH_ROWS: return "row bands";
-    case TIGRIS_PATH_RESHAPE: return "reshape bands";
-    case TIGRIS_PATH_CHAIN: return "chain " + std::to_string(stages);
-    case TIGRIS_PATH_CONTROL: return "control";
-    case TIGRIS_PATH_LEADING: return "leading bands";
-    default: return "path " + std::to_string(path);
+  case TIGRIS_PATH_NORMAL: return "untiled";
+  case TIGRIS_PATH_TILED: return "1D tile";
+  case TIGRIS_PATH_TILED_2D: return "2D tile";
+  case TIGRIS_PATH_BY_INPUT: return "reduce by rows";
+  case TIGRIS_PATH_TRANSPOSE: return "transpose";
+  case TIGRIS_PATH_ROWS: return "row bands";
+  case TIGRIS_PATH_RESHAPE: return "reshape bands";
+  case TIGRIS_PATH_CHAIN: return "chain " + std::to_string(stages);
+  case TIGRIS_PATH_CONTROL: return "control";
+  case TIGRIS_PATH_LEADING: return "leading bands";
+  default: return "path " + std::to_string(path);
   }
 }
 
 TraceSummary summarize_trace(const tigris_plan_t& plan, std::vector<tigris_trace_event_t> events,
-                             const tigris_exec_stats_t& stats, uint32_t measured_fast_peak)
-{
+                             const tigris_exec_stats_t& stats, uint32_t measured_fast_peak) {
   TraceSummary s;
   s.events = std::move(events);
   TraceUnit* open = nullptr;
@@ -112,12 +100,24 @@ TraceSummary summarize_trace(const tigris_plan_t& plan, std::vector<tigris_trace
     if (open) open->fast_peak = std::max(open->fast_peak, e.fast_used);
     s.fast_peak = std::max(s.fast_peak, e.fast_used);
     switch (e.kind) {
-      case TIGRIS_TRACE_TILE_BEGIN: ++s.tiles; if (open) ++open->tiles; break;
-      case TIGRIS_TRACE_LOAD: s.read += e.bytes; if (open) open->read += e.bytes; break;
-      case TIGRIS_TRACE_SPILL: s.written += e.bytes; if (open) open->written += e.bytes; break;
-      case TIGRIS_TRACE_WEIGHTS: s.weights += e.bytes; if (open) open->weights += e.bytes; break;
-      case TIGRIS_TRACE_COPY: s.copies += e.bytes; break;
-      default: break;
+    case TIGRIS_TRACE_TILE_BEGIN:
+      ++s.tiles;
+      if (open) ++open->tiles;
+      break;
+    case TIGRIS_TRACE_LOAD:
+      s.read += e.bytes;
+      if (open) open->read += e.bytes;
+      break;
+    case TIGRIS_TRACE_SPILL:
+      s.written += e.bytes;
+      if (open) open->written += e.bytes;
+      break;
+    case TIGRIS_TRACE_WEIGHTS:
+      s.weights += e.bytes;
+      if (open) open->weights += e.bytes;
+      break;
+    case TIGRIS_TRACE_COPY: s.copies += e.bytes; break;
+    default: break;
     }
     if (e.kind == TIGRIS_TRACE_STAGE_END && open) {
       open->slow_used = e.slow_used;
@@ -136,8 +136,7 @@ TraceSummary summarize_trace(const tigris_plan_t& plan, std::vector<tigris_trace
 }
 
 std::string render_trace(const tigris_plan_t& plan, const TraceSummary& trace, const TraceHeader& header,
-                         bool verbose)
-{
+                         bool verbose) {
   std::string out = header.model + "   traced on runtime " + header.runtime_version + ", host reference backend, " +
                     (header.given_input ? "given input" : "zero input") + "\n";
   report::TextTable top;
@@ -173,7 +172,8 @@ std::string render_trace(const tigris_plan_t& plan, const TraceSummary& trace, c
   }
   out += "\n";
   if (trace.mismatches.empty()) {
-    out += format_count(trace.events.size()) + " events; their bytes equal the runtime's own counters. Host alignment is " +
+    out += format_count(trace.events.size()) +
+           " events; their bytes equal the runtime's own counters. Host alignment is " +
            std::to_string(TIGRIS_TENSOR_ALIGN) + " bytes; a target with less uses at most these bytes.\n";
   } else {
     for (const std::string& m : trace.mismatches) out += m + "\n";

@@ -14,15 +14,15 @@
 namespace tigris::cli {
 
 struct TraceUnit {
-  uint16_t stage = 0;      // the stage (a chain: its head)
-  uint16_t stages = 1;     // stages it covers (chain length)
-  uint8_t path = 0;        // tigris_trace_path_t
-  uint32_t tiles = 0;      // TILE_BEGIN events
-  uint64_t read = 0;       // slow -> fast (LOAD)
-  uint64_t written = 0;    // fast -> slow (SPILL)
-  uint64_t weights = 0;    // decompressed weight bytes (WEIGHTS)
-  uint32_t fast_peak = 0;  // the largest fast_used any of its events reports
-  uint32_t slow_used = 0;  // slow_used at its end
+  uint16_t stage = 0;                     // the stage (a chain: its head)
+  uint16_t stages = 1;                    // stages it covers (chain length)
+  uint8_t path = 0;                       // tigris_trace_path_t
+  uint32_t tiles = 0;                     // TILE_BEGIN events
+  uint64_t read = 0;                      // slow -> fast (LOAD)
+  uint64_t written = 0;                   // fast -> slow (SPILL)
+  uint64_t weights = 0;                   // decompressed weight bytes (WEIGHTS)
+  uint32_t fast_peak = 0;                 // the largest fast_used any of its events reports
+  uint32_t slow_used = 0;                 // slow_used at its end
   size_t first_event = 0, end_event = 0;  // [first, end) of the event list
 };
 
@@ -47,8 +47,7 @@ struct TraceHeader {
 };
 
 // The text `analyze --trace` prints; `verbose` lists every event under its unit.
-std::string render_trace(const tigris_plan_t& plan, const TraceSummary& trace, const TraceHeader& header,
-                         bool verbose);
+std::string render_trace(const tigris_plan_t& plan, const TraceSummary& trace, const TraceHeader& header, bool verbose);
 
 // "untiled", "1D tile", "2D tile", ..., "chain 3".
 std::string trace_kind_name(uint8_t path, uint16_t stages);

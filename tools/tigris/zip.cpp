@@ -20,23 +20,19 @@ constexpr uint32_t kEnd64LocatorSig = 0x07064b50;
 class Reader {
  public:
   Reader(const std::vector<uint8_t>& bytes, const std::string& where) : b_(bytes), where_(where) {}
-  void need(uint64_t off, uint64_t len) const
-  {
+  void need(uint64_t off, uint64_t len) const {
     if (off > b_.size() || len > b_.size() - off) fail("truncated archive");
   }
-  uint16_t u16(uint64_t off) const
-  {
+  uint16_t u16(uint64_t off) const {
     need(off, 2);
     return static_cast<uint16_t>(b_[off] | (b_[off + 1] << 8));
   }
-  uint32_t u32(uint64_t off) const
-  {
+  uint32_t u32(uint64_t off) const {
     need(off, 4);
     return static_cast<uint32_t>(u16(off)) | (static_cast<uint32_t>(u16(off + 2)) << 16);
   }
   uint64_t u64(uint64_t off) const { return u32(off) | (static_cast<uint64_t>(u32(off + 4)) << 32); }
-  std::string str(uint64_t off, uint64_t len) const
-  {
+  std::string str(uint64_t off, uint64_t len) const {
     need(off, len);
     return std::string(reinterpret_cast<const char*>(b_.data() + off), len);
   }
@@ -53,8 +49,7 @@ struct Directory {
   uint64_t offset = 0;
 };
 
-Directory find_directory(const Reader& r)
-{
+Directory find_directory(const Reader& r) {
   const auto& b = r.bytes();
   if (b.size() < 22) r.fail("not a zip archive (too short)");
   const uint64_t lowest = b.size() > 22 + 65535 ? b.size() - 22 - 65535 : 0;
@@ -76,8 +71,7 @@ Directory find_directory(const Reader& r)
 }
 
 std::vector<uint8_t> inflate_raw(const uint8_t* src, uint64_t src_len, uint64_t out_len, const Reader& r,
-                                 const std::string& name)
-{
+                                 const std::string& name) {
   if (src_len > std::numeric_limits<uInt>::max() || out_len > std::numeric_limits<uInt>::max()) {
     r.fail("member " + name + " is too large");
   }
@@ -95,8 +89,7 @@ std::vector<uint8_t> inflate_raw(const uint8_t* src, uint64_t src_len, uint64_t 
   return out;
 }
 
-ZipMember read_member(const Reader& r, uint64_t& pos)
-{
+ZipMember read_member(const Reader& r, uint64_t& pos) {
   if (r.u32(pos) != kCentralSig) r.fail("bad central directory entry");
   const uint16_t flags = r.u16(pos + 8);
   const uint16_t method = r.u16(pos + 10);
@@ -113,9 +106,17 @@ ZipMember read_member(const Reader& r, uint64_t& pos)
     const uint16_t id = r.u16(e), len = r.u16(e + 2);
     if (id == 0x0001) {
       uint64_t f = e + 4;
-      if (usize == 0xFFFFFFFFu) { usize = r.u64(f); f += 8; }
-      if (csize == 0xFFFFFFFFu) { csize = r.u64(f); f += 8; }
-      if (local == 0xFFFFFFFFu) { local = r.u64(f); }
+      if (usize == 0xFFFFFFFFu) {
+        usize = r.u64(f);
+        f += 8;
+      }
+      if (csize == 0xFFFFFFFFu) {
+        csize = r.u64(f);
+        f += 8;
+      }
+      if (local == 0xFFFFFFFFu) {
+        local = r.u64(f);
+      }
     }
     e += 4u + len;
   }
@@ -145,22 +146,19 @@ ZipMember read_member(const Reader& r, uint64_t& pos)
   return m;
 }
 
-void put16(std::vector<uint8_t>& out, uint32_t v)
-{
+void put16(std::vector<uint8_t>& out, uint32_t v) {
   out.push_back(static_cast<uint8_t>(v));
   out.push_back(static_cast<uint8_t>(v >> 8));
 }
 
-void put32(std::vector<uint8_t>& out, uint32_t v)
-{
+void put32(std::vector<uint8_t>& out, uint32_t v) {
   put16(out, v & 0xFFFFu);
   put16(out, v >> 16);
 }
 
 }  // namespace
 
-std::vector<ZipMember> read_zip(const std::vector<uint8_t>& bytes, const std::string& where)
-{
+std::vector<ZipMember> read_zip(const std::vector<uint8_t>& bytes, const std::string& where) {
   const Reader r(bytes, where);
   const Directory dir = find_directory(r);
   std::vector<ZipMember> members;
@@ -169,39 +167,61 @@ std::vector<ZipMember> read_zip(const std::vector<uint8_t>& bytes, const std::st
   return members;
 }
 
-std::vector<uint8_t> write_zip(const std::vector<ZipMember>& members)
-{
+std::vector<uint8_t> write_zip(const std::vector<ZipMember>& members) {
   std::vector<uint8_t> out, central;
   for (const ZipMember& m : members) {
-    if (m.data.size() >= 0xFFFFFFFFu || out.size() + m.data.size() >= 0xFFFFFFFFu ||
-        m.name.size() > 0xFFFFu || members.size() >= 0xFFFFu) {
+    if (m.data.size() >= 0xFFFFFFFFu || out.size() + m.data.size() >= 0xFFFFFFFFu || m.name.size() > 0xFFFFu ||
+        members.size() >= 0xFFFFu) {
       throw Failure("archive member " + m.name + " is too large for a plain zip file");
     }
-    const uint32_t crc = static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), m.data.data(),
-                                                     static_cast<uInt>(m.data.size())));
+    const uint32_t crc =
+        static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), m.data.data(), static_cast<uInt>(m.data.size())));
     const uint32_t size = static_cast<uint32_t>(m.data.size());
     const uint32_t offset = static_cast<uint32_t>(out.size());
     // Local header: version 2.0, no flags, stored, DOS date 1980-01-01 00:00.
-    put32(out, kLocalSig); put16(out, 20); put16(out, 0); put16(out, 0);
-    put16(out, 0); put16(out, 0x21);
-    put32(out, crc); put32(out, size); put32(out, size);
-    put16(out, static_cast<uint32_t>(m.name.size())); put16(out, 0);
+    put32(out, kLocalSig);
+    put16(out, 20);
+    put16(out, 0);
+    put16(out, 0);
+    put16(out, 0);
+    put16(out, 0x21);
+    put32(out, crc);
+    put32(out, size);
+    put32(out, size);
+    put16(out, static_cast<uint32_t>(m.name.size()));
+    put16(out, 0);
     out.insert(out.end(), m.name.begin(), m.name.end());
     out.insert(out.end(), m.data.begin(), m.data.end());
 
-    put32(central, kCentralSig); put16(central, 0x0314); put16(central, 20);  // made by Unix, v2.0
+    put32(central, kCentralSig);
+    put16(central, 0x0314);
+    put16(central, 20);  // made by Unix, v2.0
     put16(central, 0);
-    put16(central, 0); put16(central, 0); put16(central, 0x21);
-    put32(central, crc); put32(central, size); put32(central, size);
-    put16(central, static_cast<uint32_t>(m.name.size())); put16(central, 0); put16(central, 0);
-    put16(central, 0); put16(central, 0); put32(central, 0644u << 16); put32(central, offset);
+    put16(central, 0);
+    put16(central, 0);
+    put16(central, 0x21);
+    put32(central, crc);
+    put32(central, size);
+    put32(central, size);
+    put16(central, static_cast<uint32_t>(m.name.size()));
+    put16(central, 0);
+    put16(central, 0);
+    put16(central, 0);
+    put16(central, 0);
+    put32(central, 0644u << 16);
+    put32(central, offset);
     central.insert(central.end(), m.name.begin(), m.name.end());
   }
   const uint32_t dir_offset = static_cast<uint32_t>(out.size());
   out.insert(out.end(), central.begin(), central.end());
-  put32(out, kEndSig); put16(out, 0); put16(out, 0);
-  put16(out, static_cast<uint32_t>(members.size())); put16(out, static_cast<uint32_t>(members.size()));
-  put32(out, static_cast<uint32_t>(central.size())); put32(out, dir_offset); put16(out, 0);
+  put32(out, kEndSig);
+  put16(out, 0);
+  put16(out, 0);
+  put16(out, static_cast<uint32_t>(members.size()));
+  put16(out, static_cast<uint32_t>(members.size()));
+  put32(out, static_cast<uint32_t>(central.size()));
+  put32(out, dir_offset);
+  put16(out, 0);
   return out;
 }
 

@@ -87,16 +87,16 @@ struct Importer {
   static ir::Attribute convert_attribute(const ::onnx::AttributeProto& a) {
     using A = ::onnx::AttributeProto;
     switch (a.type()) {
-      case A::INT: return a.i();
-      case A::FLOAT: return a.f();
-      case A::STRING: return a.s();
-      case A::INTS: return std::vector<int64_t>(a.ints().begin(), a.ints().end());
-      case A::FLOATS: return std::vector<float>(a.floats().begin(), a.floats().end());
-      case A::STRINGS: return std::vector<std::string>(a.strings().begin(), a.strings().end());
-      case A::TENSOR: return tensor_from_proto(a.t());
-      default:
-        // Graphs (If/Loop/Scan bodies) and sparse tensors: the node is reported unsupported.
-        return std::string("<unsupported attribute>");
+    case A::INT: return a.i();
+    case A::FLOAT: return a.f();
+    case A::STRING: return a.s();
+    case A::INTS: return std::vector<int64_t>(a.ints().begin(), a.ints().end());
+    case A::FLOATS: return std::vector<float>(a.floats().begin(), a.floats().end());
+    case A::STRINGS: return std::vector<std::string>(a.strings().begin(), a.strings().end());
+    case A::TENSOR: return tensor_from_proto(a.t());
+    default:
+      // Graphs (If/Loop/Scan bodies) and sparse tensors: the node is reported unsupported.
+      return std::string("<unsupported attribute>");
     }
   }
 

@@ -62,8 +62,7 @@ ir::Graph load_onnx(const std::vector<uint8_t>& bytes, const std::string& path,
   ::onnx::ModelProto model;
   if (bytes.empty() || !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     throw CompileError(ErrorKind::Parse, path + ": not a valid ONNX model (truncated or corrupt protobuf)");
-  if (!model.has_graph())
-    throw CompileError(ErrorKind::Parse, path + ": not a valid ONNX model (no graph)");
+  if (!model.has_graph()) throw CompileError(ErrorKind::Parse, path + ": not a valid ONNX model (no graph)");
   refuse_external_data(model, path);
   check(model, path);
   bind_input_shapes(model, input_shapes, warnings);

@@ -41,8 +41,7 @@ void bind_one(::onnx::ValueInfoProto& input, const InputShape* binding, std::vec
       if (fixed && dim->dim_value() != want)
         throw CompileError(ErrorKind::Usage,
                            "--input-shape " + name + " sets axis " + std::to_string(axis) + " to " +
-                               std::to_string(want) + "; the model fixes it to " +
-                               std::to_string(dim->dim_value()),
+                               std::to_string(want) + "; the model fixes it to " + std::to_string(dim->dim_value()),
                            {}, {name});
       dim->set_dim_value(want);
       continue;
@@ -66,18 +65,16 @@ void bind_input_shapes(::onnx::ModelProto& model, const std::vector<InputShape>&
     if (inits.count(input.name())) continue;
     inputs.insert(input.name());
     if (!input.type().has_tensor_type())
-      throw CompileError(ErrorKind::Unsupported, "input '" + input.name() + "' is not a tensor", {},
-                         {input.name()});
+      throw CompileError(ErrorKind::Unsupported, "input '" + input.name() + "' is not a tensor", {}, {input.name()});
     if (!input.type().tensor_type().has_shape())
-      throw CompileError(ErrorKind::Invalid,
-                         "input '" + input.name() + "' declares no shape; its rank is unknown", {},
+      throw CompileError(ErrorKind::Invalid, "input '" + input.name() + "' declares no shape; its rank is unknown", {},
                          {input.name()});
     bind_one(input, find_binding(input_shapes, input.name()), warnings);
   }
   for (const auto& s : input_shapes)
     if (!inputs.count(s.name))
-      throw CompileError(ErrorKind::Usage, "--input-shape names '" + s.name + "', which is not a model input",
-                         {}, {s.name});
+      throw CompileError(ErrorKind::Usage, "--input-shape names '" + s.name + "', which is not a model input", {},
+                         {s.name});
 }
 
 }  // namespace tigris::frontend::onnx

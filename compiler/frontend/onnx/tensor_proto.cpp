@@ -23,9 +23,9 @@ void append(std::vector<uint8_t>& out, T value) {
 void decode_int32_field(const ::onnx::TensorProto& p, DType dtype, std::vector<uint8_t>& out) {
   for (int32_t v : p.int32_data()) {
     switch (ir::dtype_size(dtype)) {
-      case 1: append<uint8_t>(out, static_cast<uint8_t>(v)); break;
-      case 2: append<uint16_t>(out, static_cast<uint16_t>(v)); break;
-      default: append<int32_t>(out, v); break;
+    case 1: append<uint8_t>(out, static_cast<uint8_t>(v)); break;
+    case 2: append<uint16_t>(out, static_cast<uint16_t>(v)); break;
+    default: append<int32_t>(out, v); break;
     }
   }
 }
@@ -33,28 +33,26 @@ void decode_int32_field(const ::onnx::TensorProto& p, DType dtype, std::vector<u
 std::vector<uint8_t> decode_typed_fields(const ::onnx::TensorProto& p, DType dtype) {
   std::vector<uint8_t> out;
   switch (dtype) {
-    case DType::Float32:
-    case DType::Complex64:
-      for (float v : p.float_data()) append(out, v);
-      break;
-    case DType::Int64:
-      for (int64_t v : p.int64_data()) append(out, v);
-      break;
-    case DType::Float64:
-    case DType::Complex128:
-      for (double v : p.double_data()) append(out, v);
-      break;
-    case DType::UInt32:
-      for (uint64_t v : p.uint64_data()) append(out, static_cast<uint32_t>(v));
-      break;
-    case DType::UInt64:
-      for (uint64_t v : p.uint64_data()) append(out, v);
-      break;
-    case DType::String:
-      throw CompileError(ErrorKind::Unsupported, "tensor '" + p.name() + "' holds strings", {}, {p.name()});
-    default:
-      decode_int32_field(p, dtype, out);
-      break;
+  case DType::Float32:
+  case DType::Complex64:
+    for (float v : p.float_data()) append(out, v);
+    break;
+  case DType::Int64:
+    for (int64_t v : p.int64_data()) append(out, v);
+    break;
+  case DType::Float64:
+  case DType::Complex128:
+    for (double v : p.double_data()) append(out, v);
+    break;
+  case DType::UInt32:
+    for (uint64_t v : p.uint64_data()) append(out, static_cast<uint32_t>(v));
+    break;
+  case DType::UInt64:
+    for (uint64_t v : p.uint64_data()) append(out, v);
+    break;
+  case DType::String:
+    throw CompileError(ErrorKind::Unsupported, "tensor '" + p.name() + "' holds strings", {}, {p.name()});
+  default: decode_int32_field(p, dtype, out); break;
   }
   return out;
 }
@@ -96,8 +94,7 @@ ir::TensorValue tensor_from_proto(const ::onnx::TensorProto& p) {
 
 ir::TensorValue tensor_from_bytes(const std::string& bytes, const std::string& what) {
   ::onnx::TensorProto proto;
-  if (!proto.ParseFromString(bytes))
-    throw CompileError(ErrorKind::Parse, what + " is not a serialized ONNX tensor");
+  if (!proto.ParseFromString(bytes)) throw CompileError(ErrorKind::Parse, what + " is not a serialized ONNX tensor");
   return tensor_from_proto(proto);
 }
 

@@ -27,10 +27,12 @@ void check_weights(Importer& imp, int32_t x, int32_t w, int32_t b) {
   }
   if (xt != ir::DType::Int8) refuse("no kernel for " + ir::dtype_name(xt) + " data");
   std::optional<ir::QuantParam> wq = imp.quant(w);
-  if (wt != tfl::TensorType::Int8 || !wq) refuse(std::string("int8 operator with ") + tfl::tensor_type_name(wt) + " weights");
+  if (wt != tfl::TensorType::Int8 || !wq)
+    refuse(std::string("int8 operator with ") + tfl::tensor_type_name(wt) + " weights");
   for (int32_t z : wq->zero_points)
     if (z != 0) refuse("int8 weights with a non-zero zero point");
-  if (b >= 0 && imp.type(b) != tfl::TensorType::Int32) refuse(std::string("int8 operator with a ") + tfl::tensor_type_name(imp.type(b)) + " bias");
+  if (b >= 0 && imp.type(b) != tfl::TensorType::Int32)
+    refuse(std::string("int8 operator with a ") + tfl::tensor_type_name(imp.type(b)) + " bias");
   imp.act_dtype(imp.output(0));
 }
 

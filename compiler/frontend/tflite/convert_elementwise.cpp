@@ -47,13 +47,13 @@ ir::TensorId operand_at_rank(Importer& imp, int32_t i, int rank) {
 ir::DType operand_dtype(Importer& imp, int32_t i) {
   if (!imp.is_const(i)) return imp.act_dtype(i);
   switch (imp.type(i)) {
-    case tfl::TensorType::Float32: return ir::DType::Float32;
-    case tfl::TensorType::Int32: return ir::DType::Int32;
-    case tfl::TensorType::Int64: return ir::DType::Int64;
-    case tfl::TensorType::Int8:
-      if (!imp.quant(i)) refuse("int8 constant without quantization");
-      return ir::DType::Int8;
-    default: refuse(std::string("constant of type ") + tfl::tensor_type_name(imp.type(i)));
+  case tfl::TensorType::Float32: return ir::DType::Float32;
+  case tfl::TensorType::Int32: return ir::DType::Int32;
+  case tfl::TensorType::Int64: return ir::DType::Int64;
+  case tfl::TensorType::Int8:
+    if (!imp.quant(i)) refuse("int8 constant without quantization");
+    return ir::DType::Int8;
+  default: refuse(std::string("constant of type ") + tfl::tensor_type_name(imp.type(i)));
   }
 }
 
@@ -130,9 +130,12 @@ void quantize(Importer& imp) {
 float half_to_float(uint16_t h) {
   uint32_t sign = (h >> 15) & 1u, exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
   float v;
-  if (exp == 0) v = std::ldexp(static_cast<float>(man), -24);
-  else if (exp == 31) v = man ? NAN : INFINITY;
-  else v = std::ldexp(static_cast<float>(man | 0x400u), static_cast<int>(exp) - 25);
+  if (exp == 0)
+    v = std::ldexp(static_cast<float>(man), -24);
+  else if (exp == 31)
+    v = man ? NAN : INFINITY;
+  else
+    v = std::ldexp(static_cast<float>(man | 0x400u), static_cast<int>(exp) - 25);
   return sign ? -v : v;
 }
 
@@ -153,7 +156,9 @@ void fold_dequantize(Importer& imp, int32_t x, int32_t y) {
     if (q.per_channel())
       for (size_t a = static_cast<size_t>(q.axis) + 1; a < shape.size(); ++a) inner *= shape[a];
     for (size_t k = 0; k < d.size(); ++k) {
-      size_t c = q.per_channel() ? static_cast<size_t>((static_cast<int64_t>(k) / inner) % static_cast<int64_t>(q.scales.size())) : 0;
+      size_t c = q.per_channel()
+                     ? static_cast<size_t>((static_cast<int64_t>(k) / inner) % static_cast<int64_t>(q.scales.size()))
+                     : 0;
       double v = static_cast<double>(q.scales[c]) * (static_cast<int8_t>(d[k]) - q.zero_points[c]);
       out.push_back(static_cast<float>(v));
     }

@@ -176,8 +176,9 @@ void resize(Importer& imp, bool bilinear) {
   n.attrs.set("mode", std::string(bilinear ? "linear" : "nearest"));
   n.attrs.set("scales", std::vector<float>{1.0f, 1.0f, static_cast<float>(size[0]) / static_cast<float>(xs[1]),
                                            static_cast<float>(size[1]) / static_cast<float>(xs[2])});
-  std::string coord = o.align_corners ? "align_corners" : o.half_pixel_centers ? (bilinear ? "half_pixel" : "tf_half_pixel_for_nn")
-                                                                               : "asymmetric";
+  std::string coord = o.align_corners        ? "align_corners"
+                      : o.half_pixel_centers ? (bilinear ? "half_pixel" : "tf_half_pixel_for_nn")
+                                             : "asymmetric";
   n.attrs.set("coordinate_transformation_mode", coord);
   n.attrs.set("nearest_mode", std::string(o.align_corners ? "round_prefer_ceil" : "floor"));
   // TFLite derives align-corners coordinates from the tensor sizes: keep the mode as is.
@@ -226,7 +227,8 @@ void strided_slice(Importer& imp) {
   std::vector<int64_t> xs = imp.tfl_shape(x), ys = imp.tfl_shape(y);
   std::vector<int64_t> b = imp.ints(imp.input(1)), e = imp.ints(imp.input(2)), s = imp.ints(imp.input(3));
   int rank = static_cast<int>(xs.size());
-  if (b.size() != xs.size() || e.size() != xs.size() || s.size() != xs.size()) refuse("begin, end and strides of the wrong length");
+  if (b.size() != xs.size() || e.size() != xs.size() || s.size() != xs.size())
+    refuse("begin, end and strides of the wrong length");
   std::vector<SliceAxis> axes;
   std::vector<int64_t> full, kept;
   for (int a = 0; a < rank; ++a) {

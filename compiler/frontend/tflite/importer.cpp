@@ -21,16 +21,16 @@ namespace {
 
 ir::DType dtype_of(tfl::TensorType t) {
   switch (t) {
-    case tfl::TensorType::Float32: return ir::DType::Float32;
-    case tfl::TensorType::Int8: return ir::DType::Int8;
-    case tfl::TensorType::UInt8: return ir::DType::UInt8;
-    case tfl::TensorType::Int16: return ir::DType::Int16;
-    case tfl::TensorType::Int32: return ir::DType::Int32;
-    case tfl::TensorType::Int64: return ir::DType::Int64;
-    case tfl::TensorType::Bool: return ir::DType::Bool;
-    case tfl::TensorType::Float16: return ir::DType::Float16;
-    case tfl::TensorType::Float64: return ir::DType::Float64;
-    default: return ir::DType::Undefined;
+  case tfl::TensorType::Float32: return ir::DType::Float32;
+  case tfl::TensorType::Int8: return ir::DType::Int8;
+  case tfl::TensorType::UInt8: return ir::DType::UInt8;
+  case tfl::TensorType::Int16: return ir::DType::Int16;
+  case tfl::TensorType::Int32: return ir::DType::Int32;
+  case tfl::TensorType::Int64: return ir::DType::Int64;
+  case tfl::TensorType::Bool: return ir::DType::Bool;
+  case tfl::TensorType::Float16: return ir::DType::Float16;
+  case tfl::TensorType::Float64: return ir::DType::Float64;
+  default: return ir::DType::Undefined;
   }
 }
 
@@ -127,8 +127,9 @@ std::optional<ir::QuantParam> Importer::quant(int32_t i) const {
   p.scales = q.scale;
   for (int64_t z : q.zero_point) p.zero_points.push_back(static_cast<int32_t>(z));
   if (p.scales.size() != p.zero_points.size()) {
-    if (p.zero_points.size() != 1) refuse("tensor '" + t.name + "' has " + std::to_string(p.scales.size()) +
-                                          " scales and " + std::to_string(p.zero_points.size()) + " zero points");
+    if (p.zero_points.size() != 1)
+      refuse("tensor '" + t.name + "' has " + std::to_string(p.scales.size()) + " scales and " +
+             std::to_string(p.zero_points.size()) + " zero points");
     p.zero_points.assign(p.scales.size(), p.zero_points[0]);
   }
   for (float s : p.scales)
@@ -168,7 +169,8 @@ ir::DType Importer::act_dtype(int32_t i) const {
   if (ty == tfl::TensorType::Int8) {
     if (!q) refuse("int8 tensor '" + t.name + "' has no quantization");
     if (q->per_channel()) refuse("tensor '" + t.name + "' is quantized per channel");
-    if (q->zero_points[0] < -128 || q->zero_points[0] > 127) refuse("tensor '" + t.name + "' has a zero point outside int8");
+    if (q->zero_points[0] < -128 || q->zero_points[0] > 127)
+      refuse("tensor '" + t.name + "' has a zero point outside int8");
     return ir::DType::Int8;
   }
   if (ty == tfl::TensorType::UInt8 && q)
@@ -176,7 +178,8 @@ ir::DType Importer::act_dtype(int32_t i) const {
   if (ty == tfl::TensorType::Int16) refuse("tensor '" + t.name + "' is int16 (16x8 quantization is not supported)");
   ir::DType d = dtype_of(ty);
   if (!ir::dtype_storable(d))
-    refuse("tensor '" + t.name + "' is " + tfl::tensor_type_name(ty) + "; plans hold float32, int8, int32, int64 and bool");
+    refuse("tensor '" + t.name + "' is " + tfl::tensor_type_name(ty) +
+           "; plans hold float32, int8, int32, int64 and bool");
   return d;
 }
 
@@ -193,7 +196,8 @@ ir::TensorId Importer::make_tensor(int32_t i, bool constant, const std::vector<i
   x.shape = ir::permute_shape(shape, perm);
   x.quant = quant(i);
   if (x.quant && x.quant->axis >= 0) {
-    if (x.quant->axis >= static_cast<int>(shape.size())) refuse("tensor '" + t.name + "' has a bad quantized dimension");
+    if (x.quant->axis >= static_cast<int>(shape.size()))
+      refuse("tensor '" + t.name + "' has a bad quantized dimension");
     x.quant->axis = static_cast<int>(std::find(perm.begin(), perm.end(), x.quant->axis) - perm.begin());
   }
   if (constant) {
@@ -216,9 +220,7 @@ ir::TensorId Importer::act(int32_t i) {
   return id;
 }
 
-ir::TensorId Importer::constant(int32_t i) {
-  return weight(i, ir_perm(static_cast<int>(tensor(i).shape.size())), "");
-}
+ir::TensorId Importer::constant(int32_t i) { return weight(i, ir_perm(static_cast<int>(tensor(i).shape.size())), ""); }
 
 ir::TensorId Importer::weight(int32_t i, const std::vector<int64_t>& perm, const std::string& suffix) {
   if (!is_const(i)) refuse("operand '" + tensor(i).name + "' is computed at run time");
@@ -278,7 +280,8 @@ void Importer::fuse(size_t node, tfl::Activation a, bool clamps) {
   if (a == tfl::Activation::None) return;
   std::string name = a == tfl::Activation::Relu ? "Relu" : a == tfl::Activation::Relu6 ? "Relu6" : "";
   if (a == tfl::Activation::ReluN1To1) name = "ReluN1To1";
-  if (name.empty()) refuse("fused activation " + std::to_string(static_cast<int>(a)) + " (TANH or SIGN_BIT) is not supported");
+  if (name.empty())
+    refuse("fused activation " + std::to_string(static_cast<int>(a)) + " (TANH or SIGN_BIT) is not supported");
   ir::TensorId y = g.nodes.at(node).outputs.at(0);
   bool int8 = g.tensor(y).dtype == ir::DType::Int8;
   if (clamps && (int8 || name != "ReluN1To1")) {
@@ -300,14 +303,12 @@ void Importer::placeholder(const std::string& reason) {
     if (i >= 0 && static_cast<size_t>(i) < sg_.tensors.size() && !is_const(i)) {
       try {
         in.push_back(act(i));
-      } catch (const Refusal&) {
-      }
+      } catch (const Refusal&) {}
     }
   for (int32_t i : op_->outputs) {
     try {
       out.push_back(act(i));
-    } catch (const Refusal&) {
-    }
+    } catch (const Refusal&) {}
   }
   ir::Node& n = add_node(kind_, in, out);
   n.attrs.set("__unsupported", reason);

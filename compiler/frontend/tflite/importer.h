@@ -41,7 +41,7 @@ class Importer {
   // ---- the operator being converted ----
   const tfl::Operator& op() const { return *op_; }
   const std::string& kind() const { return kind_; }
-  int32_t input(size_t k) const;   // TFLite tensor index of input k, -1 when absent
+  int32_t input(size_t k) const;  // TFLite tensor index of input k, -1 when absent
   int32_t output(size_t k) const;
   size_t num_inputs() const { return op_->inputs.size(); }
 
@@ -59,8 +59,8 @@ class Importer {
   bool quantized(int32_t i) const;  // int8 with a quant param
 
   // ---- IR tensors ----
-  ir::TensorId act(int32_t i);                 // activation in IR order (created once)
-  ir::TensorId constant(int32_t i);            // constant in IR order, quant kept
+  ir::TensorId act(int32_t i);       // activation in IR order (created once)
+  ir::TensorId constant(int32_t i);  // constant in IR order, quant kept
   // Constant reordered by `perm` (data axes, TFLite order -> IR), quant axis mapped.
   ir::TensorId weight(int32_t i, const std::vector<int64_t>& perm, const std::string& suffix);
   ir::TensorId operand(int32_t i) { return is_const(i) ? constant(i) : act(i); }
@@ -95,7 +95,7 @@ class Importer {
   const tfl::Operator* op_ = nullptr;
   size_t op_index_ = 0;
   std::string kind_;
-  std::vector<ir::TensorId> act_ids_;  // TFLite tensor -> IR activation
+  std::vector<ir::TensorId> act_ids_;              // TFLite tensor -> IR activation
   std::map<std::string, ir::TensorId> const_ids_;  // (tensor, layout) -> IR constant
   struct Folded {
     tfl::TensorType type;
@@ -105,7 +105,7 @@ class Importer {
 };
 
 // Tensor-independent helpers.
-std::vector<int64_t> ir_perm(int rank);  // TFLite -> IR axis order ([0, r-1, 1..r-2] for rank 3/4)
+std::vector<int64_t> ir_perm(int rank);       // TFLite -> IR axis order ([0, r-1, 1..r-2] for rank 3/4)
 int64_t ir_axis(int64_t tfl_axis, int rank);  // IR position of a (non-negative) TFLite axis
 // Explicit pads [begin_h, begin_w, end_h, end_w] of a TFLite window op.
 std::vector<int64_t> window_pads(tfl::Padding padding, const std::vector<int64_t>& in_hw,

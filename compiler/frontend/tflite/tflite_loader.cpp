@@ -14,8 +14,9 @@ std::vector<ConversionReason> model_reasons(const tfl::Model& m) {
   std::vector<ConversionReason> out;
   for (const std::string& part : m.uncarried) out.push_back({-1, "", part});
   if (m.subgraphs.size() != 1)
-    out.push_back({-1, "", "the model has " + std::to_string(m.subgraphs.size()) +
-                               " subgraphs (control flow); one subgraph is supported"});
+    out.push_back({-1, "",
+                   "the model has " + std::to_string(m.subgraphs.size()) +
+                       " subgraphs (control flow); one subgraph is supported"});
   return out;
 }
 
@@ -53,14 +54,16 @@ ir::Graph import_tflite(const tfl::Model& model, const std::string& path) {
       imp.run();
       reasons.insert(reasons.end(), imp.reasons.begin(), imp.reasons.end());
     }
-    throw ir::CompileError(ir::ErrorKind::Unsupported, prefix(path) + "cannot convert the TFLite model: " + listing(reasons));
+    throw ir::CompileError(ir::ErrorKind::Unsupported,
+                           prefix(path) + "cannot convert the TFLite model: " + listing(reasons));
   }
   Importer imp(model, path);
   ir::Graph g = imp.run();
   bool model_level = false;
   for (const ConversionReason& r : imp.reasons) model_level = model_level || r.operator_index < 0;
   if (model_level)
-    throw ir::CompileError(ir::ErrorKind::Unsupported, prefix(path) + "cannot convert the TFLite model: " + listing(imp.reasons));
+    throw ir::CompileError(ir::ErrorKind::Unsupported,
+                           prefix(path) + "cannot convert the TFLite model: " + listing(imp.reasons));
   g.name = stem(path);
   return g;
 }

@@ -29,8 +29,8 @@ namespace tigris::frontend::tflite {
 // One reason a model does not convert. operator_index is -1 for model-level reasons.
 struct ConversionReason {
   int operator_index = -1;
-  std::string kind;    // TFLite operator kind ("SQUARED_DIFFERENCE"), "" for model-level
-  std::string reason;  // without the index and kind
+  std::string kind;          // TFLite operator kind ("SQUARED_DIFFERENCE"), "" for model-level
+  std::string reason;        // without the index and kind
   std::string text() const;  // "operator 7 (SQUARED_DIFFERENCE): no conversion" / the reason
 };
 

@@ -10,19 +10,17 @@ namespace tigris_rt {
 
 namespace {
 
-bool rows_ok(const Slab &s, int32_t r0, int32_t r1)
-{
-    return r0 >= 0 && r1 > r0 && (uint32_t)r1 <= s.rows;
-}
+bool rows_ok(const Slab &s, int32_t r0, int32_t r1) { return r0 >= 0 && r1 > r0 && (uint32_t)r1 <= s.rows; }
 
-void trace_rows(RunContext &ctx, uint8_t kind, uint16_t t, const void *dst, const void *src, uint32_t bytes,
-                int32_t r0, int32_t r1)
+void trace_rows(RunContext &ctx, uint8_t kind, uint16_t t, const void *dst, const void *src, uint32_t bytes, int32_t r0,
+                int32_t r1)
 {
     tigris_mem_t *mem = ctx.mem;
     if (!trace_enabled(mem)) return;
     tigris_trace_event_t e = trace_blank(kind);
-    e.pool = in_fast(mem, dst) ? TIGRIS_TRACE_POOL_FAST : in_slow(mem, dst) ? TIGRIS_TRACE_POOL_SLOW
-                                                                            : TIGRIS_TRACE_POOL_NONE;
+    e.pool = in_fast(mem, dst)   ? TIGRIS_TRACE_POOL_FAST
+             : in_slow(mem, dst) ? TIGRIS_TRACE_POOL_SLOW
+                                 : TIGRIS_TRACE_POOL_NONE;
     e.tensor = t;
     e.offset = pool_offset(mem, dst);
     e.src_offset = pool_offset(mem, src);
@@ -34,8 +32,8 @@ void trace_rows(RunContext &ctx, uint8_t kind, uint16_t t, const void *dst, cons
 
 }  // namespace
 
-tigris_exec_error_t slab_load_into(RunContext &ctx, uint16_t t, const void *full, const Slab &s, int32_t r0,
-                                   int32_t r1, uint8_t *dst, int32_t dst_rows, int32_t dst_row)
+tigris_exec_error_t slab_load_into(RunContext &ctx, uint16_t t, const void *full, const Slab &s, int32_t r0, int32_t r1,
+                                   uint8_t *dst, int32_t dst_rows, int32_t dst_row)
 {
     if (full == nullptr || !rows_ok(s, r0, r1) || dst_row < 0 || dst_row + (r1 - r0) > dst_rows)
         return TIGRIS_EXEC_ERR_TILE;
@@ -75,8 +73,8 @@ tigris_exec_error_t slab_spill(RunContext &ctx, uint16_t t, void *full, const Sl
     return TIGRIS_EXEC_OK;
 }
 
-void slab_roll(RunContext &ctx, uint16_t t, uint8_t *buf, const Slab &s, int32_t old_rows, int32_t from,
-               int32_t count, int32_t new_rows)
+void slab_roll(RunContext &ctx, uint16_t t, uint8_t *buf, const Slab &s, int32_t old_rows, int32_t from, int32_t count,
+               int32_t new_rows)
 {
     if (count <= 0) return;
     const size_t run = (size_t)count * s.cell;

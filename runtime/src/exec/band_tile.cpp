@@ -126,7 +126,7 @@ tigris_exec_error_t load_band(BandRun &run, uint16_t t, const CostSpace &sp)
     if (!is_hw(run)) return slab_load(ctx, t, full, slab_of(plan_cost_tensor(run.pctx, t)), sp.r0, sp.r1);
     ctx.mem->tensor_ptrs[t] = full;
     return mem_load_rect(ctx.mem, ctx.plan, t, sp.r0, sp.r1, sp.c0, sp.c1) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK
-                                                                                           : TIGRIS_EXEC_ERR_MEM;
+                                                                                            : TIGRIS_EXEC_ERR_MEM;
 }
 
 void trace_tile(BandRun &run, uint32_t tile)
@@ -168,8 +168,8 @@ tigris_exec_error_t load_tile_inputs(BandRun &run, bool first)
             from = sp.prev_r1;
         }
         if (from < sp.r1) {
-            tigris_exec_error_t rc = slab_load_into(ctx, t, ctx.ws.stage_in[i], s, from, sp.r1, buf, sp.r1 - sp.r0,
-                                                    from - sp.r0);
+            tigris_exec_error_t rc =
+                slab_load_into(ctx, t, ctx.ws.stage_in[i], s, from, sp.r1, buf, sp.r1 - sp.r0, from - sp.r0);
             if (rc != TIGRIS_EXEC_OK) return rc;
         }
     }
@@ -313,7 +313,8 @@ tigris_exec_error_t run_tile(BandRun &run, uint32_t tile, bool first)
     if (rc == TIGRIS_EXEC_OK) rc = run_tile_ops(run, first);
     if (rc == TIGRIS_EXEC_OK) rc = spill_tile_outputs(run);
     if (run.line_buffered) {
-        for (uint16_t k = 0; k < run.n; ++k) run.spaces[k].prev_r0 = run.spaces[k].r0, run.spaces[k].prev_r1 = run.spaces[k].r1;
+        for (uint16_t k = 0; k < run.n; ++k)
+            run.spaces[k].prev_r0 = run.spaces[k].r0, run.spaces[k].prev_r1 = run.spaces[k].r1;
     }
     mem_reset_fast(run.ctx->mem);  // the band's buffers (line buffers: its reloads)
     run.ctx->stats->total_tiles++;
@@ -341,11 +342,11 @@ tigris_exec_error_t band_choose(BandRun &run, uint16_t s, uint32_t search_upto, 
         uint32_t lo = 1, hi = search_upto < (uint32_t)last.rows ? search_upto : (uint32_t)last.rows;
         while (lo < hi) {
             const uint32_t mid = lo + (hi - lo + 1u) / 2u;
-            if (cost_banded_peak(run.src, run.spaces, run.n, mid, *cols, run.line_buffered, TIGRIS_TENSOR_ALIGN, peak) &&
+            if (cost_banded_peak(run.src, run.spaces, run.n, mid, *cols, run.line_buffered, TIGRIS_TENSOR_ALIGN,
+                                 peak) &&
                 peak->peak <= avail)
                 lo = mid;
-            else
-                hi = mid - 1u;
+            else hi = mid - 1u;
         }
         *rows = lo;
     }

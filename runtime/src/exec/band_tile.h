@@ -27,9 +27,9 @@ struct BandRun {
     CostSpace *spaces;
     uint16_t n;
     bool line_buffered;
-    tigris_plan_t *kplan;   // the plan the kernels see (weight_blob switched per member)
-    void *const *blobs;     // per member (stage - head): its decoded weights, or NULL
-    uint32_t tiles;         // bands run
+    tigris_plan_t *kplan;  // the plan the kernels see (weight_blob switched per member)
+    void *const *blobs;    // per member (stage - head): its decoded weights, or NULL
+    uint32_t tiles;        // bands run
 };
 
 // Describe stage s (kind STRIPE, HW or ROWS; NONE: the chain headed by s) into run.pctx,

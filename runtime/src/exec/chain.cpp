@@ -32,7 +32,8 @@ tigris_exec_error_t load_member_weights(RunContext &ctx, uint16_t head, uint16_t
         ctx.ws.chain_ptrs[m] = nullptr;
         tigris_exec_error_t rc = load_stage_weights(ctx, (uint16_t)(head + m), &member);
         if (rc != TIGRIS_EXEC_OK) return rc;
-        if (stage_weight_block(ctx.plan, (uint16_t)(head + m)) != nullptr) ctx.ws.chain_ptrs[m] = (void *)member.weight_blob;
+        if (stage_weight_block(ctx.plan, (uint16_t)(head + m)) != nullptr)
+            ctx.ws.chain_ptrs[m] = (void *)member.weight_blob;
     }
     return TIGRIS_EXEC_OK;
 }
@@ -69,7 +70,8 @@ tigris_exec_error_t run_chain(RunContext &ctx, uint16_t head, uint16_t *consumed
     const tigris_stage_t &h = plan->stages[head];
     const uint16_t len = h.chain_len;
     *consumed = len;
-    if ((uint32_t)head + len > plan->header->num_stages || len > ctx.ws.counts.chain_stages) return TIGRIS_EXEC_ERR_TILE;
+    if ((uint32_t)head + len > plan->header->num_stages || len > ctx.ws.counts.chain_stages)
+        return TIGRIS_EXEC_ERR_TILE;
     const tigris_stage_t &last = plan->stages[head + len - 1];
     stage_begin(ctx, head, StagePath::Chain);
     for (uint16_t m = 0; m < len; ++m) null_stage_op_outputs(ctx, &plan->stages[head + m]);

@@ -130,7 +130,8 @@ tigris_exec_error_t execute(const Request &r)
 
     drop_fast_pointers(ctx, ctx.in_place && rc == TIGRIS_EXEC_OK);
     if (ctx.in_place) {
-        for (uint8_t i = 0; i < r.plan->header->num_model_inputs; ++i) mem->tensor_ptrs[r.plan->model_inputs[i]] = nullptr;
+        for (uint8_t i = 0; i < r.plan->header->num_model_inputs; ++i)
+            mem->tensor_ptrs[r.plan->model_inputs[i]] = nullptr;
     }
     mem->fast_used = ctx.in_place ? ctx.floor : entry_used;
     mem->fast_reserved = entry_reserved;
@@ -159,14 +160,14 @@ extern "C" tigris_exec_error_t tigris_run_with_workspace(const tigris_plan_t *pl
                                                          tigris_exec_stats_t *stats,
                                                          tigris_executor_workspace_t *workspace)
 {
-    return execute(Request{plan, mem, kernel, user_ctx, stats, workspace, sizeof(tigris_executor_workspace_t), nullptr,
-                           0, false});
+    return execute(
+        Request{plan, mem, kernel, user_ctx, stats, workspace, sizeof(tigris_executor_workspace_t), nullptr, 0, false});
 }
 
 extern "C" tigris_exec_error_t tigris_run_with_state(const tigris_plan_t *plan, tigris_mem_t *mem,
                                                      tigris_kernel_fn kernel, void *user_ctx,
-                                                     tigris_exec_stats_t *stats, void *workspace,
-                                                     size_t workspace_size, void *state, size_t state_size)
+                                                     tigris_exec_stats_t *stats, void *workspace, size_t workspace_size,
+                                                     void *state, size_t state_size)
 {
     return execute(Request{plan, mem, kernel, user_ctx, stats, workspace, workspace_size, state, state_size, true});
 }
@@ -194,17 +195,15 @@ extern "C" size_t tigris_executor_workspace_required(const tigris_plan_t *plan)
     return workspace_bytes(counts);
 }
 
-extern "C" size_t tigris_executor_workspace_size(void)
-{
-    return sizeof(tigris_executor_workspace_t);
-}
+extern "C" size_t tigris_executor_workspace_size(void) { return sizeof(tigris_executor_workspace_t); }
 
 extern "C" uint8_t tigris_plan_data_dtype(const tigris_plan_t *plan)
 {
     if (plan == nullptr || plan->header == nullptr || plan->tensors == nullptr) return TIGRIS_DTYPE_FLOAT32;
     for (uint16_t t = 0; t < plan->header->num_tensors; ++t) {
         const tigris_tensor_t *tensor = &plan->tensors[t];
-        if ((tensor->flags & TIGRIS_TENSOR_CONSTANT) == 0 && tensor->dtype == TIGRIS_DTYPE_INT8) return TIGRIS_DTYPE_INT8;
+        if ((tensor->flags & TIGRIS_TENSOR_CONSTANT) == 0 && tensor->dtype == TIGRIS_DTYPE_INT8)
+            return TIGRIS_DTYPE_INT8;
     }
     return TIGRIS_DTYPE_FLOAT32;
 }

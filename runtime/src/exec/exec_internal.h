@@ -25,10 +25,10 @@ struct RunContext {
     void *user_ctx;
     tigris_exec_stats_t *stats;  // never NULL during a run
     Workspace ws;
-    uint32_t floor;     // fast offset: caller data below, the run's working set above
-    bool in_place;      // single stage reading its inputs where they were placed
-    uint32_t fast_cap;  // normal stage of a schema 11 plan: allocations compact rather than
-                        // rise above this fast offset (reserved + the stage's stated peak); 0 none
+    uint32_t floor;        // fast offset: caller data below, the run's working set above
+    bool in_place;         // single stage reading its inputs where they were placed
+    uint32_t fast_cap;     // normal stage of a schema 11 plan: allocations compact rather than
+                           // rise above this fast offset (reserved + the stage's stated peak); 0 none
     uint16_t first_stage;  // the main graph's stage range
     uint16_t end_stage;
 };

@@ -46,10 +46,10 @@ tigris_exec_error_t choose_rows(const RunContext &ctx, uint16_t s, const Reducti
         uint32_t lo = 1, hi = H;
         while (lo < hi) {
             const uint32_t mid = lo + (hi - lo + 1u) / 2u;
-            if (cost_layout_peak(TIGRIS_BAND_KIND_BY_INPUT, H, mid, ib, ob, r.out_elements, TIGRIS_TENSOR_ALIGN) <= avail)
+            if (cost_layout_peak(TIGRIS_BAND_KIND_BY_INPUT, H, mid, ib, ob, r.out_elements, TIGRIS_TENSOR_ALIGN) <=
+                avail)
                 lo = mid;
-            else
-                hi = mid - 1u;
+            else hi = mid - 1u;
         }
         *rows = lo;
     }

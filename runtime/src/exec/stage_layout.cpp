@@ -21,10 +21,10 @@ namespace {
 enum BandFactor : uint8_t { FACTOR_OUTER, FACTOR_ROWS, FACTOR_COLS };
 
 struct Layout {
-    Slab in, out;      // both have `extent` rows (units)
+    Slab in, out;  // both have `extent` rows (units)
     int32_t outer, rows, cols, block;
-    uint8_t factor;    // BandFactor
-    bool reshape;      // a byte copy of t_block-byte units
+    uint8_t factor;  // BandFactor
+    bool reshape;    // a byte copy of t_block-byte units
 };
 
 uint32_t prod(const int32_t *d, uint32_t from, uint32_t to)
@@ -211,8 +211,17 @@ tigris_exec_error_t run_layout_stage(RunContext &ctx, uint16_t s, StagePath path
 
 }  // namespace
 
-tigris_exec_error_t run_stage_transpose(RunContext &ctx, uint16_t s) { return run_layout_stage(ctx, s, StagePath::Transpose); }
-tigris_exec_error_t run_stage_leading(RunContext &ctx, uint16_t s) { return run_layout_stage(ctx, s, StagePath::Leading); }
-tigris_exec_error_t run_stage_reshape(RunContext &ctx, uint16_t s) { return run_layout_stage(ctx, s, StagePath::Reshape); }
+tigris_exec_error_t run_stage_transpose(RunContext &ctx, uint16_t s)
+{
+    return run_layout_stage(ctx, s, StagePath::Transpose);
+}
+tigris_exec_error_t run_stage_leading(RunContext &ctx, uint16_t s)
+{
+    return run_layout_stage(ctx, s, StagePath::Leading);
+}
+tigris_exec_error_t run_stage_reshape(RunContext &ctx, uint16_t s)
+{
+    return run_layout_stage(ctx, s, StagePath::Reshape);
+}
 
 }  // namespace tigris_rt

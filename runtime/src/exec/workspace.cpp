@@ -14,10 +14,8 @@ bool is_spatial(uint8_t op_type)
     case TIGRIS_OP_AVG_POOL:
     case TIGRIS_OP_L2_POOL:
     case TIGRIS_OP_CONV1D:
-    case TIGRIS_OP_CONV_TRANSPOSE:
-        return true;
-    default:
-        return false;
+    case TIGRIS_OP_CONV_TRANSPOSE: return true;
+    default: return false;
     }
 }
 

@@ -28,17 +28,18 @@ namespace tigris_rt {
 struct WorkspaceCounts {
     uint32_t stage_inputs;
     uint32_t stage_outputs;
-    uint32_t chain_stages;   // longest chain, 0 without chains
-    uint32_t spatial_ops;    // most spatial ops in one chained stage, 0 without chains
+    uint32_t chain_stages;  // longest chain, 0 without chains
+    uint32_t spatial_ops;   // most spatial ops in one chained stage, 0 without chains
     uint32_t tensors;
-    uint32_t depth;          // deepest control-flow nesting, 0 without control flow
+    uint32_t depth;  // deepest control-flow nesting, 0 without control flow
 };
 
 constexpr size_t kWorkspaceSlack = 64;
 
 constexpr size_t workspace_bytes(const WorkspaceCounts &c)
 {
-    return sizeof(void *) * ((size_t)c.stage_inputs + c.stage_outputs + 2u * (size_t)c.chain_stages + 2u * (size_t)c.depth) +
+    return sizeof(void *) *
+               ((size_t)c.stage_inputs + c.stage_outputs + 2u * (size_t)c.chain_stages + 2u * (size_t)c.depth) +
            4u * (14u * (size_t)c.chain_stages + 16u * (size_t)c.chain_stages * c.spatial_ops + 2u * (size_t)c.tensors +
                  16u * (size_t)c.depth) +
            2u * (2u * (size_t)c.tensors) + kWorkspaceSlack;

@@ -59,10 +59,7 @@ tigris_error_t resolve(const tigris_plan_t *plan, uint16_t idx, uint8_t flag, ui
 }
 
 // Round half away from zero, as the compiler quantizes: floor(v + 0.5) or ceil(v - 0.5).
-float round_half_away(float v)
-{
-    return v >= 0.0f ? floorf(v + 0.5f) : ceilf(v - 0.5f);
-}
+float round_half_away(float v) { return v >= 0.0f ? floorf(v + 0.5f) : ceilf(v - 0.5f); }
 
 int8_t quantize(float x, float scale, int32_t zero_point)
 {

@@ -4,7 +4,8 @@
 
 namespace tigris_rt {
 
-bool kernel_enabled(uint8_t op_type, uint8_t dtype) {
+bool kernel_enabled(uint8_t op_type, uint8_t dtype)
+{
     if (dtype == TIGRIS_DTYPE_INT8 && kernel_enabled_s8(op_type)) return true;
     return kernel_enabled_f32(op_type, dtype);
 }

@@ -23,7 +23,8 @@ bool kernel_enabled_s8(uint8_t op_type);
 
 // The dtype an op's kernel is chosen by (docs/operators.md §1): input 0's dtype, except
 // Select (input 1) and EmbeddingLookup (output 0). The loader passes it to kernel_enabled.
-inline uint8_t op_kernel_dtype(const tigris_plan_t *plan, const tigris_op_t *op) {
+inline uint8_t op_kernel_dtype(const tigris_plan_t *plan, const tigris_op_t *op)
+{
     const uint16_t *ins = tigris_op_inputs(plan, op);
     if (op->op_type == TIGRIS_OP_SELECT_V2 && op->num_inputs >= 2) return plan->tensors[ins[1]].dtype;
     if (op->op_type == TIGRIS_OP_EMBEDDING_LOOKUP) return plan->tensors[tigris_op_outputs(plan, op)[0]].dtype;

@@ -81,8 +81,7 @@ tigris_mem_error_t mem_alloc_slow(tigris_mem_t *mem, uint16_t idx, uint32_t byte
     tigris_mem_error_t err = mem_bump_slow(mem, bytes, &p);
     if (err != TIGRIS_MEM_OK) return err;
     mem->tensor_ptrs[idx] = p;
-    trace_mem(mem, TIGRIS_TRACE_ALLOC, TIGRIS_TRACE_POOL_SLOW, idx, (uint32_t)(p - mem->slow_base), 0xFFFFFFFFu,
-              bytes);
+    trace_mem(mem, TIGRIS_TRACE_ALLOC, TIGRIS_TRACE_POOL_SLOW, idx, (uint32_t)(p - mem->slow_base), 0xFFFFFFFFu, bytes);
     return TIGRIS_MEM_OK;
 }
 
@@ -98,10 +97,7 @@ tigris_mem_error_t mem_bump_fast(tigris_mem_t *mem, uint32_t bytes, uint8_t **ou
     return TIGRIS_MEM_OK;
 }
 
-void mem_reserve_fast(tigris_mem_t *mem)
-{
-    mem->fast_reserved = mem->fast_used;
-}
+void mem_reserve_fast(tigris_mem_t *mem) { mem->fast_reserved = mem->fast_used; }
 
 void mem_reset_fast(tigris_mem_t *mem)
 {
@@ -115,8 +111,7 @@ void mem_reset_fast(tigris_mem_t *mem)
 using namespace tigris_rt;
 
 extern "C" tigris_mem_error_t tigris_mem_init(tigris_mem_t *mem, void **tensor_ptrs, uint16_t num_tensors,
-                                              void *fast_buf, uint32_t fast_size, void *slow_buf,
-                                              uint32_t slow_size)
+                                              void *fast_buf, uint32_t fast_size, void *slow_buf, uint32_t slow_size)
 {
     if (mem == nullptr || tensor_ptrs == nullptr || fast_buf == nullptr) return TIGRIS_MEM_ERR_NULL;
     if (slow_buf == nullptr && slow_size != 0) return TIGRIS_MEM_ERR_NULL;

@@ -95,16 +95,15 @@ tigris_mem_error_t mem_spill(tigris_mem_t *mem, uint16_t idx, uint32_t bytes);
 // spill_rows: copy the packed band at the tensor's pointer into rows [h0, h1) of the full
 // tensor at `full` and repoint the tensor at `full`.
 // BAD_INDEX for another rank or rows outside [0, H); NOT_SET without a pointer.
-tigris_mem_error_t mem_load_rows(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx,
-                                 int32_t h0, int32_t h1);
-tigris_mem_error_t mem_spill_rows(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx,
-                                  void *full, int32_t h0, int32_t h1);
+tigris_mem_error_t mem_load_rows(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, int32_t h0, int32_t h1);
+tigris_mem_error_t mem_spill_rows(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full, int32_t h0,
+                                  int32_t h1);
 
 // 2-D rectangles [h0, h1) x [w0, w1) of a rank-4 NHWC tensor, packed as
 // N x (h1 - h0) x (w1 - w0) x C, otherwise as the row variants.
-tigris_mem_error_t mem_load_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx,
-                                 int32_t h0, int32_t h1, int32_t w0, int32_t w1);
-tigris_mem_error_t mem_spill_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx,
-                                  void *full, int32_t h0, int32_t h1, int32_t w0, int32_t w1);
+tigris_mem_error_t mem_load_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, int32_t h0, int32_t h1,
+                                 int32_t w0, int32_t w1);
+tigris_mem_error_t mem_spill_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full, int32_t h0,
+                                  int32_t h1, int32_t w0, int32_t w1);
 
 }  // namespace tigris_rt

@@ -30,18 +30,16 @@ bool geometry(const tigris_plan_t *plan, uint16_t idx, bool need_rank4, Geometry
     return g->elem != 0;
 }
 
-bool rows_valid(const Geometry &g, int32_t h0, int32_t h1)
-{
-    return h0 >= 0 && h1 > h0 && (uint32_t)h1 <= g.h;
-}
+bool rows_valid(const Geometry &g, int32_t h0, int32_t h1) { return h0 >= 0 && h1 > h0 && (uint32_t)h1 <= g.h; }
 
 void trace_band(tigris_mem_t *mem, uint8_t kind, uint16_t idx, const void *dst, const void *src, uint32_t bytes,
                 int32_t h0, int32_t h1, int32_t w0, int32_t w1)
 {
     if (!trace_enabled(mem)) return;
     tigris_trace_event_t e = trace_blank(kind);
-    e.pool = in_fast(mem, dst) ? TIGRIS_TRACE_POOL_FAST : in_slow(mem, dst) ? TIGRIS_TRACE_POOL_SLOW
-                                                                            : TIGRIS_TRACE_POOL_NONE;
+    e.pool = in_fast(mem, dst)   ? TIGRIS_TRACE_POOL_FAST
+             : in_slow(mem, dst) ? TIGRIS_TRACE_POOL_SLOW
+                                 : TIGRIS_TRACE_POOL_NONE;
     e.tensor = idx;
     e.offset = pool_offset(mem, dst);
     e.src_offset = pool_offset(mem, src);
@@ -114,15 +112,14 @@ tigris_mem_error_t mem_load_rows(tigris_mem_t *mem, const tigris_plan_t *plan, u
     uint8_t *dst = nullptr;
     err = take_fast(mem, idx, g.n * band, &dst);
     if (err != TIGRIS_MEM_OK) return err;
-    for (uint32_t b = 0; b < g.n; ++b)
-        memcpy(dst + b * band, src + (b * g.h + (uint32_t)h0) * g.row_bytes(), band);
+    for (uint32_t b = 0; b < g.n; ++b) memcpy(dst + b * band, src + (b * g.h + (uint32_t)h0) * g.row_bytes(), band);
     if (mem->stats != nullptr) mem->stats->loads_bytes += g.n * band;
     trace_band(mem, TIGRIS_TRACE_LOAD, idx, dst, src, g.n * band, h0, h1, -1, -1);
     return TIGRIS_MEM_OK;
 }
 
-tigris_mem_error_t mem_spill_rows(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full,
-                                  int32_t h0, int32_t h1)
+tigris_mem_error_t mem_spill_rows(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full, int32_t h0,
+                                  int32_t h1)
 {
     if (full == nullptr) return TIGRIS_MEM_ERR_NULL;
     tigris_mem_error_t err = check_tensor(mem, idx);
@@ -132,8 +129,7 @@ tigris_mem_error_t mem_spill_rows(tigris_mem_t *mem, const tigris_plan_t *plan, 
     const uint8_t *src = (const uint8_t *)mem->tensor_ptrs[idx];
     uint8_t *dst = (uint8_t *)full;
     const uint32_t band = (uint32_t)(h1 - h0) * g.row_bytes();
-    for (uint32_t b = 0; b < g.n; ++b)
-        memcpy(dst + (b * g.h + (uint32_t)h0) * g.row_bytes(), src + b * band, band);
+    for (uint32_t b = 0; b < g.n; ++b) memcpy(dst + (b * g.h + (uint32_t)h0) * g.row_bytes(), src + b * band, band);
     mem->tensor_ptrs[idx] = full;
     if (mem->stats != nullptr) mem->stats->spills_bytes += g.n * band;
     trace_band(mem, TIGRIS_TRACE_SPILL, idx, dst, src, g.n * band, h0, h1, -1, -1);
@@ -158,10 +154,8 @@ void copy_rect(const Geometry &g, uint8_t *full, uint8_t *packed, int32_t h0, in
         for (uint32_t r = 0; r < rows; ++r) {
             uint8_t *f = full + ((b * g.h + (uint32_t)h0 + r) * g.w + (uint32_t)w0) * pix;
             uint8_t *p = packed + (b * rows + r) * run;
-            if (to_packed)
-                memcpy(p, f, run);
-            else
-                memcpy(f, p, run);
+            if (to_packed) memcpy(p, f, run);
+            else memcpy(f, p, run);
         }
     }
 }
@@ -186,8 +180,8 @@ tigris_mem_error_t mem_load_rect(tigris_mem_t *mem, const tigris_plan_t *plan, u
     return TIGRIS_MEM_OK;
 }
 
-tigris_mem_error_t mem_spill_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full,
-                                  int32_t h0, int32_t h1, int32_t w0, int32_t w1)
+tigris_mem_error_t mem_spill_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full, int32_t h0,
+                                  int32_t h1, int32_t w0, int32_t w1)
 {
     if (full == nullptr) return TIGRIS_MEM_ERR_NULL;
     tigris_mem_error_t err = check_tensor(mem, idx);

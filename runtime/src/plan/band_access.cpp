@@ -20,7 +20,7 @@ enum WalkAxes : uint8_t { AXES_H, AXES_HW, AXES_ROWS };
 struct Walk {
     const tigris_plan_t *plan;
     const tigris_stage_t *stage;
-    const tigris_stage_t *loads;        // the stage whose inputs are loaded from slow (a chain: its head)
+    const tigris_stage_t *loads;  // the stage whose inputs are loaded from slow (a chain: its head)
     uint8_t rank;
     uint8_t axes;
     bool inputs_in_space0;              // chains: stage inputs arrive as the first space's band
@@ -38,10 +38,7 @@ uint16_t rd16(const void *p)
     return v;
 }
 
-uint16_t list_at(const tigris_plan_t *plan, uint16_t off, uint32_t k)
-{
-    return rd16(plan->index_pool + off + k);
-}
+uint16_t list_at(const tigris_plan_t *plan, uint16_t off, uint32_t k) { return rd16(plan->index_pool + off + k); }
 
 bool in_list(const tigris_plan_t *plan, uint16_t off, uint16_t count, uint16_t t)
 {
@@ -210,10 +207,8 @@ tigris_error_t check_tile_band(const tigris_plan_t *plan, const tigris_stage_t *
         w.axes = AXES_ROWS;
         w.ext0 = band->extent;
         break;
-    case TIGRIS_BAND_KIND_NONE:
-        return TIGRIS_OK;
-    default:
-        return single_op_band_ok(plan, stage) ? TIGRIS_OK : TIGRIS_ERR_TILE_BAND;
+    case TIGRIS_BAND_KIND_NONE: return TIGRIS_OK;
+    default: return single_op_band_ok(plan, stage) ? TIGRIS_OK : TIGRIS_ERR_TILE_BAND;
     }
     return walk_stage(w) ? TIGRIS_OK : TIGRIS_ERR_TILE_BAND;
 }

@@ -31,8 +31,7 @@ bool read_before(const CostSource &src, uint16_t from, uint16_t j, uint8_t k, ui
 }
 
 // Bytes of tensor t holding the current band of space sp (or max rows/cols).
-uint64_t band_tensor_bytes(const CostSource &src, const CostTensor &t, const CostSpace &sp, bool at_max,
-                           uint32_t align)
+uint64_t band_tensor_bytes(const CostSource &src, const CostTensor &t, const CostSpace &sp, bool at_max, uint32_t align)
 {
     const int64_t rows = at_max ? sp.max_rows : sp.r1 - sp.r0;
     const int64_t cols = src.hw ? (at_max ? sp.max_cols : sp.c1 - sp.c0) : (int64_t)t.cols;
@@ -41,9 +40,9 @@ uint64_t band_tensor_bytes(const CostSource &src, const CostTensor &t, const Cos
 }
 
 enum BufferSet : uint8_t {
-    SET_BAND,     // every band buffer at the current band
-    SET_LINES,    // line buffers: loads in their first space and op outputs, at max rows
-    SET_RELOADS   // loads in a space after their first, at the current band
+    SET_BAND,    // every band buffer at the current band
+    SET_LINES,   // line buffers: loads in their first space and op outputs, at max rows
+    SET_RELOADS  // loads in a space after their first, at the current band
 };
 
 // Sum over the band buffers: a loaded tensor once per space it is read in, op outputs.
@@ -263,8 +262,8 @@ bool cost_banded_peak(const CostSource &src, CostSpace *spaces, uint16_t n, uint
             const int32_t q1 = q0 + w < C ? q0 + w : C;
             if (!cost_band_ranges(src, spaces, n, o0, o1, q0, q1)) return false;
             note_max(spaces, n);
-            const uint64_t bytes = line_buffered ? cost_reload_bytes(src, spaces, n, align)
-                                                 : cost_band_bytes(src, spaces, n, align);
+            const uint64_t bytes =
+                line_buffered ? cost_reload_bytes(src, spaces, n, align) : cost_band_bytes(src, spaces, n, align);
             if (bytes > best) best = bytes;
         }
     }
@@ -285,12 +284,10 @@ uint64_t cost_layout_peak(tigris_band_kind_t kind, uint32_t extent, uint32_t ban
     switch (kind) {
     case TIGRIS_BAND_KIND_TRANSPOSE:
     case TIGRIS_BAND_KIND_RESHAPE:
-    case TIGRIS_BAND_KIND_LEADING:
-        return in_band + cost_align(b * out_bytes / extent, align);
+    case TIGRIS_BAND_KIND_LEADING: return in_band + cost_align(b * out_bytes / extent, align);
     case TIGRIS_BAND_KIND_BY_INPUT:
         return cost_align(4ull * out_elements, align) + cost_align(out_bytes, align) + in_band;
-    default:
-        return UINT64_MAX;
+    default: return UINT64_MAX;
     }
 }
 

@@ -59,10 +59,10 @@ struct CostOp {
     uint8_t spatial;
     uint8_t num_inputs;
     uint8_t num_outputs;
-    const uint16_t *inputs;   // tensor ids (the source's numbering)
+    const uint16_t *inputs;  // tensor ids (the source's numbering)
     const uint16_t *outputs;
-    BandGeom row;             // spatial: geometry along the banded axis (op_band_geom axis 0)
-    BandGeom col;             // spatial, HW: along the columns (op_band_geom axis 1)
+    BandGeom row;  // spatial: geometry along the banded axis (op_band_geom axis 0)
+    BandGeom col;  // spatial, HW: along the columns (op_band_geom axis 1)
 };
 
 // Access to a stage or chain. `op(ctx, j, out)` fills op j (0 <= j < num_ops, in execution
@@ -78,16 +78,16 @@ struct CostSource {
 
 // A row space and the current band's ranges in it (global rows/columns).
 struct CostSpace {
-    uint16_t producer;     // the spatial op writing this space; 0xFFFF for space 0
+    uint16_t producer;  // the spatial op writing this space; 0xFFFF for space 0
     uint16_t reserved;
-    int32_t rows, cols;    // full extents of the space (cols 1 unless HW)
-    int32_t r0, r1;        // rows of the current band (cost_band_ranges)
-    int32_t c0, c1;        // columns of the current band (HW), else [0, cols)
-    int32_t pad_top, pad_bottom;   // producer's effective paddings for this band (window ops)
+    int32_t rows, cols;           // full extents of the space (cols 1 unless HW)
+    int32_t r0, r1;               // rows of the current band (cost_band_ranges)
+    int32_t c0, c1;               // columns of the current band (HW), else [0, cols)
+    int32_t pad_top, pad_bottom;  // producer's effective paddings for this band (window ops)
     int32_t pad_left, pad_right;
-    int32_t max_rows;      // most rows any band of cost_banded_peak gives the space
+    int32_t max_rows;  // most rows any band of cost_banded_peak gives the space
     int32_t max_cols;
-    int32_t prev_r0, prev_r1;      // scratch of cost_banded_peak; the executor's line-buffer state
+    int32_t prev_r0, prev_r1;  // scratch of cost_banded_peak; the executor's line-buffer state
 };
 
 // ---- Building descriptions -----------------------------------------------------------
@@ -136,10 +136,10 @@ uint64_t cost_line_buffer_bytes(const CostSource &src, const CostSpace *spaces, 
 uint64_t cost_reload_bytes(const CostSource &src, const CostSpace *spaces, uint16_t n, uint32_t align);
 
 struct CostPeak {
-    uint64_t peak;       // what the executor holds at most (weights excluded)
-    uint64_t whole;      // cost_whole_bytes
-    uint64_t band;       // largest band (line-buffered: line buffers + largest reloads)
-    uint32_t tiles;      // bands run (x column tiles for HW)
+    uint64_t peak;   // what the executor holds at most (weights excluded)
+    uint64_t whole;  // cost_whole_bytes
+    uint64_t band;   // largest band (line-buffered: line buffers + largest reloads)
+    uint32_t tiles;  // bands run (x column tiles for HW)
 };
 
 // The peak of `src` banded by `band_rows` rows of its last space (and `band_cols` columns

@@ -8,15 +8,10 @@ namespace {
 bool spatial_for(uint8_t shape, const tigris_plan_t *plan, const tigris_op_t &op)
 {
     switch (shape) {
-    case PLAN_COST_STRIPE:
-        return stripe_spatial_op(op.op_type) || op.op_type == TIGRIS_OP_CONV1D;
-    case PLAN_COST_HW:
-        return hw_spatial_op(op.op_type);
-    case PLAN_COST_CHAIN:
-        return chain_spatial_op(op.op_type);
-    default:
-        (void)plan;
-        return false;
+    case PLAN_COST_STRIPE: return stripe_spatial_op(op.op_type) || op.op_type == TIGRIS_OP_CONV1D;
+    case PLAN_COST_HW: return hw_spatial_op(op.op_type);
+    case PLAN_COST_CHAIN: return chain_spatial_op(op.op_type);
+    default: (void)plan; return false;
     }
 }
 
@@ -85,8 +80,7 @@ CostTensor plan_cost_tensor(const PlanCostCtx &c, uint16_t t)
     if (tt.flags & TIGRIS_TENSOR_CONSTANT) flags |= COST_CONSTANT;
     if (listed(plan, head.inputs_off, head.inputs_count, t)) flags |= COST_LOADED;
     if (listed(plan, last.outputs_off, last.outputs_count, t)) flags |= COST_SPILLED;
-    if (c.shape != PLAN_COST_CHAIN && (flags & COST_LOADED) &&
-        read_whole(c, t, source_ops(plan, c.head, c.last)))
+    if (c.shape != PLAN_COST_CHAIN && (flags & COST_LOADED) && read_whole(c, t, source_ops(plan, c.head, c.last)))
         flags |= COST_WHOLE;
     const uint8_t axis = c.shape == PLAN_COST_ROWS ? 0 : 1;
     CostTensor out = cost_tensor(tigris_tensor_shape(plan, &tt), tt.ndim, (uint8_t)tigris_dtype_size(tt.dtype), axis,
@@ -95,8 +89,7 @@ CostTensor plan_cost_tensor(const PlanCostCtx &c, uint16_t t)
     return out;
 }
 
-bool plan_cost_source(const tigris_plan_t *plan, uint16_t s, tigris_band_kind_t kind, PlanCostCtx *ctx,
-                      CostSource *src)
+bool plan_cost_source(const tigris_plan_t *plan, uint16_t s, tigris_band_kind_t kind, PlanCostCtx *ctx, CostSource *src)
 {
     const tigris_stage_t &st = plan->stages[s];
     *ctx = PlanCostCtx{};
@@ -107,13 +100,11 @@ bool plan_cost_source(const tigris_plan_t *plan, uint16_t s, tigris_band_kind_t 
     case TIGRIS_BAND_KIND_HW: ctx->shape = PLAN_COST_HW, ctx->lo = 1, ctx->hi = 2; break;
     case TIGRIS_BAND_KIND_ROWS: ctx->shape = PLAN_COST_ROWS, ctx->lo = ctx->hi = 0; break;
     case TIGRIS_BAND_KIND_NONE:
-        if (st.chain_len < 2 || st.chain_id != s || (uint32_t)s + st.chain_len > plan->header->num_stages)
-            return false;
+        if (st.chain_len < 2 || st.chain_id != s || (uint32_t)s + st.chain_len > plan->header->num_stages) return false;
         ctx->shape = PLAN_COST_CHAIN, ctx->lo = ctx->hi = 1;
         ctx->last = (uint16_t)(s + st.chain_len - 1u);
         break;
-    default:
-        return false;
+    default: return false;
     }
     if (st.ops_count == 0) return false;
     ctx->first_op = tigris_stage_ops(plan, &st)[0];

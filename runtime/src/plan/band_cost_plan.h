@@ -9,11 +9,11 @@ namespace tigris_rt {
 // Accessor state of a CostSource over a loaded plan (tensor ids are plan tensor indices).
 struct PlanCostCtx {
     const tigris_plan_t *plan;
-    uint16_t head;        // the stage (a chain: its head)
-    uint16_t last;        // the last stage (a chain: its last member), else head
-    uint16_t first_op;    // plan op index of source op 0 (stage ops are contiguous)
-    uint8_t shape;        // PlanCostShape
-    uint8_t lo, hi;       // banded axes of the broadcast rule
+    uint16_t head;      // the stage (a chain: its head)
+    uint16_t last;      // the last stage (a chain: its last member), else head
+    uint16_t first_op;  // plan op index of source op 0 (stage ops are contiguous)
+    uint8_t shape;      // PlanCostShape
+    uint8_t lo, hi;     // banded axes of the broadcast rule
 };
 
 enum PlanCostShape : uint8_t {

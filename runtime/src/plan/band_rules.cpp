@@ -114,9 +114,12 @@ bool transpose_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBa
 bool reduces_axis1(const tigris_plan_t *plan, const tigris_stage_t *s, const tigris_op_t &op)
 {
     switch (op.op_type) {
-    case TIGRIS_OP_GLOBAL_AVG: case TIGRIS_OP_GLOBAL_MAX:
-        return true;
-    case TIGRIS_OP_REDUCE_MEAN: case TIGRIS_OP_REDUCE_MAX: case TIGRIS_OP_REDUCE_MIN: case TIGRIS_OP_REDUCE_SUM: {
+    case TIGRIS_OP_GLOBAL_AVG:
+    case TIGRIS_OP_GLOBAL_MAX: return true;
+    case TIGRIS_OP_REDUCE_MEAN:
+    case TIGRIS_OP_REDUCE_MAX:
+    case TIGRIS_OP_REDUCE_MIN:
+    case TIGRIS_OP_REDUCE_SUM: {
         uint8_t len = 0;
         const uint8_t *axes = tigris_op_attribute_data(plan, stage_op(plan, s, 0), TIGRIS_ATTR_AXES, &len);
         if (axes == nullptr) return true;
@@ -125,8 +128,7 @@ bool reduces_axis1(const tigris_plan_t *plan, const tigris_stage_t *s, const tig
         }
         return false;
     }
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -232,8 +234,7 @@ bool stripe_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand 
 bool rows_op(const tigris_plan_t *plan, uint16_t op_index)
 {
     const tigris_op_t &op = plan->ops[op_index];
-    if (op.op_type == TIGRIS_OP_FULLY_CONN)
-        return op.num_inputs >= 1 && plan->tensors[op_in(plan, op, 0)].ndim == 2;
+    if (op.op_type == TIGRIS_OP_FULLY_CONN) return op.num_inputs >= 1 && plan->tensors[op_in(plan, op, 0)].ndim == 2;
     if (op.op_type == TIGRIS_OP_MATMUL) {
         uint8_t len = 0;
         const uint8_t *k = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_CONSTANT_OPERAND, &len);
@@ -315,13 +316,13 @@ bool kind_conditions(const tigris_plan_t *plan, const tigris_stage_t *s, tigris_
 {
     switch (kind) {
     case TIGRIS_BAND_KIND_TRANSPOSE: return transpose_holds(plan, s, b);
-    case TIGRIS_BAND_KIND_BY_INPUT:  return by_input_holds(plan, s, b);
-    case TIGRIS_BAND_KIND_HW:        return hw_holds(plan, s, b);
-    case TIGRIS_BAND_KIND_ROWS:      return rows_holds(plan, s, b);
-    case TIGRIS_BAND_KIND_RESHAPE:   return reshape_holds(plan, s, b);
-    case TIGRIS_BAND_KIND_LEADING:   return leading_holds(plan, s, b);
-    case TIGRIS_BAND_KIND_STRIPE:    return stripe_holds(plan, s, b);
-    default:                         return false;
+    case TIGRIS_BAND_KIND_BY_INPUT: return by_input_holds(plan, s, b);
+    case TIGRIS_BAND_KIND_HW: return hw_holds(plan, s, b);
+    case TIGRIS_BAND_KIND_ROWS: return rows_holds(plan, s, b);
+    case TIGRIS_BAND_KIND_RESHAPE: return reshape_holds(plan, s, b);
+    case TIGRIS_BAND_KIND_LEADING: return leading_holds(plan, s, b);
+    case TIGRIS_BAND_KIND_STRIPE: return stripe_holds(plan, s, b);
+    default: return false;
     }
 }
 
@@ -341,29 +342,57 @@ int32_t tensor_dim(const tigris_plan_t *plan, uint16_t tensor, uint32_t axis)
 bool band_unary_op(uint8_t type)
 {
     switch (type) {
-    case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6: case TIGRIS_OP_CLIP: case TIGRIS_OP_SIGMOID:
-    case TIGRIS_OP_TANH: case TIGRIS_OP_LEAKY_RELU: case TIGRIS_OP_HARDSWISH: case TIGRIS_OP_ERF:
-    case TIGRIS_OP_ABS: case TIGRIS_OP_NEG: case TIGRIS_OP_EXP: case TIGRIS_OP_LOG: case TIGRIS_OP_SQRT:
-    case TIGRIS_OP_RSQRT: case TIGRIS_OP_SQUARE: case TIGRIS_OP_FLOOR: case TIGRIS_OP_CEIL:
-    case TIGRIS_OP_ROUND: case TIGRIS_OP_SIN: case TIGRIS_OP_COS: case TIGRIS_OP_ELU:
-    case TIGRIS_OP_BATCH_NORM: case TIGRIS_OP_LOGICAL_NOT: case TIGRIS_OP_CAST:
-        return true;
-    default:
-        return false;
+    case TIGRIS_OP_RELU:
+    case TIGRIS_OP_RELU6:
+    case TIGRIS_OP_CLIP:
+    case TIGRIS_OP_SIGMOID:
+    case TIGRIS_OP_TANH:
+    case TIGRIS_OP_LEAKY_RELU:
+    case TIGRIS_OP_HARDSWISH:
+    case TIGRIS_OP_ERF:
+    case TIGRIS_OP_ABS:
+    case TIGRIS_OP_NEG:
+    case TIGRIS_OP_EXP:
+    case TIGRIS_OP_LOG:
+    case TIGRIS_OP_SQRT:
+    case TIGRIS_OP_RSQRT:
+    case TIGRIS_OP_SQUARE:
+    case TIGRIS_OP_FLOOR:
+    case TIGRIS_OP_CEIL:
+    case TIGRIS_OP_ROUND:
+    case TIGRIS_OP_SIN:
+    case TIGRIS_OP_COS:
+    case TIGRIS_OP_ELU:
+    case TIGRIS_OP_BATCH_NORM:
+    case TIGRIS_OP_LOGICAL_NOT:
+    case TIGRIS_OP_CAST: return true;
+    default: return false;
     }
 }
 
 bool band_binary_op(uint8_t type)
 {
     switch (type) {
-    case TIGRIS_OP_ADD: case TIGRIS_OP_SUB: case TIGRIS_OP_MUL: case TIGRIS_OP_DIV:
-    case TIGRIS_OP_MAXIMUM: case TIGRIS_OP_MINIMUM: case TIGRIS_OP_SQUARED_DIFFERENCE:
-    case TIGRIS_OP_FLOOR_DIV: case TIGRIS_OP_FLOOR_MOD: case TIGRIS_OP_PRELU: case TIGRIS_OP_EQUAL:
-    case TIGRIS_OP_LESS: case TIGRIS_OP_LESS_EQUAL: case TIGRIS_OP_GREATER: case TIGRIS_OP_GREATER_EQUAL:
-    case TIGRIS_OP_LOGICAL_AND: case TIGRIS_OP_LOGICAL_OR: case TIGRIS_OP_SELECT_V2: case TIGRIS_OP_ADD_N:
-        return true;
-    default:
-        return false;
+    case TIGRIS_OP_ADD:
+    case TIGRIS_OP_SUB:
+    case TIGRIS_OP_MUL:
+    case TIGRIS_OP_DIV:
+    case TIGRIS_OP_MAXIMUM:
+    case TIGRIS_OP_MINIMUM:
+    case TIGRIS_OP_SQUARED_DIFFERENCE:
+    case TIGRIS_OP_FLOOR_DIV:
+    case TIGRIS_OP_FLOOR_MOD:
+    case TIGRIS_OP_PRELU:
+    case TIGRIS_OP_EQUAL:
+    case TIGRIS_OP_LESS:
+    case TIGRIS_OP_LESS_EQUAL:
+    case TIGRIS_OP_GREATER:
+    case TIGRIS_OP_GREATER_EQUAL:
+    case TIGRIS_OP_LOGICAL_AND:
+    case TIGRIS_OP_LOGICAL_OR:
+    case TIGRIS_OP_SELECT_V2:
+    case TIGRIS_OP_ADD_N: return true;
+    default: return false;
     }
 }
 
@@ -411,10 +440,7 @@ bool stripe_spatial_op(uint8_t type)
            type == TIGRIS_OP_AVG_POOL || type == TIGRIS_OP_RESIZE;
 }
 
-bool hw_spatial_op(uint8_t type)
-{
-    return stripe_spatial_op(type) || type == TIGRIS_OP_CONV_TRANSPOSE;
-}
+bool hw_spatial_op(uint8_t type) { return stripe_spatial_op(type) || type == TIGRIS_OP_CONV_TRANSPOSE; }
 
 bool chain_spatial_op(uint8_t type)
 {
@@ -425,12 +451,18 @@ bool chain_spatial_op(uint8_t type)
 bool chain_op(uint8_t type)
 {
     switch (type) {
-    case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_TANH:
-    case TIGRIS_OP_ADD: case TIGRIS_OP_MUL: case TIGRIS_OP_CONCAT: case TIGRIS_OP_SUB:
-    case TIGRIS_OP_SOFTMAX: case TIGRIS_OP_ERF: case TIGRIS_OP_LAYER_NORM:
-        return true;
-    default:
-        return chain_spatial_op(type);
+    case TIGRIS_OP_RELU:
+    case TIGRIS_OP_RELU6:
+    case TIGRIS_OP_SIGMOID:
+    case TIGRIS_OP_TANH:
+    case TIGRIS_OP_ADD:
+    case TIGRIS_OP_MUL:
+    case TIGRIS_OP_CONCAT:
+    case TIGRIS_OP_SUB:
+    case TIGRIS_OP_SOFTMAX:
+    case TIGRIS_OP_ERF:
+    case TIGRIS_OP_LAYER_NORM: return true;
+    default: return chain_spatial_op(type);
     }
 }
 
@@ -468,15 +500,14 @@ bool op_band_geom(const tigris_op_t *op, int axis, BandGeom *out)
     case TIGRIS_OP_RESIZE:
         out->kind = BAND_GEOM_UPSAMPLE, out->eff_k = 1, out->pad_before = out->pad_after = 0;
         return true;
-    case TIGRIS_OP_CONV_TRANSPOSE:
-        out->kind = BAND_GEOM_TRANSPOSED;
-        break;
-    case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_MAX_POOL: case TIGRIS_OP_AVG_POOL:
-    case TIGRIS_OP_CONV1D: case TIGRIS_OP_L2_POOL:
-        out->kind = BAND_GEOM_WINDOW;
-        break;
-    default:
-        return false;
+    case TIGRIS_OP_CONV_TRANSPOSE: out->kind = BAND_GEOM_TRANSPOSED; break;
+    case TIGRIS_OP_CONV:
+    case TIGRIS_OP_DEPTHWISE:
+    case TIGRIS_OP_MAX_POOL:
+    case TIGRIS_OP_AVG_POOL:
+    case TIGRIS_OP_CONV1D:
+    case TIGRIS_OP_L2_POOL: out->kind = BAND_GEOM_WINDOW; break;
+    default: return false;
     }
     if (k == 0) return false;
     out->eff_k = (k - 1u) * d + 1u;
@@ -486,9 +517,9 @@ bool op_band_geom(const tigris_op_t *op, int axis, BandGeom *out)
 uint32_t band_halo(const BandGeom *g)
 {
     switch (g->kind) {
-    case BAND_GEOM_WINDOW:     return g->eff_k > g->stride ? g->eff_k - g->stride : 0u;
+    case BAND_GEOM_WINDOW: return g->eff_k > g->stride ? g->eff_k - g->stride : 0u;
     case BAND_GEOM_TRANSPOSED: return (g->eff_k - 1u + g->stride - 1u) / g->stride;
-    default:                   return g->stride > 1u ? 1u : 0u;
+    default: return g->stride > 1u ? 1u : 0u;
     }
 }
 
@@ -539,8 +570,8 @@ bool stage_holds_control_flow(const tigris_plan_t *plan, const tigris_stage_t *s
     return false;
 }
 
-bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tigris_band_kind_t kind,
-                     uint8_t mode, StageBand *out)
+bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tigris_band_kind_t kind, uint8_t mode,
+                     StageBand *out)
 {
     StageBand b;
     memset(&b, 0, sizeof(b));
@@ -566,10 +597,9 @@ bool bandable_stage(const tigris_plan_t *plan, const tigris_stage_t *stage)
 
 tigris_band_kind_t derive_band_kind(const tigris_plan_t *plan, const tigris_stage_t *stage, StageBand *out)
 {
-    static const tigris_band_kind_t order[] = {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_BAND_KIND_BY_INPUT,
-                                               TIGRIS_BAND_KIND_HW,        TIGRIS_BAND_KIND_ROWS,
-                                               TIGRIS_BAND_KIND_RESHAPE,   TIGRIS_BAND_KIND_LEADING,
-                                               TIGRIS_BAND_KIND_STRIPE};
+    static const tigris_band_kind_t order[] = {
+        TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_BAND_KIND_BY_INPUT, TIGRIS_BAND_KIND_HW,    TIGRIS_BAND_KIND_ROWS,
+        TIGRIS_BAND_KIND_RESHAPE,   TIGRIS_BAND_KIND_LEADING,  TIGRIS_BAND_KIND_STRIPE};
     if (bandable_stage(plan, stage)) {
         for (tigris_band_kind_t kind : order) {
             if (band_kind_holds(plan, stage, kind, 0xFF, out)) return kind;

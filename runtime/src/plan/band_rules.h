@@ -80,21 +80,21 @@ void band_compose(BandGeom *acc, const BandGeom *next);
 
 struct StageBand {
     tigris_band_kind_t kind;
-    uint8_t mode;        // TIGRIS_LEADING_MODE_* for LEADING, else 0
-    uint8_t axis;        // serialized axis of the stage's first input the bands run along
-    uint8_t rank;        // rank of the banded tensors (0 when not applicable)
-    int32_t spatial;     // position in the stage's op list of its spatial op, -1 none
-    uint32_t extent;     // extent the bands divide
-    uint32_t halo;       // rows a band reads beyond its own
-    uint32_t col_extent; // HW: output columns the column tiles divide
+    uint8_t mode;         // TIGRIS_LEADING_MODE_* for LEADING, else 0
+    uint8_t axis;         // serialized axis of the stage's first input the bands run along
+    uint8_t rank;         // rank of the banded tensors (0 when not applicable)
+    int32_t spatial;      // position in the stage's op list of its spatial op, -1 none
+    uint32_t extent;      // extent the bands divide
+    uint32_t halo;        // rows a band reads beyond its own
+    uint32_t col_extent;  // HW: output columns the column tiles divide
 };
 
 // Whether `stage` meets the conditions of `kind` (and `mode` for LEADING; pass 0xFF to
 // accept the mode the stage gives). Fills `out` when it does. Record-independent except
 // the axis (HW needs TIGRIS_TILE_AXIS_HW, every other kind TIGRIS_TILE_AXIS_HEIGHT) and,
 // for TRANSPOSE, the BAND_ON_COLUMNS flag.
-bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tigris_band_kind_t kind,
-                     uint8_t mode, StageBand *out);
+bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tigris_band_kind_t kind, uint8_t mode,
+                     StageBand *out);
 
 // The kind a standalone stage with a tileable record is banded by: stated by a schema 11
 // record (and returned only when its conditions hold), derived in the executor's decision

@@ -37,10 +37,12 @@ tigris_error_t run_steps(LoadCtx &c)
 {
     typedef tigris_error_t (*Step)(LoadCtx &);
     static const Step steps[] = {
-        check_header,           check_directory,          check_required_sections, check_pool_alignment,
-        check_record_tables,    check_strings_and_model_io, check_plan_limits,     check_tensor_ranges,
-        check_tensor_contracts, check_op_records,         check_attributes,        check_weights,
-        check_stages,           check_stage_op_mix,       check_block_coverage,    check_semantics,
+        check_header,         check_directory,     check_required_sections,
+        check_pool_alignment, check_record_tables, check_strings_and_model_io,
+        check_plan_limits,    check_tensor_ranges, check_tensor_contracts,
+        check_op_records,     check_attributes,    check_weights,
+        check_stages,         check_stage_op_mix,  check_block_coverage,
+        check_semantics,
     };
     for (Step step : steps) {
         const tigris_error_t err = step(c);

@@ -142,9 +142,9 @@ tigris_error_t check_semantics(LoadCtx &c)
         if (err != TIGRIS_OK) return err;
     }
     tigris_error_t err = c.hdr.version >= 11 && !c.skip_tile_facts ? check_tile_facts(c) : TIGRIS_OK;  // step 29
-    if (err == TIGRIS_OK) err = check_band_access(c);                            // steps 30-31
-    if (err == TIGRIS_OK) err = check_kernels(c);                                // step 32
-    if (err == TIGRIS_OK) err = check_float_sections(c);                         // step 33
+    if (err == TIGRIS_OK) err = check_band_access(c);                                                  // steps 30-31
+    if (err == TIGRIS_OK) err = check_kernels(c);                                                      // step 32
+    if (err == TIGRIS_OK) err = check_float_sections(c);                                               // step 33
     return err;
 }
 

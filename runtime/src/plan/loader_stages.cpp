@@ -38,7 +38,8 @@ tigris_error_t check_stage_records(LoadCtx &c)
     const tigris_file_header_t &h = c.hdr;
     for (uint32_t i = 0; i < h.num_stages; i++) {
         const tigris_stage_t &s = c.plan.stages[i];
-        if (!list_ok(c, s.ops_off, s.ops_count, h.num_ops) || !list_ok(c, s.inputs_off, s.inputs_count, h.num_tensors) ||
+        if (!list_ok(c, s.ops_off, s.ops_count, h.num_ops) ||
+            !list_ok(c, s.inputs_off, s.inputs_count, h.num_tensors) ||
             !list_ok(c, s.outputs_off, s.outputs_count, h.num_tensors) || s.reserved != 0 ||
             (s.tile_plan_idx != TIGRIS_NONE && s.tile_plan_idx >= h.num_tile_plans) || !chain_ok(c, i))
             return TIGRIS_ERR_BAD_SECTION;
@@ -66,8 +67,7 @@ tigris_error_t check_state_entries(LoadCtx &c)
         if (e.input >= c.hdr.num_tensors || !(c.plan.tensors[e.input].flags & TIGRIS_TENSOR_STATE))
             return TIGRIS_ERR_BAD_SECTION;
         const uint32_t bytes = c.plan.tensors[e.input].size_bytes;
-        if (e.output != TIGRIS_NONE &&
-            (e.output >= c.hdr.num_tensors || c.plan.tensors[e.output].size_bytes != bytes))
+        if (e.output != TIGRIS_NONE && (e.output >= c.hdr.num_tensors || c.plan.tensors[e.output].size_bytes != bytes))
             return TIGRIS_ERR_BAD_SECTION;
         if (e.bytes != bytes || !span_ok(e.offset, e.bytes, c.plan.state_bytes) || e.initial < values_from ||
             !span_ok(e.initial, e.bytes, c.state_len))
@@ -95,7 +95,8 @@ uint32_t graph_of_stage(const tigris_plan_t &p, uint32_t stage)
     uint32_t lo = 0, hi = p.num_subgraphs;  // last graph whose first_stage <= stage
     while (hi - lo > 1) {
         const uint32_t mid = (lo + hi) / 2;
-        if (p.subgraphs[mid].first_stage <= stage) lo = mid; else hi = mid;
+        if (p.subgraphs[mid].first_stage <= stage) lo = mid;
+        else hi = mid;
     }
     return lo;
 }

@@ -62,8 +62,8 @@ tigris_error_t check_directory(LoadCtx &c)
 
 tigris_error_t check_required_sections(LoadCtx &c)
 {
-    static const int always[] = {TIGRIS_SEC_TENSORS, TIGRIS_SEC_OPS, TIGRIS_SEC_INDEX_POOL,
-                                 TIGRIS_SEC_SHAPE_POOL, TIGRIS_SEC_STRINGS};
+    static const int always[] = {TIGRIS_SEC_TENSORS, TIGRIS_SEC_OPS, TIGRIS_SEC_INDEX_POOL, TIGRIS_SEC_SHAPE_POOL,
+                                 TIGRIS_SEC_STRINGS};
     for (int id : always) {
         if (!c.present[id]) return TIGRIS_ERR_MISSING_SEC;
     }
@@ -86,12 +86,11 @@ static bool aligned_at(const LoadCtx &c, int id, uintptr_t align)
 tigris_error_t check_pool_alignment(LoadCtx &c)
 {
     const tigris_file_header_t &h = c.hdr;
-    const bool index_used = h.num_ops || h.num_stages || h.num_model_inputs || h.num_model_outputs ||
-                            c.present[TIGRIS_SEC_SUBGRAPHS];
+    const bool index_used =
+        h.num_ops || h.num_stages || h.num_model_inputs || h.num_model_outputs || c.present[TIGRIS_SEC_SUBGRAPHS];
     if (index_used && !aligned_at(c, TIGRIS_SEC_INDEX_POOL, 2)) return TIGRIS_ERR_BAD_SECTION;
     if (h.num_tensors && !aligned_at(c, TIGRIS_SEC_SHAPE_POOL, 4)) return TIGRIS_ERR_BAD_SECTION;
-    if (c.present[TIGRIS_SEC_QUANT_PARAMS] && !aligned_at(c, TIGRIS_SEC_QUANT_PARAMS, 4))
-        return TIGRIS_ERR_BAD_SECTION;
+    if (c.present[TIGRIS_SEC_QUANT_PARAMS] && !aligned_at(c, TIGRIS_SEC_QUANT_PARAMS, 4)) return TIGRIS_ERR_BAD_SECTION;
     // Pools are exposed as typed pointers only when aligned; an unused misaligned pool stays NULL.
     if (aligned_at(c, TIGRIS_SEC_INDEX_POOL, 2)) {
         c.plan.index_pool = (const uint16_t *)(const void *)(c.buf + c.sec_off[TIGRIS_SEC_INDEX_POOL]);
@@ -142,8 +141,7 @@ tigris_error_t check_quant_header(LoadCtx &c)
 {
     if (!c.present[TIGRIS_SEC_QUANT_PARAMS]) return TIGRIS_OK;
     const uint32_t off = c.sec_off[TIGRIS_SEC_QUANT_PARAMS];
-    if (!span_ok(off, sizeof(tigris_quant_header_t), c.sec_end[TIGRIS_SEC_QUANT_PARAMS]))
-        return TIGRIS_ERR_BAD_SECTION;
+    if (!span_ok(off, sizeof(tigris_quant_header_t), c.sec_end[TIGRIS_SEC_QUANT_PARAMS])) return TIGRIS_ERR_BAD_SECTION;
     const uint16_t count = rd_u16(c.buf + off), pages = rd_u16(c.buf + off + 2);
     const uint32_t entries = off + sizeof(tigris_quant_header_t);
     if (!table_fits(c, TIGRIS_SEC_QUANT_PARAMS, entries, count, sizeof(tigris_quant_param_t)))
@@ -257,9 +255,9 @@ tigris_error_t check_record_tables(LoadCtx &c)
             !table_fits(c, TIGRIS_SEC_WEIGHT_BLOCKS, off + 4, rd_u16(c.buf + off), sizeof(tigris_weight_block_t)))
             err = TIGRIS_ERR_BAD_SECTION;
     }
-    if (err == TIGRIS_OK) err = check_attribute_table(c);        // step 11
-    if (err == TIGRIS_OK) err = check_late_sections(c);          // step 11 (v10/v11 sections)
-    if (err == TIGRIS_OK) err = check_quant_header(c);           // step 12
+    if (err == TIGRIS_OK) err = check_attribute_table(c);          // step 11
+    if (err == TIGRIS_OK) err = check_late_sections(c);            // step 11 (v10/v11 sections)
+    if (err == TIGRIS_OK) err = check_quant_header(c);             // step 12
     if (err == TIGRIS_OK) err = check_state_and_flow_presence(c);  // MISSING_SEC for state / flow
     return err;
 }

@@ -237,8 +237,7 @@ tigris_error_t check_attributes(LoadCtx &c)
             return TIGRIS_ERR_BAD_SECTION;
         if (a.type == TIGRIS_ATTR_SUBGRAPHS && !subgraphs_attr_ok(c, op, data, a.data_len))
             return TIGRIS_ERR_BAD_SECTION;
-        if (a.type == TIGRIS_ATTR_CONSTANTS && !constants_attr_ok(c, data, a.data_len))
-            return TIGRIS_ERR_BAD_SECTION;
+        if (a.type == TIGRIS_ATTR_CONSTANTS && !constants_attr_ok(c, data, a.data_len)) return TIGRIS_ERR_BAD_SECTION;
     }
     // Every Transpose carries its permutation and every If/While its graphs.
     for (uint32_t op = 0; op < c.hdr.num_ops; op++) {

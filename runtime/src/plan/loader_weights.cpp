@@ -103,9 +103,9 @@ bool op_weights_in_block(const LoadCtx &c, uint16_t op_index, const tigris_weigh
 
 tigris_error_t check_weights(LoadCtx &c)
 {
-    tigris_error_t err = check_weight_entries(c);   // step 20
-    if (err == TIGRIS_OK) err = check_quant_params(c);  // step 21
-    if (err == TIGRIS_OK) err = check_weight_blocks(c); // step 22
+    tigris_error_t err = check_weight_entries(c);        // step 20
+    if (err == TIGRIS_OK) err = check_quant_params(c);   // step 21
+    if (err == TIGRIS_OK) err = check_weight_blocks(c);  // step 22
     return err;
 }
 

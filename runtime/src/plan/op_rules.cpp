@@ -16,85 +16,117 @@ constexpr uint32_t kCompareAttrs = A(TIGRIS_ATTR_CONSTANT_OPERAND) | A(TIGRIS_AT
 constexpr uint32_t kNoRule = 0xFFFFFFFFu;
 
 // Attribute kinds each op may carry (docs/operators.md); kNoRule = opcode without a rule.
-uint32_t allowed_attributes(uint8_t op_type) {
+uint32_t allowed_attributes(uint8_t op_type)
+{
     switch (op_type) {
-    case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_CONV1D:
-    case TIGRIS_OP_CONV_TRANSPOSE: case TIGRIS_OP_FULLY_CONN:
-    case TIGRIS_OP_MAX_POOL: case TIGRIS_OP_GLOBAL_MAX:
-    case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_TANH:
-    case TIGRIS_OP_HARDSWISH: case TIGRIS_OP_ERF: case TIGRIS_OP_ABS: case TIGRIS_OP_NEG:
-    case TIGRIS_OP_RSQRT: case TIGRIS_OP_EXP: case TIGRIS_OP_LOG: case TIGRIS_OP_SQRT:
-    case TIGRIS_OP_SQUARE: case TIGRIS_OP_FLOOR: case TIGRIS_OP_CEIL: case TIGRIS_OP_ROUND:
-    case TIGRIS_OP_SIN: case TIGRIS_OP_COS: case TIGRIS_OP_LOGICAL_NOT: case TIGRIS_OP_CAST:
+    case TIGRIS_OP_CONV:
+    case TIGRIS_OP_DEPTHWISE:
+    case TIGRIS_OP_CONV1D:
+    case TIGRIS_OP_CONV_TRANSPOSE:
+    case TIGRIS_OP_FULLY_CONN:
+    case TIGRIS_OP_MAX_POOL:
+    case TIGRIS_OP_GLOBAL_MAX:
+    case TIGRIS_OP_RELU:
+    case TIGRIS_OP_RELU6:
+    case TIGRIS_OP_SIGMOID:
+    case TIGRIS_OP_TANH:
+    case TIGRIS_OP_HARDSWISH:
+    case TIGRIS_OP_ERF:
+    case TIGRIS_OP_ABS:
+    case TIGRIS_OP_NEG:
+    case TIGRIS_OP_RSQRT:
+    case TIGRIS_OP_EXP:
+    case TIGRIS_OP_LOG:
+    case TIGRIS_OP_SQRT:
+    case TIGRIS_OP_SQUARE:
+    case TIGRIS_OP_FLOOR:
+    case TIGRIS_OP_CEIL:
+    case TIGRIS_OP_ROUND:
+    case TIGRIS_OP_SIN:
+    case TIGRIS_OP_COS:
+    case TIGRIS_OP_LOGICAL_NOT:
+    case TIGRIS_OP_CAST:
     case TIGRIS_OP_ADD_N:
-    case TIGRIS_OP_FLATTEN: case TIGRIS_OP_RESHAPE: case TIGRIS_OP_SQUEEZE: case TIGRIS_OP_UNSQUEEZE:
-        return 0;
-    case TIGRIS_OP_AVG_POOL: case TIGRIS_OP_L2_POOL: case TIGRIS_OP_GLOBAL_AVG:
-        return A(TIGRIS_ATTR_POOL_ROUNDING);
-    case TIGRIS_OP_MATMUL:
-        return A(TIGRIS_ATTR_CONSTANT_OPERAND);
-    case TIGRIS_OP_ADD: case TIGRIS_OP_SUB: case TIGRIS_OP_MUL: case TIGRIS_OP_SQUARED_DIFFERENCE:
-        return kRequantBinaryAttrs;
-    case TIGRIS_OP_DIV: case TIGRIS_OP_MAXIMUM: case TIGRIS_OP_MINIMUM: case TIGRIS_OP_FLOOR_DIV:
-    case TIGRIS_OP_FLOOR_MOD: case TIGRIS_OP_PRELU: case TIGRIS_OP_LOGICAL_AND:
-    case TIGRIS_OP_LOGICAL_OR: case TIGRIS_OP_SELECT_V2:
-        return kBinaryAttrs;
-    case TIGRIS_OP_EQUAL: case TIGRIS_OP_LESS: case TIGRIS_OP_LESS_EQUAL: case TIGRIS_OP_GREATER:
-    case TIGRIS_OP_GREATER_EQUAL:
-        return kCompareAttrs;
-    case TIGRIS_OP_CLIP:
-        return A(TIGRIS_ATTR_CLIP_BOUNDS);
-    case TIGRIS_OP_LEAKY_RELU: case TIGRIS_OP_ELU:
-        return A(TIGRIS_ATTR_ALPHA);
-    case TIGRIS_OP_SOFTMAX: case TIGRIS_OP_LOG_SOFTMAX:
-        return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_ALPHA);
-    case TIGRIS_OP_BATCH_NORM: case TIGRIS_OP_CONCAT: case TIGRIS_OP_SPLIT:
-    case TIGRIS_OP_REDUCE_MAX: case TIGRIS_OP_REDUCE_MIN: case TIGRIS_OP_REDUCE_SUM:
-    case TIGRIS_OP_REDUCE_ALL:
-        return A(TIGRIS_ATTR_AXES);
-    case TIGRIS_OP_REDUCE_MEAN:
-        return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_POOL_ROUNDING);
-    case TIGRIS_OP_INST_NORM: case TIGRIS_OP_LAYER_NORM: case TIGRIS_OP_L2_NORMALIZATION:
-        return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_EPSILON);
-    case TIGRIS_OP_ARG_MAX: case TIGRIS_OP_ARG_MIN:
-        return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_MOVEMENT);
-    case TIGRIS_OP_CUMSUM:
-        return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_CUMSUM_OPTIONS);
-    case TIGRIS_OP_PAD:
-        return A(TIGRIS_ATTR_PADS) | A(TIGRIS_ATTR_ALPHA);
-    case TIGRIS_OP_TRANSPOSE:
-        return A(TIGRIS_ATTR_TRANSPOSE_PERM);
-    case TIGRIS_OP_MIRROR_PAD: case TIGRIS_OP_GATHER: case TIGRIS_OP_GATHER_ND:
-    case TIGRIS_OP_STRIDED_SLICE: case TIGRIS_OP_REVERSE_V2: case TIGRIS_OP_EMBEDDING_LOOKUP:
-    case TIGRIS_OP_DYNAMIC_UPDATE_SLICE:
-        return A(TIGRIS_ATTR_MOVEMENT);
-    case TIGRIS_OP_RESIZE: case TIGRIS_OP_RESIZE_LINEAR:
-        return A(TIGRIS_ATTR_RESIZE_SCALES);
-    case TIGRIS_OP_IF: case TIGRIS_OP_WHILE:
-        return A(TIGRIS_ATTR_SUBGRAPHS);
-    case TIGRIS_OP_SVDF:
-        return A(TIGRIS_ATTR_CONSTANTS) | A(TIGRIS_ATTR_SVDF);
-    case TIGRIS_OP_LSTM:
-        return A(TIGRIS_ATTR_CONSTANTS) | A(TIGRIS_ATTR_LSTM);
-    case TIGRIS_OP_DETECTION_POSTPROCESS:
-        return A(TIGRIS_ATTR_DETECTION);
-    default:
-        return kNoRule;
+    case TIGRIS_OP_FLATTEN:
+    case TIGRIS_OP_RESHAPE:
+    case TIGRIS_OP_SQUEEZE:
+    case TIGRIS_OP_UNSQUEEZE: return 0;
+    case TIGRIS_OP_AVG_POOL:
+    case TIGRIS_OP_L2_POOL:
+    case TIGRIS_OP_GLOBAL_AVG: return A(TIGRIS_ATTR_POOL_ROUNDING);
+    case TIGRIS_OP_MATMUL: return A(TIGRIS_ATTR_CONSTANT_OPERAND);
+    case TIGRIS_OP_ADD:
+    case TIGRIS_OP_SUB:
+    case TIGRIS_OP_MUL:
+    case TIGRIS_OP_SQUARED_DIFFERENCE: return kRequantBinaryAttrs;
+    case TIGRIS_OP_DIV:
+    case TIGRIS_OP_MAXIMUM:
+    case TIGRIS_OP_MINIMUM:
+    case TIGRIS_OP_FLOOR_DIV:
+    case TIGRIS_OP_FLOOR_MOD:
+    case TIGRIS_OP_PRELU:
+    case TIGRIS_OP_LOGICAL_AND:
+    case TIGRIS_OP_LOGICAL_OR:
+    case TIGRIS_OP_SELECT_V2: return kBinaryAttrs;
+    case TIGRIS_OP_EQUAL:
+    case TIGRIS_OP_LESS:
+    case TIGRIS_OP_LESS_EQUAL:
+    case TIGRIS_OP_GREATER:
+    case TIGRIS_OP_GREATER_EQUAL: return kCompareAttrs;
+    case TIGRIS_OP_CLIP: return A(TIGRIS_ATTR_CLIP_BOUNDS);
+    case TIGRIS_OP_LEAKY_RELU:
+    case TIGRIS_OP_ELU: return A(TIGRIS_ATTR_ALPHA);
+    case TIGRIS_OP_SOFTMAX:
+    case TIGRIS_OP_LOG_SOFTMAX: return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_ALPHA);
+    case TIGRIS_OP_BATCH_NORM:
+    case TIGRIS_OP_CONCAT:
+    case TIGRIS_OP_SPLIT:
+    case TIGRIS_OP_REDUCE_MAX:
+    case TIGRIS_OP_REDUCE_MIN:
+    case TIGRIS_OP_REDUCE_SUM:
+    case TIGRIS_OP_REDUCE_ALL: return A(TIGRIS_ATTR_AXES);
+    case TIGRIS_OP_REDUCE_MEAN: return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_POOL_ROUNDING);
+    case TIGRIS_OP_INST_NORM:
+    case TIGRIS_OP_LAYER_NORM:
+    case TIGRIS_OP_L2_NORMALIZATION: return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_EPSILON);
+    case TIGRIS_OP_ARG_MAX:
+    case TIGRIS_OP_ARG_MIN: return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_MOVEMENT);
+    case TIGRIS_OP_CUMSUM: return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_CUMSUM_OPTIONS);
+    case TIGRIS_OP_PAD: return A(TIGRIS_ATTR_PADS) | A(TIGRIS_ATTR_ALPHA);
+    case TIGRIS_OP_TRANSPOSE: return A(TIGRIS_ATTR_TRANSPOSE_PERM);
+    case TIGRIS_OP_MIRROR_PAD:
+    case TIGRIS_OP_GATHER:
+    case TIGRIS_OP_GATHER_ND:
+    case TIGRIS_OP_STRIDED_SLICE:
+    case TIGRIS_OP_REVERSE_V2:
+    case TIGRIS_OP_EMBEDDING_LOOKUP:
+    case TIGRIS_OP_DYNAMIC_UPDATE_SLICE: return A(TIGRIS_ATTR_MOVEMENT);
+    case TIGRIS_OP_RESIZE:
+    case TIGRIS_OP_RESIZE_LINEAR: return A(TIGRIS_ATTR_RESIZE_SCALES);
+    case TIGRIS_OP_IF:
+    case TIGRIS_OP_WHILE: return A(TIGRIS_ATTR_SUBGRAPHS);
+    case TIGRIS_OP_SVDF: return A(TIGRIS_ATTR_CONSTANTS) | A(TIGRIS_ATTR_SVDF);
+    case TIGRIS_OP_LSTM: return A(TIGRIS_ATTR_CONSTANTS) | A(TIGRIS_ATTR_LSTM);
+    case TIGRIS_OP_DETECTION_POSTPROCESS: return A(TIGRIS_ATTR_DETECTION);
+    default: return kNoRule;
     }
 }
 
-bool fused_act_allowed(uint8_t op_type) {
+bool fused_act_allowed(uint8_t op_type)
+{
     return op_type == TIGRIS_OP_CONV || op_type == TIGRIS_OP_DEPTHWISE || op_type == TIGRIS_OP_FULLY_CONN ||
            op_type == TIGRIS_OP_CONV1D || op_type == TIGRIS_OP_ADD || op_type == TIGRIS_OP_SVDF;
 }
 
 // Every attribute attached to the op has a kind in `allowed`.
-bool attributes_allowed(const OpView &v, uint32_t allowed) {
+bool attributes_allowed(const OpView &v, uint32_t allowed)
+{
     const tigris_plan_t *p = v.plan;
     uint32_t lo = 0, hi = p->num_op_attributes;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2u;
-        if (p->op_attributes[mid].op_index < v.index) lo = mid + 1u; else hi = mid;
+        if (p->op_attributes[mid].op_index < v.index) lo = mid + 1u;
+        else hi = mid;
     }
     for (uint32_t i = lo; i < p->num_op_attributes && p->op_attributes[i].op_index == v.index; ++i) {
         uint8_t kind = p->op_attributes[i].type;
@@ -104,7 +136,8 @@ bool attributes_allowed(const OpView &v, uint32_t allowed) {
 }
 
 // Control flow: the executor runs it; the rule checks the operands it relies on.
-bool check_control_flow(const OpView &v) {
+bool check_control_flow(const OpView &v)
+{
     uint8_t len = 0;
     const uint8_t *g = v.attr(TIGRIS_ATTR_SUBGRAPHS, &len);
     if (g == nullptr || len != 4) return false;
@@ -122,7 +155,8 @@ bool check_control_flow(const OpView &v) {
     return true;
 }
 
-bool check_family(const OpView &v) {
+bool check_family(const OpView &v)
+{
     if (v.op->op_type == TIGRIS_OP_IF || v.op->op_type == TIGRIS_OP_WHILE) return check_control_flow(v);
     Verdict r = check_spatial(v);
     if (r == kNotMine) r = check_elementwise(v);
@@ -133,7 +167,8 @@ bool check_family(const OpView &v) {
 
 }  // namespace
 
-int read_axes(const OpView &v, uint8_t rank, uint8_t *axes) {
+int read_axes(const OpView &v, uint8_t rank, uint8_t *axes)
+{
     uint8_t len = 0;
     const uint8_t *a = v.attr(TIGRIS_ATTR_AXES, &len);
     if (a == nullptr) return 0;
@@ -145,7 +180,8 @@ int read_axes(const OpView &v, uint8_t rank, uint8_t *axes) {
     return len;
 }
 
-int read_single_axis(const OpView &v, uint8_t rank, int def) {
+int read_single_axis(const OpView &v, uint8_t rank, int def)
+{
     uint8_t len = 0;
     const uint8_t *a = v.attr(TIGRIS_ATTR_AXES, &len);
     if (a == nullptr) return def;
@@ -153,20 +189,23 @@ int read_single_axis(const OpView &v, uint8_t rank, int def) {
     return a[0];
 }
 
-int movement_count(const OpView &v) {
+int movement_count(const OpView &v)
+{
     uint8_t len = 0;
     const uint8_t *a = v.attr(TIGRIS_ATTR_MOVEMENT, &len);
     if (a == nullptr || (len % 4u) != 0) return -1;
     return len / 4;
 }
 
-int32_t movement_at(const OpView &v, int i) {
+int32_t movement_at(const OpView &v, int i)
+{
     uint8_t len = 0;
     const uint8_t *a = v.attr(TIGRIS_ATTR_MOVEMENT, &len);
     return rd_i32(a + 4 * i);
 }
 
-bool all_same_dtype(const OpView &v) {
+bool all_same_dtype(const OpView &v)
+{
     uint8_t d = v.in(0).dtype;
     for (uint8_t i = 0; i < v.num_in(); ++i)
         if (v.in(i).dtype != d) return false;
@@ -175,7 +214,8 @@ bool all_same_dtype(const OpView &v) {
     return true;
 }
 
-bool broadcastable(const int32_t *s, uint8_t rank, const int32_t *out, uint8_t out_rank) {
+bool broadcastable(const int32_t *s, uint8_t rank, const int32_t *out, uint8_t out_rank)
+{
     if (rank > out_rank) return false;
     for (uint8_t i = 0; i < rank; ++i) {
         int32_t d = s[rank - 1 - i], o = out[out_rank - 1 - i];
@@ -186,7 +226,8 @@ bool broadcastable(const int32_t *s, uint8_t rank, const int32_t *out, uint8_t o
 
 }  // namespace rules
 
-tigris_error_t check_operator(const tigris_plan_t *plan, uint16_t op_index) {
+tigris_error_t check_operator(const tigris_plan_t *plan, uint16_t op_index)
+{
     using namespace rules;
     if (plan == nullptr || op_index >= plan->header->num_ops) return TIGRIS_ERR_BAD_OPERATOR;
     OpView v{plan, &plan->ops[op_index], op_index};

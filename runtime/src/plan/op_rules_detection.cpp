@@ -11,7 +11,8 @@ namespace {
 
 bool positive(float f) { return isfinite(f) && f > 0.0f; }
 
-bool shape_is(const OpView &v, const tigris_tensor_t &t, uint8_t rank, const int32_t *dims) {
+bool shape_is(const OpView &v, const tigris_tensor_t &t, uint8_t rank, const int32_t *dims)
+{
     if (t.ndim != rank) return false;
     const int32_t *s = v.shape(t);
     for (uint8_t i = 0; i < rank; ++i)
@@ -21,13 +22,15 @@ bool shape_is(const OpView &v, const tigris_tensor_t &t, uint8_t rank, const int
 
 }  // namespace
 
-bool check_detection(const OpView &v) {
+bool check_detection(const OpView &v)
+{
     if (v.num_in() != 2 || v.num_out() != 5 || !v.has_weight() || v.has_bias()) return false;
     uint8_t len = 0;
     detection::Params q;
     const uint8_t *payload = v.attr(TIGRIS_ATTR_DETECTION, &len);
     if (!detection::read_params(payload, len, &q)) return false;
-    if (q.max_detections < 1 || q.classes < 1 || q.regular > 1 || (q.regular && q.detections_per_class < 1)) return false;
+    if (q.max_detections < 1 || q.classes < 1 || q.regular > 1 || (q.regular && q.detections_per_class < 1))
+        return false;
     if (!isfinite(q.score_threshold) || !(q.iou_threshold > 0.0f && q.iou_threshold <= 1.0f)) return false;
     if (!positive(q.y_scale) || !positive(q.x_scale) || !positive(q.h_scale) || !positive(q.w_scale)) return false;
     const tigris_tensor_t &enc = v.in(0), &sc = v.in(1);

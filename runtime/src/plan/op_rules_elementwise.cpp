@@ -9,7 +9,8 @@ namespace rules {
 
 namespace {
 
-void tensor_operand(const OpView &v, uint8_t input, Operand &o) {
+void tensor_operand(const OpView &v, uint8_t input, Operand &o)
+{
     const tigris_tensor_t &t = v.in(input);
     o.input = input;
     o.shape = v.shape(t);
@@ -20,7 +21,8 @@ void tensor_operand(const OpView &v, uint8_t input, Operand &o) {
 }
 
 // Shape of a short-form constant of `count` elements: scalar, per last output axis, or full.
-bool implicit_constant_shape(const OpView &v, uint64_t count, Operand &o) {
+bool implicit_constant_shape(const OpView &v, uint64_t count, Operand &o)
+{
     const tigris_tensor_t &out = v.out(0);
     const int32_t *os = v.shape(out);
     if (count == 1 || (out.ndim > 0 && count == (uint64_t)os[out.ndim - 1])) {
@@ -36,21 +38,23 @@ bool implicit_constant_shape(const OpView &v, uint64_t count, Operand &o) {
     return true;
 }
 
-bool numeric_class(uint8_t op_type, uint8_t d) {
+bool numeric_class(uint8_t op_type, uint8_t d)
+{
     switch (op_type) {
-    case TIGRIS_OP_SQUARED_DIFFERENCE: case TIGRIS_OP_PRELU:
-        return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT8;
-    default:
-        return is_numeric(d);
+    case TIGRIS_OP_SQUARED_DIFFERENCE:
+    case TIGRIS_OP_PRELU: return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT8;
+    default: return is_numeric(d);
     }
 }
 
-bool is_comparison(uint8_t t) {
+bool is_comparison(uint8_t t)
+{
     return t == TIGRIS_OP_EQUAL || t == TIGRIS_OP_LESS || t == TIGRIS_OP_LESS_EQUAL || t == TIGRIS_OP_GREATER ||
            t == TIGRIS_OP_GREATER_EQUAL;
 }
 
-bool check_binary(const OpView &v) {
+bool check_binary(const OpView &v)
+{
     uint8_t t = v.op->op_type;
     uint8_t n = t == TIGRIS_OP_SELECT_V2 ? 3 : 2;
     if (v.num_out() != 1 || v.has_bias()) return false;
@@ -69,7 +73,8 @@ bool check_binary(const OpView &v) {
     return out.dtype == d && numeric_class(t, d);
 }
 
-bool check_add_n(const OpView &v) {
+bool check_add_n(const OpView &v)
+{
     if (v.num_out() != 1 || v.has_weight() || v.has_bias() || !all_same_dtype(v)) return false;
     const tigris_tensor_t &out = v.out(0);
     if (!is_numeric(out.dtype) || v.num_in() > 16) return false;
@@ -78,7 +83,8 @@ bool check_add_n(const OpView &v) {
     return broadcast_result_ok(ops, v.num_in(), v.shape(out), out.ndim);
 }
 
-bool f32_attr_ok(const OpView &v, uint8_t kind, uint8_t count, bool required) {
+bool f32_attr_ok(const OpView &v, uint8_t kind, uint8_t count, bool required)
+{
     uint8_t len = 0;
     const uint8_t *p = v.attr(kind, &len);
     if (p == nullptr) return !required;
@@ -93,50 +99,71 @@ bool f32_attr_ok(const OpView &v, uint8_t kind, uint8_t count, bool required) {
 // Dtype class of a unary op's data (0 = not a unary op).
 enum UnaryClass { kNotUnary, kFloat, kFloatQ8, kNumericQ8, kBool, kAnyPair };
 
-UnaryClass unary_class(uint8_t t) {
+UnaryClass unary_class(uint8_t t)
+{
     switch (t) {
-    case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6: case TIGRIS_OP_CLIP: case TIGRIS_OP_LEAKY_RELU:
-    case TIGRIS_OP_ELU: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_TANH: case TIGRIS_OP_HARDSWISH:
-    case TIGRIS_OP_RSQRT: case TIGRIS_OP_LOG:
-        return kFloatQ8;
-    case TIGRIS_OP_ERF: case TIGRIS_OP_EXP: case TIGRIS_OP_SQRT: case TIGRIS_OP_SQUARE:
-    case TIGRIS_OP_FLOOR: case TIGRIS_OP_CEIL: case TIGRIS_OP_ROUND: case TIGRIS_OP_SIN: case TIGRIS_OP_COS:
-        return kFloat;
-    case TIGRIS_OP_ABS: case TIGRIS_OP_NEG:
-        return kNumericQ8;
-    case TIGRIS_OP_LOGICAL_NOT:
-        return kBool;
-    case TIGRIS_OP_CAST:
-        return kAnyPair;
-    default:
-        return kNotUnary;
+    case TIGRIS_OP_RELU:
+    case TIGRIS_OP_RELU6:
+    case TIGRIS_OP_CLIP:
+    case TIGRIS_OP_LEAKY_RELU:
+    case TIGRIS_OP_ELU:
+    case TIGRIS_OP_SIGMOID:
+    case TIGRIS_OP_TANH:
+    case TIGRIS_OP_HARDSWISH:
+    case TIGRIS_OP_RSQRT:
+    case TIGRIS_OP_LOG: return kFloatQ8;
+    case TIGRIS_OP_ERF:
+    case TIGRIS_OP_EXP:
+    case TIGRIS_OP_SQRT:
+    case TIGRIS_OP_SQUARE:
+    case TIGRIS_OP_FLOOR:
+    case TIGRIS_OP_CEIL:
+    case TIGRIS_OP_ROUND:
+    case TIGRIS_OP_SIN:
+    case TIGRIS_OP_COS: return kFloat;
+    case TIGRIS_OP_ABS:
+    case TIGRIS_OP_NEG: return kNumericQ8;
+    case TIGRIS_OP_LOGICAL_NOT: return kBool;
+    case TIGRIS_OP_CAST: return kAnyPair;
+    default: return kNotUnary;
     }
 }
 
-bool check_unary(const OpView &v, UnaryClass cls) {
+bool check_unary(const OpView &v, UnaryClass cls)
+{
     if (v.num_in() != 1 || v.num_out() != 1 || v.has_weight() || v.has_bias()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     if (!same_shape(v, in, out)) return false;
     uint8_t d = in.dtype;
     switch (cls) {
-    case kFloat: if (d != TIGRIS_DTYPE_FLOAT32) return false; break;
-    case kFloatQ8: if (d != TIGRIS_DTYPE_FLOAT32 && d != TIGRIS_DTYPE_INT8) return false; break;
-    case kNumericQ8: if (!is_numeric(d)) return false; break;
-    case kBool: if (d != TIGRIS_DTYPE_BOOL) return false; break;
+    case kFloat:
+        if (d != TIGRIS_DTYPE_FLOAT32) return false;
+        break;
+    case kFloatQ8:
+        if (d != TIGRIS_DTYPE_FLOAT32 && d != TIGRIS_DTYPE_INT8) return false;
+        break;
+    case kNumericQ8:
+        if (!is_numeric(d)) return false;
+        break;
+    case kBool:
+        if (d != TIGRIS_DTYPE_BOOL) return false;
+        break;
     case kAnyPair: return tigris_dtype_size(d) != 0 && tigris_dtype_size(out.dtype) != 0;
     case kNotUnary: return false;
     }
     if (out.dtype != d) return false;
     switch (v.op->op_type) {
     case TIGRIS_OP_CLIP: return f32_attr_ok(v, TIGRIS_ATTR_CLIP_BOUNDS, 2, true);
-    case TIGRIS_OP_LEAKY_RELU: case TIGRIS_OP_ELU: return f32_attr_ok(v, TIGRIS_ATTR_ALPHA, 1, false);
+    case TIGRIS_OP_LEAKY_RELU:
+    case TIGRIS_OP_ELU: return f32_attr_ok(v, TIGRIS_ATTR_ALPHA, 1, false);
     default: return true;
     }
 }
 
 }  // namespace
 
-bool resolve_operands(const OpView &v, uint8_t n, Operand *ops) {
+bool resolve_operands(const OpView &v, uint8_t n, Operand *ops)
+{
     uint8_t len = 0;
     const uint8_t *p = v.attr(TIGRIS_ATTR_CONSTANT_OPERAND, &len);
     if (v.num_in() == n) {
@@ -181,7 +208,8 @@ bool resolve_operands(const OpView &v, uint8_t n, Operand *ops) {
     return count * es == bytes;
 }
 
-bool broadcast_result_ok(const Operand *ops, uint8_t n, const int32_t *out, uint8_t out_rank) {
+bool broadcast_result_ok(const Operand *ops, uint8_t n, const int32_t *out, uint8_t out_rank)
+{
     for (uint8_t k = 0; k < n; ++k)
         if (!broadcastable(ops[k].shape, ops[k].rank, out, out_rank)) return false;
     for (uint8_t i = 0; i < out_rank; ++i) {
@@ -195,20 +223,30 @@ bool broadcast_result_ok(const Operand *ops, uint8_t n, const int32_t *out, uint
     return true;
 }
 
-Verdict check_elementwise(const OpView &v) {
+Verdict check_elementwise(const OpView &v)
+{
     uint8_t t = v.op->op_type;
     switch (t) {
-    case TIGRIS_OP_ADD: case TIGRIS_OP_SUB: case TIGRIS_OP_MUL: case TIGRIS_OP_DIV:
-    case TIGRIS_OP_SQUARED_DIFFERENCE: case TIGRIS_OP_MAXIMUM: case TIGRIS_OP_MINIMUM:
-    case TIGRIS_OP_FLOOR_DIV: case TIGRIS_OP_FLOOR_MOD: case TIGRIS_OP_PRELU:
-    case TIGRIS_OP_EQUAL: case TIGRIS_OP_LESS: case TIGRIS_OP_LESS_EQUAL: case TIGRIS_OP_GREATER:
-    case TIGRIS_OP_GREATER_EQUAL: case TIGRIS_OP_LOGICAL_AND: case TIGRIS_OP_LOGICAL_OR:
-    case TIGRIS_OP_SELECT_V2:
-        return verdict(check_binary(v));
-    case TIGRIS_OP_ADD_N:
-        return verdict(check_add_n(v));
-    default:
-        break;
+    case TIGRIS_OP_ADD:
+    case TIGRIS_OP_SUB:
+    case TIGRIS_OP_MUL:
+    case TIGRIS_OP_DIV:
+    case TIGRIS_OP_SQUARED_DIFFERENCE:
+    case TIGRIS_OP_MAXIMUM:
+    case TIGRIS_OP_MINIMUM:
+    case TIGRIS_OP_FLOOR_DIV:
+    case TIGRIS_OP_FLOOR_MOD:
+    case TIGRIS_OP_PRELU:
+    case TIGRIS_OP_EQUAL:
+    case TIGRIS_OP_LESS:
+    case TIGRIS_OP_LESS_EQUAL:
+    case TIGRIS_OP_GREATER:
+    case TIGRIS_OP_GREATER_EQUAL:
+    case TIGRIS_OP_LOGICAL_AND:
+    case TIGRIS_OP_LOGICAL_OR:
+    case TIGRIS_OP_SELECT_V2: return verdict(check_binary(v));
+    case TIGRIS_OP_ADD_N: return verdict(check_add_n(v));
+    default: break;
     }
     UnaryClass cls = unary_class(t);
     if (cls == kNotUnary) return kNotMine;

@@ -13,7 +13,8 @@ namespace {
 bool no_weights(const OpView &v) { return !v.has_weight() && !v.has_bias(); }
 
 // Concat (inputs joined into output 0) or Split (input 0 cut into the outputs).
-bool check_concat_split(const OpView &v, bool split) {
+bool check_concat_split(const OpView &v, bool split)
+{
     if (!no_weights(v) || !all_same_dtype(v)) return false;
     if (split ? v.num_in() != 1 : v.num_out() != 1) return false;
     const tigris_tensor_t &whole = split ? v.in(0) : v.out(0);
@@ -35,11 +36,13 @@ bool check_concat_split(const OpView &v, bool split) {
     return sum == ws[axis];
 }
 
-bool plain_io(const OpView &v) {
+bool plain_io(const OpView &v)
+{
     return v.num_in() == 1 && v.num_out() == 1 && no_weights(v) && v.in(0).dtype == v.out(0).dtype;
 }
 
-bool check_pad(const OpView &v) {
+bool check_pad(const OpView &v)
+{
     if (!plain_io(v)) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     uint8_t rank = in.ndim, len = 0;
@@ -55,7 +58,8 @@ bool check_pad(const OpView &v) {
     return f == nullptr || (len == 4 && !isnan(rd_f32(f)));
 }
 
-bool check_mirror_pad(const OpView &v) {
+bool check_mirror_pad(const OpView &v)
+{
     if (!plain_io(v)) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     uint8_t rank = in.ndim;
@@ -72,7 +76,8 @@ bool check_mirror_pad(const OpView &v) {
     return true;
 }
 
-bool check_transpose(const OpView &v) {
+bool check_transpose(const OpView &v)
+{
     if (!plain_io(v)) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     uint8_t rank = in.ndim, len = 0;
@@ -88,13 +93,12 @@ bool check_transpose(const OpView &v) {
     return true;
 }
 
-bool check_reshape(const OpView &v) {
-    return plain_io(v) && v.in(0).size_bytes == v.out(0).size_bytes;
-}
+bool check_reshape(const OpView &v) { return plain_io(v) && v.in(0).size_bytes == v.out(0).size_bytes; }
 
 // Index operand of Gather/GatherND/DUS: tensor input `i` of an index dtype with the given
 // shape, or (when `from_weight`) the weight holding int32 elements of that shape.
-bool index_operand_ok(const OpView &v, bool from_weight, uint8_t i, const int32_t *shape, int rank) {
+bool index_operand_ok(const OpView &v, bool from_weight, uint8_t i, const int32_t *shape, int rank)
+{
     uint64_t count = 1;
     for (int k = 0; k < rank; ++k) {
         if (shape[k] <= 0) return false;
@@ -110,19 +114,22 @@ bool index_operand_ok(const OpView &v, bool from_weight, uint8_t i, const int32_
 }
 
 // MOVEMENT values [first, first + n) copied into `dst` (n <= kMaxRank).
-bool movement_list(const OpView &v, int first, int n, int32_t *dst) {
+bool movement_list(const OpView &v, int first, int n, int32_t *dst)
+{
     if (n < 0 || n > kMaxRank) return false;
     for (int i = 0; i < n; ++i) dst[i] = movement_at(v, first + i);
     return true;
 }
 
-bool dims_equal(const int32_t *a, const int32_t *b, int n) {
+bool dims_equal(const int32_t *a, const int32_t *b, int n)
+{
     for (int i = 0; i < n; ++i)
         if (a[i] != b[i]) return false;
     return true;
 }
 
-bool check_gather(const OpView &v) {
+bool check_gather(const OpView &v)
+{
     if (v.num_out() != 1 || v.has_bias()) return false;
     const tigris_tensor_t &data = v.in(0), &out = v.out(0);
     bool from_weight = v.num_in() == 1;
@@ -139,13 +146,17 @@ bool check_gather(const OpView &v) {
     int out_rank = axis + (irank - batch) + (data.ndim - axis - 1);
     if (out.ndim != out_rank) return false;
     int j = 0;
-    for (int a = 0; a < axis; ++a) if (os[j++] != ds[a]) return false;
-    for (int a = batch; a < irank; ++a) if (os[j++] != idx[a]) return false;
-    for (int a = axis + 1; a < data.ndim; ++a) if (os[j++] != ds[a]) return false;
+    for (int a = 0; a < axis; ++a)
+        if (os[j++] != ds[a]) return false;
+    for (int a = batch; a < irank; ++a)
+        if (os[j++] != idx[a]) return false;
+    for (int a = axis + 1; a < data.ndim; ++a)
+        if (os[j++] != ds[a]) return false;
     return true;
 }
 
-bool check_embedding(const OpView &v) {
+bool check_embedding(const OpView &v)
+{
     if (v.num_in() != 1 || v.num_out() != 1 || !v.has_weight() || v.has_bias()) return false;
     const tigris_tensor_t &out = v.out(0);
     int m = movement_count(v);
@@ -160,7 +171,8 @@ bool check_embedding(const OpView &v) {
     return row != 0 && v.weight_bytes() >= row && v.weight_bytes() % row == 0;
 }
 
-bool check_gather_nd(const OpView &v) {
+bool check_gather_nd(const OpView &v)
+{
     if (v.num_out() != 1 || v.has_bias()) return false;
     const tigris_tensor_t &data = v.in(0), &out = v.out(0);
     bool from_weight = v.num_in() == 1;
@@ -180,7 +192,8 @@ bool check_gather_nd(const OpView &v) {
     return dims_equal(os + irank - 1, ds + batch + q, data.ndim - batch - q);
 }
 
-bool check_strided_slice(const OpView &v) {
+bool check_strided_slice(const OpView &v)
+{
     if (!plain_io(v)) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     int rank = in.ndim, m = movement_count(v);
@@ -208,13 +221,15 @@ bool check_strided_slice(const OpView &v) {
     return j == out.ndim;
 }
 
-bool check_reverse(const OpView &v) {
+bool check_reverse(const OpView &v)
+{
     if (!plain_io(v) || !same_shape(v, v.in(0), v.out(0)) || movement_count(v) != 1) return false;
     int32_t mask = movement_at(v, 0);
     return mask >= 0 && (v.in(0).ndim >= 31 || (mask >> v.in(0).ndim) == 0);
 }
 
-bool check_dynamic_update_slice(const OpView &v) {
+bool check_dynamic_update_slice(const OpView &v)
+{
     if (v.num_out() != 1 || v.has_bias()) return false;
     const tigris_tensor_t &opnd = v.in(0), &out = v.out(0);
     if (!same_shape(v, opnd, out) || opnd.dtype != out.dtype) return false;
@@ -244,15 +259,18 @@ bool check_dynamic_update_slice(const OpView &v) {
 
 }  // namespace
 
-Verdict check_movement(const OpView &v) {
+Verdict check_movement(const OpView &v)
+{
     switch (v.op->op_type) {
     case TIGRIS_OP_CONCAT: return verdict(check_concat_split(v, false));
     case TIGRIS_OP_SPLIT: return verdict(check_concat_split(v, true));
     case TIGRIS_OP_PAD: return verdict(check_pad(v));
     case TIGRIS_OP_MIRROR_PAD: return verdict(check_mirror_pad(v));
     case TIGRIS_OP_TRANSPOSE: return verdict(check_transpose(v));
-    case TIGRIS_OP_FLATTEN: case TIGRIS_OP_RESHAPE: case TIGRIS_OP_SQUEEZE: case TIGRIS_OP_UNSQUEEZE:
-        return verdict(check_reshape(v));
+    case TIGRIS_OP_FLATTEN:
+    case TIGRIS_OP_RESHAPE:
+    case TIGRIS_OP_SQUEEZE:
+    case TIGRIS_OP_UNSQUEEZE: return verdict(check_reshape(v));
     case TIGRIS_OP_GATHER: return verdict(check_gather(v));
     case TIGRIS_OP_EMBEDDING_LOOKUP: return verdict(check_embedding(v));
     case TIGRIS_OP_GATHER_ND: return verdict(check_gather_nd(v));

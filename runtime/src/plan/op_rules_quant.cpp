@@ -7,12 +7,14 @@ namespace rules {
 
 namespace {
 
-bool has_quant(const OpView &v, const tigris_tensor_t &t) {
+bool has_quant(const OpView &v, const tigris_tensor_t &t)
+{
     return t.dtype != TIGRIS_DTYPE_INT8 || tigris_tensor_quant(v.plan, &t) != nullptr;
 }
 
 // Conv-like ops requantize per output channel or per tensor.
-bool output_channels_ok(const OpView &v) {
+bool output_channels_ok(const OpView &v)
+{
     const tigris_tensor_t &out = v.out(0);
     const tigris_quant_param_t *q = tigris_tensor_quant(v.plan, &out);
     if (q == nullptr || out.ndim == 0) return false;
@@ -22,7 +24,8 @@ bool output_channels_ok(const OpView &v) {
 
 // TFLite's int8 softmax writes probabilities in steps of 1/256 offset by -128, over the
 // last axes (a trailing AXES block).
-bool softmax_ok(const OpView &v) {
+bool softmax_ok(const OpView &v)
+{
     const tigris_tensor_t &out = v.out(0);
     const tigris_quant_param_t *q = tigris_tensor_quant(v.plan, &out);
     if (out.dtype != TIGRIS_DTYPE_INT8 || q == nullptr || q->scale != 1.0f / 256.0f || q->zero_point != -128)
@@ -34,19 +37,20 @@ bool softmax_ok(const OpView &v) {
 
 }  // namespace
 
-bool check_quant(const OpView &v) {
+bool check_quant(const OpView &v)
+{
     for (uint8_t i = 0; i < v.num_in(); ++i)
         if (!has_quant(v, v.in(i))) return false;
     for (uint8_t i = 0; i < v.num_out(); ++i)
         if (!has_quant(v, v.out(i))) return false;
     switch (v.op->op_type) {
-    case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_CONV1D: case TIGRIS_OP_CONV_TRANSPOSE:
-    case TIGRIS_OP_FULLY_CONN:
-        return output_channels_ok(v);
-    case TIGRIS_OP_SOFTMAX:
-        return softmax_ok(v);
-    default:
-        return true;
+    case TIGRIS_OP_CONV:
+    case TIGRIS_OP_DEPTHWISE:
+    case TIGRIS_OP_CONV1D:
+    case TIGRIS_OP_CONV_TRANSPOSE:
+    case TIGRIS_OP_FULLY_CONN: return output_channels_ok(v);
+    case TIGRIS_OP_SOFTMAX: return softmax_ok(v);
+    default: return true;
     }
 }
 

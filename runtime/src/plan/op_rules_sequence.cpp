@@ -12,7 +12,8 @@ namespace {
 constexpr uint16_t kAbsent = TIGRIS_NONE;
 
 // CONSTANTS with exactly `n` entries, each a weight index or (when `optional` allows it) absent.
-bool constants(const OpView &v, uint8_t n, uint32_t optional_mask, uint16_t *w) {
+bool constants(const OpView &v, uint8_t n, uint32_t optional_mask, uint16_t *w)
+{
     uint8_t len = 0;
     const uint8_t *p = v.attr(TIGRIS_ATTR_CONSTANTS, &len);
     if (p == nullptr || len != 2u * n || v.has_weight() || v.has_bias()) return false;
@@ -23,11 +24,13 @@ bool constants(const OpView &v, uint8_t n, uint32_t optional_mask, uint16_t *w) 
     return true;
 }
 
-bool bytes_ok(const OpView &v, uint16_t w, uint64_t elements) {
+bool bytes_ok(const OpView &v, uint16_t w, uint64_t elements)
+{
     return w == kAbsent || v.weight_bytes_at(w) == elements * 4u;
 }
 
-bool all_float(const OpView &v) {
+bool all_float(const OpView &v)
+{
     for (uint8_t i = 0; i < v.num_in(); ++i)
         if (v.in(i).dtype != TIGRIS_DTYPE_FLOAT32) return false;
     for (uint8_t i = 0; i < v.num_out(); ++i)
@@ -35,7 +38,8 @@ bool all_float(const OpView &v) {
     return true;
 }
 
-bool check_svdf(const OpView &v) {
+bool check_svdf(const OpView &v)
+{
     if (v.num_in() != 2 || v.num_out() != 2 || !all_float(v)) return false;
     const tigris_tensor_t &x = v.in(0), &state = v.in(1), &y = v.out(0), &state_out = v.out(1);
     if (x.ndim != 2 || state.ndim != 2 || y.ndim != 2 || !same_shape(v, state, state_out)) return false;
@@ -53,7 +57,8 @@ bool check_svdf(const OpView &v) {
            bytes_ok(v, w[2], (uint64_t)units);
 }
 
-bool check_lstm(const OpView &v) {
+bool check_lstm(const OpView &v)
+{
     if (v.num_in() != 3 || v.num_out() != 3 || !all_float(v) || v.op->fused_act != 0) return false;
     uint8_t len = 0;
     const uint8_t *a = v.attr(TIGRIS_ATTR_LSTM, &len);
@@ -79,7 +84,8 @@ bool check_lstm(const OpView &v) {
 
 }  // namespace
 
-Verdict check_sequence(const OpView &v) {
+Verdict check_sequence(const OpView &v)
+{
     switch (v.op->op_type) {
     case TIGRIS_OP_SVDF: return verdict(check_svdf(v));
     case TIGRIS_OP_LSTM: return verdict(check_lstm(v));

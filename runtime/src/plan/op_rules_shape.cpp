@@ -11,14 +11,15 @@ Verdict check_movement(const OpView &v);  // op_rules_movement.cpp
 
 namespace {
 
-bool plain_unary_io(const OpView &v) {
-    return v.num_in() == 1 && v.num_out() == 1 && same_shape(v, v.in(0), v.out(0)) &&
-           v.in(0).dtype == v.out(0).dtype;
+bool plain_unary_io(const OpView &v)
+{
+    return v.num_in() == 1 && v.num_out() == 1 && same_shape(v, v.in(0), v.out(0)) && v.in(0).dtype == v.out(0).dtype;
 }
 
 bool float_or_q8(uint8_t d) { return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT8; }
 
-bool scalar_f32_ok(const OpView &v, uint8_t kind) {
+bool scalar_f32_ok(const OpView &v, uint8_t kind)
+{
     uint8_t len = 0;
     const uint8_t *p = v.attr(kind, &len);
     if (p == nullptr) return true;
@@ -28,7 +29,8 @@ bool scalar_f32_ok(const OpView &v, uint8_t kind) {
 }
 
 // AXES absent, or contiguous axes (trailing ones when `trailing`).
-bool contiguous_axes_ok(const OpView &v, uint8_t rank, bool trailing) {
+bool contiguous_axes_ok(const OpView &v, uint8_t rank, bool trailing)
+{
     uint8_t axes[kMaxRank];
     int n = read_axes(v, rank, axes);
     if (n < 0) return false;
@@ -37,12 +39,14 @@ bool contiguous_axes_ok(const OpView &v, uint8_t rank, bool trailing) {
     return !trailing || axes[n - 1] == rank - 1;
 }
 
-bool check_softmax(const OpView &v) {
+bool check_softmax(const OpView &v)
+{
     if (!plain_unary_io(v) || v.has_weight() || v.has_bias() || !float_or_q8(v.in(0).dtype)) return false;
     return contiguous_axes_ok(v, v.in(0).ndim, false) && scalar_f32_ok(v, TIGRIS_ATTR_ALPHA);
 }
 
-bool check_norm(const OpView &v) {
+bool check_norm(const OpView &v)
+{
     if (!plain_unary_io(v)) return false;
     const tigris_tensor_t &in = v.in(0);
     uint8_t rank = in.ndim, t = v.op->op_type;
@@ -57,7 +61,8 @@ bool check_norm(const OpView &v) {
         uint8_t first = n > 0 ? axes[0] : (uint8_t)(rank - 1);
         uint64_t count = 1;
         for (uint8_t a = first; a < rank; ++a) count *= (uint64_t)s[a];
-        return v.weight_bytes() == count * tigris_dtype_size(in.dtype) && (!v.has_bias() || v.bias_bytes() == count * 4);
+        return v.weight_bytes() == count * tigris_dtype_size(in.dtype) &&
+               (!v.has_bias() || v.bias_bytes() == count * 4);
     }
     // BatchNorm (rank >= 2) and InstNorm (rank >= 3): per-channel W and b of float32.
     if (in.dtype != TIGRIS_DTYPE_FLOAT32 || !v.has_weight()) return false;
@@ -72,7 +77,8 @@ bool check_norm(const OpView &v) {
 }
 
 // Output of a reduction over `axes` (n of them; n == 0: all): keepdims or dropped dims.
-bool reduced_shape_ok(const OpView &v, const uint8_t *axes, int n) {
+bool reduced_shape_ok(const OpView &v, const uint8_t *axes, int n)
+{
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     const int32_t *is = v.shape(in), *os = v.shape(out);
     uint8_t rank = in.ndim;
@@ -91,7 +97,8 @@ bool reduced_shape_ok(const OpView &v, const uint8_t *axes, int n) {
     return true;
 }
 
-bool check_reduce(const OpView &v) {
+bool check_reduce(const OpView &v)
+{
     if (v.num_in() != 1 || v.num_out() != 1 || v.has_weight() || v.has_bias()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     uint8_t t = v.op->op_type;
@@ -106,7 +113,8 @@ bool check_reduce(const OpView &v) {
     return reduced_shape_ok(v, axes, n);
 }
 
-bool check_arg(const OpView &v) {
+bool check_arg(const OpView &v)
+{
     if (v.num_in() != 1 || v.num_out() != 1 || v.has_weight() || v.has_bias()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     if (!is_numeric(in.dtype) || !is_index_dtype(out.dtype)) return false;
@@ -121,7 +129,8 @@ bool check_arg(const OpView &v) {
     return reduced_shape_ok(v, a, 1);
 }
 
-bool check_cumsum(const OpView &v) {
+bool check_cumsum(const OpView &v)
+{
     if (!plain_unary_io(v) || v.has_weight() || v.has_bias() || !is_numeric(v.in(0).dtype)) return false;
     uint8_t len = 0;
     const uint8_t *a = v.attr(TIGRIS_ATTR_AXES, &len);
@@ -132,22 +141,24 @@ bool check_cumsum(const OpView &v) {
 
 }  // namespace
 
-Verdict check_shape_ops(const OpView &v) {
+Verdict check_shape_ops(const OpView &v)
+{
     switch (v.op->op_type) {
-    case TIGRIS_OP_SOFTMAX: case TIGRIS_OP_LOG_SOFTMAX:
-        return verdict(check_softmax(v));
-    case TIGRIS_OP_BATCH_NORM: case TIGRIS_OP_INST_NORM: case TIGRIS_OP_LAYER_NORM:
-    case TIGRIS_OP_L2_NORMALIZATION:
-        return verdict(check_norm(v));
-    case TIGRIS_OP_REDUCE_MEAN: case TIGRIS_OP_REDUCE_MAX: case TIGRIS_OP_REDUCE_MIN:
-    case TIGRIS_OP_REDUCE_SUM: case TIGRIS_OP_REDUCE_ALL:
-        return verdict(check_reduce(v));
-    case TIGRIS_OP_ARG_MAX: case TIGRIS_OP_ARG_MIN:
-        return verdict(check_arg(v));
-    case TIGRIS_OP_CUMSUM:
-        return verdict(check_cumsum(v));
-    default:
-        return check_movement(v);
+    case TIGRIS_OP_SOFTMAX:
+    case TIGRIS_OP_LOG_SOFTMAX: return verdict(check_softmax(v));
+    case TIGRIS_OP_BATCH_NORM:
+    case TIGRIS_OP_INST_NORM:
+    case TIGRIS_OP_LAYER_NORM:
+    case TIGRIS_OP_L2_NORMALIZATION: return verdict(check_norm(v));
+    case TIGRIS_OP_REDUCE_MEAN:
+    case TIGRIS_OP_REDUCE_MAX:
+    case TIGRIS_OP_REDUCE_MIN:
+    case TIGRIS_OP_REDUCE_SUM:
+    case TIGRIS_OP_REDUCE_ALL: return verdict(check_reduce(v));
+    case TIGRIS_OP_ARG_MAX:
+    case TIGRIS_OP_ARG_MIN: return verdict(check_arg(v));
+    case TIGRIS_OP_CUMSUM: return verdict(check_cumsum(v));
+    default: return check_movement(v);
     }
 }
 

@@ -12,7 +12,8 @@ namespace {
 uint32_t dil(uint16_t d) { return d == 0 ? 1u : d; }
 
 // Output-size rule of one axis: o == (i + pa + pb - ek) / s + 1 with i + pa + pb >= ek.
-bool axis_size_ok(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t pa, uint32_t pb, int32_t o) {
+bool axis_size_ok(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t pa, uint32_t pb, int32_t o)
+{
     if (k == 0 || s == 0) return false;
     int64_t ek = (int64_t)(k - 1) * d + 1;
     int64_t padded = (int64_t)i + pa + pb;
@@ -21,7 +22,8 @@ bool axis_size_ok(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t pa, ui
 }
 
 // Every pooling window of one axis holds at least one tap inside the input.
-bool windows_have_taps(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t pa, int32_t o) {
+bool windows_have_taps(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t pa, int32_t o)
+{
     for (int32_t y = 0; y < o; ++y) {
         int64_t start = (int64_t)y * s - pa;
         bool any = false;
@@ -39,7 +41,8 @@ bool float_or_q8(uint8_t d) { return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DT
 bool not_linear(const tigris_tensor_t &t) { return (t.flags & TIGRIS_TENSOR_LINEAR) == 0; }
 
 // One input, one output, same dtype (float32 or int8), ranks `rank`, channels-last, same batch.
-bool plain_spatial_io(const OpView &v, uint8_t rank) {
+bool plain_spatial_io(const OpView &v, uint8_t rank)
+{
     if (v.num_in() != 1 || v.num_out() != 1) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     if (in.ndim != rank || out.ndim != rank || in.dtype != out.dtype) return false;
@@ -49,7 +52,8 @@ bool plain_spatial_io(const OpView &v, uint8_t rank) {
 
 bool bias_ok(const OpView &v, int32_t oc) { return !v.has_bias() || v.bias_bytes() == (uint64_t)oc * 4u; }
 
-bool check_conv(const OpView &v) {
+bool check_conv(const OpView &v)
+{
     const tigris_op_t *op = v.op;
     bool conv1d = op->op_type == TIGRIS_OP_CONV1D;
     uint8_t rank = conv1d ? 3 : 4;
@@ -80,14 +84,16 @@ bool check_conv(const OpView &v) {
 }
 
 // ConvTranspose axis: base = (i-1)s - pa - pb + (k-1)d + 1 >= 1 and 0 <= o - base < max(s, d).
-bool convt_axis_ok(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t pa, uint32_t pb, int32_t o) {
+bool convt_axis_ok(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t pa, uint32_t pb, int32_t o)
+{
     if (k == 0 || s == 0) return false;
     int64_t base = (int64_t)(i - 1) * s - pa - pb + (int64_t)(k - 1) * d + 1;
     int64_t extra = (int64_t)o - base;
     return base >= 1 && extra >= 0 && extra < (int64_t)(s > d ? s : d);
 }
 
-bool check_conv_transpose(const OpView &v) {
+bool check_conv_transpose(const OpView &v)
+{
     if (!plain_spatial_io(v, 4) || !v.has_weight()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     if (!float_or_q8(in.dtype)) return false;
@@ -102,7 +108,8 @@ bool check_conv_transpose(const OpView &v) {
            convt_axis_ok(is[2], sp.kernel_w, sp.stride_w, dil(sp.dilation_w), sp.pad_left, sp.pad_right, os[2]);
 }
 
-bool check_fully_connected(const OpView &v) {
+bool check_fully_connected(const OpView &v)
+{
     if (v.num_in() != 1 || v.num_out() != 1 || !v.has_weight()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     if (!float_or_q8(in.dtype) || in.dtype != out.dtype || in.ndim < 1) return false;
@@ -116,7 +123,8 @@ bool check_fully_connected(const OpView &v) {
     return v.weight_bytes() == (uint64_t)oc * ic * tigris_dtype_size(in.dtype) && bias_ok(v, (int32_t)oc);
 }
 
-bool check_matmul(const OpView &v) {
+bool check_matmul(const OpView &v)
+{
     if (v.num_out() != 1 || v.has_bias()) return false;
     Operand ops[2];
     if (!resolve_operands(v, 2, ops)) return false;
@@ -136,18 +144,18 @@ bool check_matmul(const OpView &v) {
     return true;
 }
 
-bool pool_flags_ok(const OpView &v) {
+bool pool_flags_ok(const OpView &v)
+{
     uint8_t len = 0;
     const uint8_t *p = v.attr(TIGRIS_ATTR_POOL_ROUNDING, &len);
     if (p == nullptr) return true;
     if (len != 1) return false;
-    uint8_t allowed = v.op->op_type == TIGRIS_OP_AVG_POOL  ? 0x2u
-                      : v.op->op_type == TIGRIS_OP_L2_POOL ? 0x4u
-                                                           : 0x1u;
+    uint8_t allowed = v.op->op_type == TIGRIS_OP_AVG_POOL ? 0x2u : v.op->op_type == TIGRIS_OP_L2_POOL ? 0x4u : 0x1u;
     return (p[0] & ~allowed) == 0;
 }
 
-bool check_pool(const OpView &v) {
+bool check_pool(const OpView &v)
+{
     const tigris_tensor_t &in = v.in(0);
     uint8_t rank = in.ndim;
     if ((rank != 3 && rank != 4) || !plain_spatial_io(v, rank) || v.has_weight() || v.has_bias()) return false;
@@ -167,7 +175,8 @@ bool check_pool(const OpView &v) {
            windows_have_taps(is[2], sp.kernel_w, sp.stride_w, dil(sp.dilation_w), sp.pad_left, os[2]);
 }
 
-bool check_global_pool(const OpView &v) {
+bool check_global_pool(const OpView &v)
+{
     const tigris_tensor_t &in = v.in(0);
     uint8_t rank = in.ndim;
     if ((rank != 3 && rank != 4) || !plain_spatial_io(v, rank) || v.has_weight() || v.has_bias()) return false;
@@ -178,7 +187,8 @@ bool check_global_pool(const OpView &v) {
     return is[rank - 1] == os[rank - 1];
 }
 
-bool check_resize(const OpView &v) {
+bool check_resize(const OpView &v)
+{
     const tigris_tensor_t &in = v.in(0);
     uint8_t rank = in.ndim;
     if ((rank != 3 && rank != 4) || !plain_spatial_io(v, rank) || v.has_weight() || v.has_bias()) return false;
@@ -205,24 +215,23 @@ bool check_resize(const OpView &v) {
 
 }  // namespace
 
-Verdict check_spatial(const OpView &v) {
+Verdict check_spatial(const OpView &v)
+{
     switch (v.op->op_type) {
-    case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_CONV1D:
-        return verdict(check_conv(v));
-    case TIGRIS_OP_CONV_TRANSPOSE:
-        return verdict(check_conv_transpose(v));
-    case TIGRIS_OP_FULLY_CONN:
-        return verdict(check_fully_connected(v));
-    case TIGRIS_OP_MATMUL:
-        return verdict(check_matmul(v));
-    case TIGRIS_OP_MAX_POOL: case TIGRIS_OP_AVG_POOL: case TIGRIS_OP_L2_POOL:
-        return verdict(check_pool(v));
-    case TIGRIS_OP_GLOBAL_AVG: case TIGRIS_OP_GLOBAL_MAX:
-        return verdict(check_global_pool(v));
-    case TIGRIS_OP_RESIZE: case TIGRIS_OP_RESIZE_LINEAR:
-        return verdict(check_resize(v));
-    default:
-        return kNotMine;
+    case TIGRIS_OP_CONV:
+    case TIGRIS_OP_DEPTHWISE:
+    case TIGRIS_OP_CONV1D: return verdict(check_conv(v));
+    case TIGRIS_OP_CONV_TRANSPOSE: return verdict(check_conv_transpose(v));
+    case TIGRIS_OP_FULLY_CONN: return verdict(check_fully_connected(v));
+    case TIGRIS_OP_MATMUL: return verdict(check_matmul(v));
+    case TIGRIS_OP_MAX_POOL:
+    case TIGRIS_OP_AVG_POOL:
+    case TIGRIS_OP_L2_POOL: return verdict(check_pool(v));
+    case TIGRIS_OP_GLOBAL_AVG:
+    case TIGRIS_OP_GLOBAL_MAX: return verdict(check_global_pool(v));
+    case TIGRIS_OP_RESIZE:
+    case TIGRIS_OP_RESIZE_LINEAR: return verdict(check_resize(v));
+    default: return kNotMine;
     }
 }
 

@@ -23,9 +23,7 @@ struct OpView {
     const tigris_tensor_t &out(uint8_t i) const { return plan->tensors[tigris_op_outputs(plan, op)[i]]; }
     const int32_t *shape(const tigris_tensor_t &t) const { return tigris_tensor_shape(plan, &t); }
     // Attribute payload or NULL; `len` receives its length.
-    const uint8_t *attr(uint8_t kind, uint8_t *len) const {
-        return tigris_op_attribute_data(plan, index, kind, len);
-    }
+    const uint8_t *attr(uint8_t kind, uint8_t *len) const { return tigris_op_attribute_data(plan, index, kind, len); }
     bool has_weight() const { return op->weight_idx != TIGRIS_NONE; }
     bool has_bias() const { return op->bias_idx != TIGRIS_NONE; }
     uint32_t weight_bytes() const { return plan->weight_entries[op->weight_idx].size_bytes; }
@@ -33,14 +31,16 @@ struct OpView {
     uint32_t weight_bytes_at(uint16_t w) const { return plan->weight_entries[w].size_bytes; }
 };
 
-inline uint64_t elements(const OpView &v, const tigris_tensor_t &t) {
+inline uint64_t elements(const OpView &v, const tigris_tensor_t &t)
+{
     uint64_t n = 1;
     const int32_t *s = v.shape(t);
     for (uint8_t i = 0; i < t.ndim; ++i) n *= (uint64_t)s[i];
     return n;
 }
 
-inline bool same_shape(const OpView &v, const tigris_tensor_t &a, const tigris_tensor_t &b) {
+inline bool same_shape(const OpView &v, const tigris_tensor_t &a, const tigris_tensor_t &b)
+{
     if (a.ndim != b.ndim) return false;
     const int32_t *sa = v.shape(a), *sb = v.shape(b);
     for (uint8_t i = 0; i < a.ndim; ++i)
@@ -48,11 +48,13 @@ inline bool same_shape(const OpView &v, const tigris_tensor_t &a, const tigris_t
     return true;
 }
 
-inline int32_t rd_i32(const uint8_t *p) {
+inline int32_t rd_i32(const uint8_t *p)
+{
     return (int32_t)((uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24));
 }
 inline uint16_t rd_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-inline float rd_f32(const uint8_t *p) {
+inline float rd_f32(const uint8_t *p)
+{
     uint32_t u = (uint32_t)rd_i32(p);
     float f;
     memcpy(&f, &u, 4);
@@ -60,9 +62,10 @@ inline float rd_f32(const uint8_t *p) {
 }
 
 inline bool is_index_dtype(uint8_t d) { return d == TIGRIS_DTYPE_INT32 || d == TIGRIS_DTYPE_INT64; }
-inline bool is_numeric(uint8_t d) {
-    return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT32 || d == TIGRIS_DTYPE_INT64 ||
-           d == TIGRIS_DTYPE_UINT8 || d == TIGRIS_DTYPE_INT8;
+inline bool is_numeric(uint8_t d)
+{
+    return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT32 || d == TIGRIS_DTYPE_INT64 || d == TIGRIS_DTYPE_UINT8 ||
+           d == TIGRIS_DTYPE_INT8;
 }
 
 // Bit of an attribute kind in an allowed-kinds mask.

@@ -4,8 +4,7 @@
 
 #include "plan/band_rules.h"
 
-extern "C" int tigris_stage_tile_facts(const tigris_plan_t *plan, const tigris_stage_t *stage,
-                                       tigris_tile_facts_t *out)
+extern "C" int tigris_stage_tile_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, tigris_tile_facts_t *out)
 {
     if (out) memset(out, 0, sizeof(*out));
     if (plan == nullptr || plan->header == nullptr || stage == nullptr || out == nullptr) return 0;
@@ -49,9 +48,11 @@ const tigris_weight_block_t *stage_block(const tigris_plan_t *plan, uint32_t s)
     uint32_t lo = 0, hi = plan->num_weight_blocks;
     while (lo < hi) {
         const uint32_t mid = (lo + hi) / 2u;
-        if (plan->weight_blocks[mid].stage_idx < s) lo = mid + 1u; else hi = mid;
+        if (plan->weight_blocks[mid].stage_idx < s) lo = mid + 1u;
+        else hi = mid;
     }
-    return (lo < plan->num_weight_blocks && plan->weight_blocks[lo].stage_idx == s) ? &plan->weight_blocks[lo] : nullptr;
+    return (lo < plan->num_weight_blocks && plan->weight_blocks[lo].stage_idx == s) ? &plan->weight_blocks[lo]
+                                                                                    : nullptr;
 }
 
 }  // namespace

@@ -75,9 +75,14 @@ PlanDesc int8_cast() {
 PlanDesc flow() {
   PlanDesc d;
   d.model_name = "flow";
-  d.tensors = {tensor("c", {1}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_BOOL), tensor("v", {4}),
-               tensor("o", {4}, TIGRIS_TENSOR_MODEL_OUTPUT), tensor("t_in", {4}), tensor("t_out", {4}),
-               tensor("e_in", {4}), tensor("e_out", {4}), tensor("s", {4}, TIGRIS_TENSOR_STATE)};
+  d.tensors = {tensor("c", {1}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_BOOL),
+               tensor("v", {4}),
+               tensor("o", {4}, TIGRIS_TENSOR_MODEL_OUTPUT),
+               tensor("t_in", {4}),
+               tensor("t_out", {4}),
+               tensor("e_in", {4}),
+               tensor("e_out", {4}),
+               tensor("s", {4}, TIGRIS_TENSOR_STATE)};
   d.ops = {op(TIGRIS_OP_IF, "if", {0, 7}, {2}), op(TIGRIS_OP_RELU, "tr", {3}, {4}), op(TIGRIS_OP_NEG, "en", {5}, {6})};
   d.attributes = {AttrDesc{0, TIGRIS_ATTR_SUBGRAPHS, {1, 0, 2, 0}}};
   d.stages = {stage({0}, {0, 7}, {2}), stage({1}, {3}, {4}), stage({2}, {5}, {6})};
@@ -104,10 +109,16 @@ int main(int argc, char** argv) {
   raw.compression = TIGRIS_COMPRESSION_NONE;
   PlanDesc hw = stripe();
   hw.tile_plans = {tile_record(TIGRIS_TILE_AXIS_HW, 2, facts(2, 6, 5, 1, 1, TIGRIS_BAND_KIND_HW), 3)};
-  const std::vector<std::pair<std::string, PlanDesc>> valid = {
-      {"conv_relu_v11", conv_relu()}, {"conv_relu_v4", v4},   {"stripe_v11", stripe()}, {"stripe_v9", v9},
-      {"hw_v11", hw},                 {"transpose_v11", transpose()}, {"chain_lz4", chain()}, {"chain_raw", raw},
-      {"int8_cast", int8_cast()},     {"flow_state", flow()}};
+  const std::vector<std::pair<std::string, PlanDesc>> valid = {{"conv_relu_v11", conv_relu()},
+                                                               {"conv_relu_v4", v4},
+                                                               {"stripe_v11", stripe()},
+                                                               {"stripe_v9", v9},
+                                                               {"hw_v11", hw},
+                                                               {"transpose_v11", transpose()},
+                                                               {"chain_lz4", chain()},
+                                                               {"chain_raw", raw},
+                                                               {"int8_cast", int8_cast()},
+                                                               {"flow_state", flow()}};
   for (const auto& [name, desc] : valid) {
     Bytes b = write_plan(desc);
     save(dir, name + ".tgrs", b);

@@ -19,8 +19,7 @@ test::OnnxBuilder relu_model(const std::vector<int64_t>& dims, const std::vector
   return b;
 }
 
-ErrorKind error_kind(const std::vector<uint8_t>& bytes, std::string* message,
-                     const compiler::LoadOptions& opts = {}) {
+ErrorKind error_kind(const std::vector<uint8_t>& bytes, std::string* message, const compiler::LoadOptions& opts = {}) {
   try {
     compiler::load_model_bytes(bytes, "m.onnx", opts);
   } catch (const compiler::CompileError& e) {

@@ -10,8 +10,8 @@ namespace {
 
 using namespace tigris::compiler;
 
-const char* kModels[] = {"linear_3op", "conv_relu_chain", "ds_cnn", "fc_autoencoder", "tcn",
-                         "mobilenet_v2_035_96_2cls", "mobilenet_v2_224", "unet_small_128"};
+const char* kModels[] = {"linear_3op", "conv_relu_chain",          "ds_cnn",           "fc_autoencoder",
+                         "tcn",        "mobilenet_v2_035_96_2cls", "mobilenet_v2_224", "unet_small_128"};
 
 class ModelSmoke : public ::testing::TestWithParam<const char*> {};
 

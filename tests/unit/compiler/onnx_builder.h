@@ -91,8 +91,10 @@ class OnnxBuilder {
     size_t sym = 0;
     for (int64_t d : dims) {
       auto* dim = shape->add_dim();
-      if (d > 0) dim->set_dim_value(d);
-      else if (sym < symbols.size()) dim->set_dim_param(symbols[sym++]);
+      if (d > 0)
+        dim->set_dim_value(d);
+      else if (sym < symbols.size())
+        dim->set_dim_param(symbols[sym++]);
     }
   }
   onnx::ModelProto m_;

@@ -228,8 +228,8 @@ TEST(Passes, SiluDepthwiseConv1dClipAndReduceMeanAreRelabelled) {
 }
 
 TEST(Passes, ClipBoundsSelectTheOperator) {
-  for (auto [lo, hi, op] : {std::tuple{0.0f, 6.0f, "Relu6"}, std::tuple{0.0f, INFINITY, "Relu"},
-                            std::tuple{-1.0f, 1.0f, "Clip"}}) {
+  for (auto [lo, hi, op] :
+       {std::tuple{0.0f, 6.0f, "Relu6"}, std::tuple{0.0f, INFINITY, "Relu"}, std::tuple{-1.0f, 1.0f, "Clip"}}) {
     OnnxBuilder b(11);
     b.input("x", {1, 4});
     b.init("lo", {}, {lo});

@@ -103,8 +103,8 @@ TEST(Schedule, StageCostsOfASkipConnection) {
 // Whole, `a` is live beside the wide b: a + p + b = 4832 at C, a + b + c = 4832 at D.
 ir::Graph wide_skip_graph() {
   ir::Graph g;
-  ir::TensorId x = tensor(g, "x", 100), a = tensor(g, "a", 100), p = tensor(g, "p", 100),
-               b = tensor(g, "b", 1000), c = tensor(g, "c", 100), y = tensor(g, "y", 100);
+  ir::TensorId x = tensor(g, "x", 100), a = tensor(g, "a", 100), p = tensor(g, "p", 100), b = tensor(g, "b", 1000),
+               c = tensor(g, "c", 100), y = tensor(g, "y", 100);
   g.inputs = {x};
   node(g, "Relu", {x}, a);
   node(g, "Relu", {a}, p);

@@ -90,7 +90,8 @@ TEST(ExportRules, SeveralRunsWhenAsked) {
   expect_same_outputs(mm.m, two.model, 12);
   // The max pool with SAME padding gets PADV2 with the lowest int8 value.
   bool padv2 = false;
-  for (const auto& o : two.model.subgraphs[0].operators) padv2 |= tflite::builtin_code(two.model, o) == tflite::op::kPadV2;
+  for (const auto& o : two.model.subgraphs[0].operators)
+    padv2 |= tflite::builtin_code(two.model, o) == tflite::op::kPadV2;
   EXPECT_TRUE(padv2);
   EXPECT_NE(exporter::describe_plan(two.plan).find("operators 0-1 computed in "), std::string::npos);
 }
@@ -128,11 +129,13 @@ TEST(ExportRules, DescribePlan) {
   p.macs_before = 1000;
   p.macs_after = 1012;
   p.operators_after = 20;
-  EXPECT_EQ(exporter::describe_plan(p), "operator 5 computed in 3 row bands, 1 PAD operator folded, +1.20% MACs; 20 operators after export");
+  EXPECT_EQ(exporter::describe_plan(p),
+            "operator 5 computed in 3 row bands, 1 PAD operator folded, +1.20% MACs; 20 operators after export");
   p.runs = {{0, 1, 2}, {4, 6, 10}};
   p.folded_pads = 2;
-  EXPECT_EQ(exporter::describe_plan(p), "operators 0-1 computed in 2 row bands, operators 4-6 computed in 10 row bands, "
-                                        "2 PAD operators folded, +1.20% MACs; 20 operators after export");
+  EXPECT_EQ(exporter::describe_plan(p),
+            "operators 0-1 computed in 2 row bands, operators 4-6 computed in 10 row bands, "
+            "2 PAD operators folded, +1.20% MACs; 20 operators after export");
   EXPECT_EQ(exporter::format_bytes(1023), "1023 B");
   EXPECT_EQ(exporter::format_bytes(333288), "325.48 KiB");
   EXPECT_EQ(exporter::format_bytes(3 << 20), "3.00 MiB");
@@ -160,7 +163,8 @@ Refused export_bytes(const std::vector<uint8_t>& bytes) {
   exporter::ExportRequest req;
   req.model = path;
   exporter::ExportResult r = exporter::run_export(req);
-  size_t files = static_cast<size_t>(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()));
+  size_t files = static_cast<size_t>(
+      std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()));
   std::filesystem::remove_all(dir);
   return {r.exit_status, r.out, r.error, files};
 }
@@ -192,8 +196,7 @@ TEST(ExportRefusals, EveryReasonOfTheSpec) {
 
   ModelMaker int4 = two_peaks();
   int4.g().tensors[6].type = tflite::TensorType::Int4;  // a filter
-  expect_refused(export_model(int4.m),
-                 "a tensor type TFLite Micro's arena model does not know: INT4, tensor 6 (w6)");
+  expect_refused(export_model(int4.m), "a tensor type TFLite Micro's arena model does not know: INT4, tensor 6 (w6)");
 
   ModelMaker custom = two_peaks();
   custom.m.operator_codes.push_back({tflite::op::kCustom, "TFLite_Detection_PostProcess", 1});

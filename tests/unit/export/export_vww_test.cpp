@@ -35,7 +35,8 @@ struct TempDir {
     return n;
   }
   size_t files() const {
-    return static_cast<size_t>(std::distance(std::filesystem::directory_iterator(path), std::filesystem::directory_iterator()));
+    return static_cast<size_t>(
+        std::distance(std::filesystem::directory_iterator(path), std::filesystem::directory_iterator()));
   }
 };
 
@@ -60,7 +61,8 @@ TEST(ExportVww, SpecFiguresOnArm) {
   // Extra MACs: conv 2 (1x1, 8 -> 16 channels, 48 wide) computes 51 rows instead of 48
   // (bands read rows 0-12, 12-24, 24-36, 36-47): 3 x 48 x 8 x 16.
   EXPECT_EQ(p.macs_after - p.macs_before, 3 * 48 * 8 * 16);
-  EXPECT_EQ(exporter::describe_plan(p), "operators 2-3 computed in 4 row bands, +0.25% MACs; 46 operators after export");
+  EXPECT_EQ(exporter::describe_plan(p),
+            "operators 2-3 computed in 4 row bands, +0.25% MACs; 46 operators after export");
 }
 
 TEST(ExportVww, SpecFiguresOnLp64AndIlp32) {
@@ -183,15 +185,17 @@ TEST(ExportCommand, WritesTheSpecReport) {
   EXPECT_EQ(r.written, expected_path);
   ASSERT_TRUE(std::filesystem::exists(expected_path));
   EXPECT_EQ(r.written_bytes, std::filesystem::file_size(expected_path));
-  EXPECT_EQ(r.out, req.model + "   31 operators\n"
-                   "operators 2-3 computed in 4 row bands, +0.25% MACs; 46 operators after export\n"
-                   "\n"
-                   "TFLite Micro arena, reference kernels on arm-none-eabi\n"
-                   "  head            45.00 KiB   72.00 KiB before\n"
-                   "  persistent      +2.31 KiB\n"
-                   "  total change   -24.69 KiB\n"
-                   "\n"
-                   "wrote " + expected_path + "   328.78 KiB\n");
+  EXPECT_EQ(r.out, req.model +
+                       "   31 operators\n"
+                       "operators 2-3 computed in 4 row bands, +0.25% MACs; 46 operators after export\n"
+                       "\n"
+                       "TFLite Micro arena, reference kernels on arm-none-eabi\n"
+                       "  head            45.00 KiB   72.00 KiB before\n"
+                       "  persistent      +2.31 KiB\n"
+                       "  total change   -24.69 KiB\n"
+                       "\n"
+                       "wrote " +
+                       expected_path + "   328.78 KiB\n");
   // The spec's 328.78 KiB, to the byte: the input's 333288 bytes as the object API wrote
   // them, plus 15 operators, 8 unnamed int32 constants with their buffers and 16 band
   // tensors, each with its own empty buffer, scale and zero point only, no shape_signature.

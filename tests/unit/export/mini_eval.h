@@ -64,7 +64,8 @@ class MiniEval {
   const Tensor& T(int32_t t) const { return g_.tensors[t]; }
   int32_t zp(int32_t t) const {
     const Tensor& x = T(t);
-    return x.quantization && !x.quantization->zero_point.empty() ? static_cast<int32_t>(x.quantization->zero_point[0]) : 0;
+    return x.quantization && !x.quantization->zero_point.empty() ? static_cast<int32_t>(x.quantization->zero_point[0])
+                                                                 : 0;
   }
   static int32_t clamp8(int64_t v) { return static_cast<int32_t>(std::clamp<int64_t>(v, -128, 127)); }
   std::vector<int32_t>& out(const tflite::Operator& o) {
@@ -76,25 +77,30 @@ class MiniEval {
   bool step(const tflite::Operator& o) {
     int32_t code = tflite::builtin_code(m_, o);
     switch (code) {
-      case op::kConv2D: case op::kDepthwiseConv2D: case op::kMaxPool2D: case op::kAveragePool2D:
-        window(o, code);
-        return true;
-      case op::kPad: case op::kPadV2: pad(o, code); return true;
-      case op::kSlice: slice(o); return true;
-      case op::kConcatenation: concat(o); return true;
-      case op::kAdd: add(o); return true;
-      case op::kReshape: values_[o.outputs[0]] = values_[o.inputs[0]]; return true;
-      case op::kRelu: {
-        auto& y = out(o);
-        const auto& x = values_[o.inputs[0]];
-        for (size_t i = 0; i < y.size(); ++i) y[i] = std::max(x[i], zp(o.outputs[0]));
-        return true;
-      }
-      default: return false;
+    case op::kConv2D:
+    case op::kDepthwiseConv2D:
+    case op::kMaxPool2D:
+    case op::kAveragePool2D: window(o, code); return true;
+    case op::kPad:
+    case op::kPadV2: pad(o, code); return true;
+    case op::kSlice: slice(o); return true;
+    case op::kConcatenation: concat(o); return true;
+    case op::kAdd: add(o); return true;
+    case op::kReshape: values_[o.outputs[0]] = values_[o.inputs[0]]; return true;
+    case op::kRelu: {
+      auto& y = out(o);
+      const auto& x = values_[o.inputs[0]];
+      for (size_t i = 0; i < y.size(); ++i) y[i] = std::max(x[i], zp(o.outputs[0]));
+      return true;
+    }
+    default: return false;
     }
   }
 
-  struct Geo { int64_t kh, kw, sh, sw, dh, dw, pt, pl; bool same; };
+  struct Geo {
+    int64_t kh, kw, sh, sw, dh, dw, pt, pl;
+    bool same;
+  };
 
   Geo geometry(const tflite::Operator& o, int32_t code) const {
     const auto& in = T(o.inputs[0]).shape;
@@ -137,7 +143,9 @@ class MiniEval {
               for (int64_t kx = 0; kx < g.kw; ++kx) {
                 int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
                 if (iy < 0 || ix < 0 || iy >= is[1] || ix >= is[2]) continue;  // skipped taps
-                auto at = [&](int64_t ch) { return x[static_cast<size_t>(((n * is[1] + iy) * is[2] + ix) * cin + ch)]; };
+                auto at = [&](int64_t ch) {
+                  return x[static_cast<size_t>(((n * is[1] + iy) * is[2] + ix) * cin + ch)];
+                };
                 if (code == op::kConv2D) {
                   for (int64_t ci = 0; ci < cin; ++ci)
                     acc += (at(ci) - zin) * weight(o, ((c * g.kh + ky) * g.kw + kx) * cin + ci);
@@ -149,7 +157,7 @@ class MiniEval {
                   ++count;
                 }
               }
-            int64_t v = code == op::kMaxPool2D ? best
+            int64_t v = code == op::kMaxPool2D       ? best
                         : code == op::kAveragePool2D ? (count ? acc / count : 0)
                                                      : clamp8((acc >> 7) + zout);
             y[static_cast<size_t>(((n * os[1] + oy) * os[2] + ox) * cout + c)] = static_cast<int32_t>(v);

@@ -48,8 +48,8 @@ struct ModelMaker {
     t.shape = {n};
     t.type = TensorType::Int32;
     t.name = "b" + std::to_string(g().tensors.size());
-    t.quantization = Quantization{{}, {}, std::vector<float>(static_cast<size_t>(n), 0.125f),
-                                  std::vector<int64_t>(static_cast<size_t>(n), 0), 0};
+    t.quantization = Quantization{
+        {}, {}, std::vector<float>(static_cast<size_t>(n), 0.125f), std::vector<int64_t>(static_cast<size_t>(n), 0), 0};
     t.buffer = add_buffer(m, std::vector<uint8_t>(static_cast<size_t>(4 * n), 0));
     return add_tensor(g(), std::move(t));
   }

@@ -48,7 +48,8 @@ TEST(Mutations, ReaderRefusesOrReads) {
       bytes.resize(rng() % bytes.size());
     } else {
       // Corrupt a few bytes of the first 8 KiB: the tables live there, the weights after.
-      for (int k = 0; k < 1 + i % 3; ++k) bytes[rng() % std::min<size_t>(bytes.size(), 8192)] = static_cast<uint8_t>(rng());
+      for (int k = 0; k < 1 + i % 3; ++k)
+        bytes[rng() % std::min<size_t>(bytes.size(), 8192)] = static_cast<uint8_t>(rng());
     }
     exercise(bytes, &read, &refused);
   }

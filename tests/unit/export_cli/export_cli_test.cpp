@@ -36,7 +36,8 @@ TEST(ExportCli, WritesWithFlags) {
   run({"export", model_path("vww_96_int8"), "-o", out.string(), "--target", "lp64"});
   std::string text = testing::internal::GetCapturedStdout();
   EXPECT_TRUE(std::filesystem::exists(out));
-  EXPECT_NE(text.find("operators 2-3 computed in 4 row bands, +0.25% MACs; 46 operators after export\n"), std::string::npos);
+  EXPECT_NE(text.find("operators 2-3 computed in 4 row bands, +0.25% MACs; 46 operators after export\n"),
+            std::string::npos);
   EXPECT_NE(text.find("  total change   -23.83 KiB\n"), std::string::npos);
   EXPECT_NE(text.find("wrote " + out.string() + "   "), std::string::npos);
   std::filesystem::remove(out);
@@ -44,7 +45,8 @@ TEST(ExportCli, WritesWithFlags) {
 
 TEST(ExportCli, NothingWrittenIsAFailure) {
   if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder absent";
-  auto out = std::filesystem::temp_directory_path() / ("tigris_export_cli_kws_" + std::to_string(::getpid()) + ".tflite");
+  auto out =
+      std::filesystem::temp_directory_path() / ("tigris_export_cli_kws_" + std::to_string(::getpid()) + ".tflite");
   testing::internal::CaptureStdout();
   try {
     run({"export", model_path("kws_ref_model"), "-o", out.string()});

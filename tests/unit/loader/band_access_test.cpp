@@ -131,7 +131,8 @@ TEST(TileBand, StageInputsMustBeDeclaredAndOutputsWrittenInTheLastSpace) {
   // A stage output written before the spatial op (at the input's rows).
   PlanDesc q;
   q.model_name = "pre";
-  q.tensors = {tensor("x", {1, 8, 8, 2}, TIGRIS_TENSOR_MODEL_INPUT), tensor("r", {1, 8, 8, 2}, TIGRIS_TENSOR_MODEL_OUTPUT),
+  q.tensors = {tensor("x", {1, 8, 8, 2}, TIGRIS_TENSOR_MODEL_INPUT),
+               tensor("r", {1, 8, 8, 2}, TIGRIS_TENSOR_MODEL_OUTPUT),
                tensor("y", {1, 4, 4, 2}, TIGRIS_TENSOR_MODEL_OUTPUT)};
   OpDesc pool = op(TIGRIS_OP_MAX_POOL, "pool", {1}, {2});
   pool.spatial = window(2, 2, 0);
@@ -175,7 +176,8 @@ TEST(TileBand, SingleOpKindsReadOneBandedInput) {
   // A reshape stage whose stage output is not the op's output.
   PlanDesc p;
   p.model_name = "r";
-  p.tensors = {tensor("x", {1, 4, 6, 2}, TIGRIS_TENSOR_MODEL_INPUT), tensor("y", {1, 4, 12}, TIGRIS_TENSOR_MODEL_OUTPUT),
+  p.tensors = {tensor("x", {1, 4, 6, 2}, TIGRIS_TENSOR_MODEL_INPUT),
+               tensor("y", {1, 4, 12}, TIGRIS_TENSOR_MODEL_OUTPUT),
                tensor("u", {1, 4, 12}, TIGRIS_TENSOR_MODEL_OUTPUT)};
   p.ops = {op(TIGRIS_OP_RESHAPE, "r", {0}, {1})};
   p.stages = {stage({0}, {0}, {1})};

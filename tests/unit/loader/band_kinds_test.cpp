@@ -204,15 +204,15 @@ TEST(BandKinds, RowsOfAMatrix) {
 
 TEST(BandKinds, ReshapeSharedLeadingExtent) {
   // [1,4,6,2] -> [1,4,12]: the first shared prefix > 1 is 4 (input axis 1).
-  PlanDesc p = one_stage({tensor("x", {1, 4, 6, 2}), tensor("y", {1, 4, 12})},
-                         {op(TIGRIS_OP_RESHAPE, "r", {0}, {1})}, {0});
+  PlanDesc p =
+      one_stage({tensor("x", {1, 4, 6, 2}), tensor("y", {1, 4, 12})}, {op(TIGRIS_OP_RESHAPE, "r", {0}, {1})}, {0});
   tile(p, tile_record(TIGRIS_TILE_AXIS_HEIGHT, 3, facts(3, 2, 4, 0, 1, TIGRIS_BAND_KIND_RESHAPE)));
   Derived d = derive(p);
   ASSERT_EQ(d.err, TIGRIS_OK) << tigris_error_str(d.err);
   EXPECT_EQ(d.kind, TIGRIS_BAND_KIND_RESHAPE);
   // [1,4,6,2] -> [1,48]: only the whole element count (48, input axis 3) is shared.
-  PlanDesc q = one_stage({tensor("x", {1, 4, 6, 2}), tensor("y", {1, 48})},
-                         {op(TIGRIS_OP_FLATTEN, "f", {0}, {1})}, {0});
+  PlanDesc q =
+      one_stage({tensor("x", {1, 4, 6, 2}), tensor("y", {1, 48})}, {op(TIGRIS_OP_FLATTEN, "f", {0}, {1})}, {0});
   tile(q, tile_record(TIGRIS_TILE_AXIS_HEIGHT, 10, facts(10, 5, 48, 0, 3, TIGRIS_BAND_KIND_RESHAPE)));
   EXPECT_EQ(load_err(write_plan(q)), TIGRIS_OK);
 }

@@ -100,11 +100,15 @@ TEST(LoaderExposure, StateAndSubgraphs) {
   // Main graph = stage 0 (If), then-graph = stage 1, else-graph = stage 2; a state tensor.
   PlanDesc d;
   d.model_name = "flow";
-  d.tensors = {tensor("c", {1}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_BOOL), tensor("v", {4}),
-               tensor("o", {4}, TIGRIS_TENSOR_MODEL_OUTPUT), tensor("t_in", {4}), tensor("t_out", {4}),
-               tensor("e_in", {4}), tensor("e_out", {4}), tensor("s", {4}, TIGRIS_TENSOR_STATE)};
-  d.ops = {op(TIGRIS_OP_IF, "if", {0, 7}, {2}), op(TIGRIS_OP_RELU, "tr", {3}, {4}),
-           op(TIGRIS_OP_NEG, "en", {5}, {6})};
+  d.tensors = {tensor("c", {1}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_BOOL),
+               tensor("v", {4}),
+               tensor("o", {4}, TIGRIS_TENSOR_MODEL_OUTPUT),
+               tensor("t_in", {4}),
+               tensor("t_out", {4}),
+               tensor("e_in", {4}),
+               tensor("e_out", {4}),
+               tensor("s", {4}, TIGRIS_TENSOR_STATE)};
+  d.ops = {op(TIGRIS_OP_IF, "if", {0, 7}, {2}), op(TIGRIS_OP_RELU, "tr", {3}, {4}), op(TIGRIS_OP_NEG, "en", {5}, {6})};
   d.attributes = {AttrDesc{0, TIGRIS_ATTR_SUBGRAPHS, {1, 0, 2, 0}}};
   d.stages = {stage({0}, {0, 7}, {2}), stage({1}, {3}, {4}), stage({2}, {5}, {6})};
   d.subgraphs = {SubgraphDesc{0, 1, {0}, {2}}, SubgraphDesc{1, 1, {3}, {4}}, SubgraphDesc{2, 1, {5}, {6}}};

@@ -337,7 +337,7 @@ TEST(LoaderStages, LegacyTileRecordWithoutAKind) {
   p.tile_plans = {t};
   p.stages[1].tile_plan = 0;
   ASSERT_EQ(load_err(write_plan(p)), TIGRIS_OK);  // relu stripe
-  p.ops[1].type = TIGRIS_OP_CUMSUM;  // not bandable; ranks 4: BAD_OPERATOR
+  p.ops[1].type = TIGRIS_OP_CUMSUM;               // not bandable; ranks 4: BAD_OPERATOR
   p.attributes = {AttrDesc{1, TIGRIS_ATTR_AXES, {3}}};
   EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_BAD_OPERATOR);
   p = conv_relu();  // rank-1 stage I/O under a height record: BAD_SECTION

@@ -13,60 +13,56 @@
 namespace memtest {
 
 struct FakePlan {
-    tigris_file_header_t header{};
-    std::vector<tigris_tensor_t> tensors;
-    std::vector<int32_t> shapes;
-    tigris_plan_t plan{};
+  tigris_file_header_t header{};
+  std::vector<tigris_tensor_t> tensors;
+  std::vector<int32_t> shapes;
+  tigris_plan_t plan{};
 
-    // Add a tensor of the given shape and dtype; returns its index.
-    uint16_t add(std::vector<int32_t> shape, uint8_t dtype = TIGRIS_DTYPE_INT8)
-    {
-        tigris_tensor_t t{};
-        t.shape_off = (uint16_t)shapes.size();
-        t.ndim = (uint8_t)shape.size();
-        t.dtype = dtype;
-        t.quant_param_idx = TIGRIS_NONE;
-        uint32_t n = 1;
-        for (int32_t d : shape) {
-            n *= (uint32_t)d;
-            shapes.push_back(d);
-        }
-        t.size_bytes = n * tigris_dtype_size(dtype);
-        tensors.push_back(t);
-        return (uint16_t)(tensors.size() - 1);
+  // Add a tensor of the given shape and dtype; returns its index.
+  uint16_t add(std::vector<int32_t> shape, uint8_t dtype = TIGRIS_DTYPE_INT8) {
+    tigris_tensor_t t{};
+    t.shape_off = (uint16_t)shapes.size();
+    t.ndim = (uint8_t)shape.size();
+    t.dtype = dtype;
+    t.quant_param_idx = TIGRIS_NONE;
+    uint32_t n = 1;
+    for (int32_t d : shape) {
+      n *= (uint32_t)d;
+      shapes.push_back(d);
     }
+    t.size_bytes = n * tigris_dtype_size(dtype);
+    tensors.push_back(t);
+    return (uint16_t)(tensors.size() - 1);
+  }
 
-    // Finalise pointers (call after the last add).
-    const tigris_plan_t *get()
-    {
-        header.num_tensors = (uint16_t)tensors.size();
-        plan.header = &header;
-        plan.tensors = tensors.data();
-        plan.shape_pool = shapes.data();
-        return &plan;
-    }
+  // Finalise pointers (call after the last add).
+  const tigris_plan_t* get() {
+    header.num_tensors = (uint16_t)tensors.size();
+    plan.header = &header;
+    plan.tensors = tensors.data();
+    plan.shape_pool = shapes.data();
+    return &plan;
+  }
 };
 
 struct Recorder {
-    std::vector<tigris_trace_event_t> events;
-    static void fn(const tigris_trace_event_t *e, void *ctx) { static_cast<Recorder *>(ctx)->events.push_back(*e); }
-    std::vector<uint8_t> kinds() const
-    {
-        std::vector<uint8_t> k;
-        for (const auto &e : events) k.push_back(e.kind);
-        return k;
-    }
+  std::vector<tigris_trace_event_t> events;
+  static void fn(const tigris_trace_event_t* e, void* ctx) { static_cast<Recorder*>(ctx)->events.push_back(*e); }
+  std::vector<uint8_t> kinds() const {
+    std::vector<uint8_t> k;
+    for (const auto& e : events) k.push_back(e.kind);
+    return k;
+  }
 };
 
 // An aligned byte buffer (alignment 64) with a chosen misalignment of its start.
 struct Buffer {
-    std::vector<uint8_t> storage;
-    uint8_t *p;
-    Buffer(size_t bytes, size_t misalign = 0) : storage(bytes + 128)
-    {
-        uintptr_t a = ((uintptr_t)storage.data() + 63u) & ~(uintptr_t)63u;
-        p = (uint8_t *)a + misalign;
-    }
+  std::vector<uint8_t> storage;
+  uint8_t* p;
+  Buffer(size_t bytes, size_t misalign = 0) : storage(bytes + 128) {
+    uintptr_t a = ((uintptr_t)storage.data() + 63u) & ~(uintptr_t)63u;
+    p = (uint8_t*)a + misalign;
+  }
 };
 
 }  // namespace memtest

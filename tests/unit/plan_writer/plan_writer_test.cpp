@@ -157,11 +157,11 @@ TEST(PlanWriter, TensorsShapesStringsAndIndexPool) {
   EXPECT_EQ(r.u8(O + 38 + 7), 1);  // relu lives in stage 1
   EXPECT_EQ(r.u16(IP + 2 * r.u16(O + 8)), 0);
   EXPECT_EQ(r.u16(IP + 2 * r.u16(O + 10)), 1);
-  EXPECT_EQ(r.u8(O + 12), 3);    // kernel_h
-  EXPECT_EQ(r.u16(O + 16), 1);   // pad_top
-  EXPECT_EQ(r.u16(O + 28), 1);   // group
-  EXPECT_EQ(r.u16(O + 30), 0);   // weight
-  EXPECT_EQ(r.u16(O + 32), 1);   // bias
+  EXPECT_EQ(r.u8(O + 12), 3);   // kernel_h
+  EXPECT_EQ(r.u16(O + 16), 1);  // pad_top
+  EXPECT_EQ(r.u16(O + 28), 1);  // group
+  EXPECT_EQ(r.u16(O + 30), 0);  // weight
+  EXPECT_EQ(r.u16(O + 32), 1);  // bias
   EXPECT_EQ(r.u8(O + 34), 0);
   EXPECT_EQ(static_cast<int8_t>(r.u8(O + 35)), -128);
   EXPECT_EQ(r.u8(O + 36), 127);
@@ -280,8 +280,8 @@ TEST(PlanWriter, Lz4WeightBlocksDecodeToAlignedLayout) {
   EXPECT_EQ(usize, 288u + 12u);  // w at 0, b at 288 (16-aligned), no trailing padding
   EXPECT_LT(csize, usize);
   std::vector<char> out(usize);
-  int n = LZ4_decompress_safe(reinterpret_cast<const char*>(b.data() + blobs), out.data(),
-                              static_cast<int>(csize), static_cast<int>(usize));
+  int n = LZ4_decompress_safe(reinterpret_cast<const char*>(b.data() + blobs), out.data(), static_cast<int>(csize),
+                              static_cast<int>(usize));
   ASSERT_EQ(n, static_cast<int>(usize));
   EXPECT_EQ(r.u32(W + 4), 0u);
   EXPECT_EQ(r.u32(W + 12 + 4), 288u);
@@ -295,7 +295,8 @@ TEST(PlanWriter, Lz4WeightBlocksDecodeToAlignedLayout) {
   EXPECT_EQ((blobs + csize + r.u32(e1 + 12) + 15) / 16 * 16, r.section_end(10));
   std::vector<char> out1(5);
   ASSERT_EQ(LZ4_decompress_safe(reinterpret_cast<const char*>(b.data() + blobs + csize), out1.data(),
-                                static_cast<int>(r.u32(e1 + 12)), 5), 5);
+                                static_cast<int>(r.u32(e1 + 12)), 5),
+            5);
   EXPECT_EQ(0, std::memcmp(out1.data(), p.weights[2].data.data(), 5));
 
   // Raw blocks: compressed == uncompressed, data stored as laid out.
@@ -318,8 +319,8 @@ TEST(PlanWriter, AttributesSortedWithAlignedPayloads) {
   EXPECT_EQ(r.u16(A), 3);
   EXPECT_EQ(r.u16(A + 2), 0);
   const uint32_t pool = A + 4 + 3 * 8;
-  const std::vector<std::pair<uint16_t, uint8_t>> order = {{0, TIGRIS_ATTR_EPSILON}, {0, TIGRIS_ATTR_PADS},
-                                                           {1, TIGRIS_ATTR_ALPHA}};
+  const std::vector<std::pair<uint16_t, uint8_t>> order = {
+      {0, TIGRIS_ATTR_EPSILON}, {0, TIGRIS_ATTR_PADS}, {1, TIGRIS_ATTR_ALPHA}};
   const std::vector<uint32_t> offs = {0, 4, 8};
   for (size_t i = 0; i < 3; ++i) {
     const size_t e = A + 4 + 8 * i;
@@ -367,7 +368,7 @@ TEST(PlanWriter, StateSubgraphsAndTileRecordsPerVersion) {
   const uint32_t G = dir.at(13);
   EXPECT_EQ(r.u16(G), 1);
   EXPECT_EQ(r.u16(G + 4 + 2), 2);
-  EXPECT_EQ(r.u16(G + 4 + 6), 1);  // inputs_count
+  EXPECT_EQ(r.u16(G + 4 + 6), 1);   // inputs_count
   EXPECT_EQ(r.u16(G + 4 + 10), 1);  // outputs_count
   EXPECT_EQ(r.u16(dir.at(5) + 2 * r.u16(G + 4 + 8)), 2);
   // v11 tile record: 48 bytes; facts at 32.
@@ -416,7 +417,7 @@ TEST(PlanWriter, StageByteOverrideAndEmptyPlan) {
   auto e = write_plan(empty);
   ByteReader er{e};
   auto dir = er.directory();
-  EXPECT_EQ(dir.size(), 6u);  // tensors, ops, index pool, shape pool, strings, memory
+  EXPECT_EQ(dir.size(), 6u);                      // tensors, ops, index pool, shape pool, strings, memory
   EXPECT_EQ(er.section_end(7) - dir.at(7), 16u);  // one NUL + padding up to MEMORY
   EXPECT_EQ(er.u8(dir.at(7)), 0);
 }

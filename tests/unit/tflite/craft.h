@@ -16,17 +16,16 @@ using flatbuffers::Offset;
 
 struct Craft {
   // Called before the table is started (create children here), then on its builder.
-  std::function<void(FlatBufferBuilder&)> before_tensor, before_operator, before_model,
-      before_buffer, before_quant;
-  std::function<void(fb::TensorBuilder&)> on_tensor;         // tensor 0 only
+  std::function<void(FlatBufferBuilder&)> before_tensor, before_operator, before_model, before_buffer, before_quant;
+  std::function<void(fb::TensorBuilder&)> on_tensor;  // tensor 0 only
   std::function<void(fb::OperatorBuilder&)> on_operator;
   std::function<void(fb::ModelBuilder&)> on_model;
-  std::function<void(fb::BufferBuilder&)> on_buffer;         // buffer 1 only
+  std::function<void(fb::BufferBuilder&)> on_buffer;                 // buffer 1 only
   std::function<void(fb::QuantizationParametersBuilder&)> on_quant;  // tensor 0's
   std::vector<int32_t> op_inputs{0}, op_outputs{1}, graph_inputs{0}, graph_outputs{1};
   uint32_t opcode_index = 0;
   uint32_t tensor0_buffer = 1;
-  int32_t opcode = 19;  // RELU
+  int32_t opcode = 19;        // RELU
   uint8_t buffer0_bytes = 0;  // > 0: buffer 0 holds that many bytes
 };
 
@@ -71,8 +70,8 @@ inline std::vector<uint8_t> craft(const Craft& c) {
   run(c.on_operator, ob);
   auto op = ob.Finish();
   auto ops = b.CreateVector(std::vector<Offset<fb::Operator>>{op});
-  auto graph = fb::CreateSubGraph(b, tensors, b.CreateVector(c.graph_inputs),
-                                  b.CreateVector(c.graph_outputs), ops, b.CreateString("main"));
+  auto graph = fb::CreateSubGraph(b, tensors, b.CreateVector(c.graph_inputs), b.CreateVector(c.graph_outputs), ops,
+                                  b.CreateString("main"));
   auto graphs = b.CreateVector(std::vector<Offset<fb::SubGraph>>{graph});
   auto code = fb::CreateOperatorCode(b, static_cast<int8_t>(std::min(c.opcode, 127)), 0, 1, c.opcode);
   auto codes = b.CreateVector(std::vector<Offset<fb::OperatorCode>>{code});

@@ -17,10 +17,17 @@ using tigris::test::have_models;
 using tigris::test::models_dir;
 using tigris::test::tflite_path;
 
-const char* const kAllModels[] = {
-    "vww_96_int8", "vww_96_float", "kws_ref_model", "kws_ref_model_float32",
-    "pretrainedResnet_quant", "pretrainedResnet", "pretrainedResnet_large_int8",
-    "pretrainedResnet_large_float", "ad01_int8", "ad01_fp32", "str_ww_ref_model"};
+const char* const kAllModels[] = {"vww_96_int8",
+                                  "vww_96_float",
+                                  "kws_ref_model",
+                                  "kws_ref_model_float32",
+                                  "pretrainedResnet_quant",
+                                  "pretrainedResnet",
+                                  "pretrainedResnet_large_int8",
+                                  "pretrainedResnet_large_float",
+                                  "ad01_int8",
+                                  "ad01_fp32",
+                                  "str_ww_ref_model"};
 
 json load_json(const std::string& path) {
   std::ifstream in(path);
@@ -29,12 +36,12 @@ json load_json(const std::string& path) {
 
 std::string dtype_of(TensorType t) {
   switch (t) {
-    case TensorType::Int8: return "int8";
-    case TensorType::Int32: return "int32";
-    case TensorType::Float32: return "float32";
-    case TensorType::Int16: return "int16";
-    case TensorType::Int64: return "int64";
-    default: return tensor_type_name(t);
+  case TensorType::Int8: return "int8";
+  case TensorType::Int32: return "int32";
+  case TensorType::Float32: return "float32";
+  case TensorType::Int16: return "int16";
+  case TensorType::Int64: return "int64";
+  default: return tensor_type_name(t);
   }
 }
 
@@ -55,8 +62,8 @@ void expect_matches_dump(const Model& m, const std::string& dump_dir) {
       EXPECT_TRUE(!t.quantization || !t.quantization->affine());
     } else {
       ASSERT_TRUE(t.quantization && t.quantization->affine());
-      std::vector<double> scales = scale.is_array() ? scale.get<std::vector<double>>()
-                                                    : std::vector<double>{scale.get<double>()};
+      std::vector<double> scales =
+          scale.is_array() ? scale.get<std::vector<double>>() : std::vector<double>{scale.get<double>()};
       std::vector<int64_t> zps = jt["zero_point"].is_array() ? jt["zero_point"].get<std::vector<int64_t>>()
                                                              : std::vector<int64_t>{jt["zero_point"].get<int64_t>()};
       ASSERT_EQ(t.quantization->scale.size(), scales.size());

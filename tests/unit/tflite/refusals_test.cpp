@@ -178,8 +178,8 @@ TEST(TfliteRefusals, IndicesOutOfRange) {
   Offset<flatbuffers::Vector<Offset<fb::Metadata>>> md;
   Craft meta;
   meta.before_model = [&](FlatBufferBuilder& b) {
-    md = b.CreateVector(std::vector<Offset<fb::Metadata>>{
-        fb::CreateMetadata(b, b.CreateString("min_runtime_version"), 5)});
+    md = b.CreateVector(
+        std::vector<Offset<fb::Metadata>>{fb::CreateMetadata(b, b.CreateString("min_runtime_version"), 5)});
   };
   meta.on_model = [&](fb::ModelBuilder& m) { m.add_metadata(md); };
   EXPECT_EQ(refusal(craft(meta)), "metadata min_runtime_version: buffer index 5 is out of range for 2 buffers");
@@ -190,8 +190,8 @@ TEST(TfliteRefusals, IndicesOutOfRange) {
     Offset<flatbuffers::Vector<Offset<fb::SignatureDef>>> sigs;
     Craft sig;
     sig.before_model = [&](FlatBufferBuilder& b) {
-      auto map = b.CreateVector(std::vector<Offset<fb::TensorMap>>{
-          fb::CreateTensorMap(b, b.CreateString("x"), tensor)});
+      auto map =
+          b.CreateVector(std::vector<Offset<fb::TensorMap>>{fb::CreateTensorMap(b, b.CreateString("x"), tensor)});
       sigs = b.CreateVector(std::vector<Offset<fb::SignatureDef>>{
           fb::CreateSignatureDef(b, map, 0, b.CreateString("serving_default"), subgraph)});
     };
@@ -216,7 +216,8 @@ TEST(TfliteRefusals, LenientReadRecordsAndWriterRefuses) {
     write_model(m);
     ADD_FAILURE() << "written";
   } catch (const ModelError& e) {
-    EXPECT_EQ(e.reason(), "the model holds parts that cannot be written: tensor 0 (in) is sparse, which is not supported");
+    EXPECT_EQ(e.reason(),
+              "the model holds parts that cannot be written: tensor 0 (in) is sparse, which is not supported");
   }
   // Broken indices stay fatal even when lenient.
   Craft bad;

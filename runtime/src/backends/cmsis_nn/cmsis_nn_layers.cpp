@@ -6,7 +6,8 @@
 #include "backends/cmsis_nn/cmsis_nn_internal.h"
 
 #if defined(CMSIS_NN_USE_SINGLE_ROUNDING)
-#error "TiGrIS needs CMSIS-NN's default double rounding (bit-exact with TFLite): undefine CMSIS_NN_USE_SINGLE_ROUNDING"
+#  error \
+      "TiGrIS needs CMSIS-NN's default double rounding (bit-exact with TFLite): undefine CMSIS_NN_USE_SINGLE_ROUNDING"
 #endif
 
 namespace tigris_cmsis {
@@ -72,18 +73,17 @@ int forward_conv(const Call &c, const Workspace &ws)
     conv_args(l, &a);
     const int64_t need = conv_need(a, l.depthwise);
     cmsis_nn_per_channel_quant_params q;
-    if (x == nullptr || y == nullptr || need < 0 || need > ws.vendor_size ||
-        !channel_factors(l.rq, l.g.c_out, ws, &q))
+    if (x == nullptr || y == nullptr || need < 0 || need > ws.vendor_size || !channel_factors(l.rq, l.g.c_out, ws, &q))
         return kFallback;
     const cmsis_nn_context ctx = vendor_context(ws, need);
     for (int32_t n = 0; n < l.g.n; n++) {
         const int8_t *xn = x + n * l.g.in_batch + l.g.in_row_start * l.g.in_row;
         int8_t *yn = y + n * l.g.out_batch + l.g.out_row_start * l.g.out_row;
-        const arm_cmsis_nn_status st =
-            l.depthwise ? arm_depthwise_conv_wrapper_s8(&ctx, &a.dw, &q, &a.in, xn, &a.filter, l.weights, &a.bias,
-                                                        l.bias, &a.out, yn)
-                        : arm_convolve_wrapper_s8(&ctx, &a.conv, &q, &a.in, xn, &a.filter, l.weights, &a.bias, l.bias,
-                                                  &a.out, yn);
+        const arm_cmsis_nn_status st = l.depthwise
+                                           ? arm_depthwise_conv_wrapper_s8(&ctx, &a.dw, &q, &a.in, xn, &a.filter,
+                                                                           l.weights, &a.bias, l.bias, &a.out, yn)
+                                           : arm_convolve_wrapper_s8(&ctx, &a.conv, &q, &a.in, xn, &a.filter, l.weights,
+                                                                     &a.bias, l.bias, &a.out, yn);
         if (st != ARM_CMSIS_NN_SUCCESS) return kFallback;
     }
     return 0;
@@ -204,8 +204,7 @@ int64_t op_vendor_need(const Call &c, uint32_t *expand_channels)
         const int rc = c.op->op_type == TIGRIS_OP_AVG_POOL ? avg_pool_layer(c, &l) : global_avg_layer(c, &l);
         return rc ? -1 : arm_avgpool_s8_get_buffer_size(l.win.out_w, l.c);
     }
-    default:
-        return -1;
+    default: return -1;
     }
 }
 

@@ -105,7 +105,8 @@ bool io_quant(const Call &c, int32_t channels, int32_t *in_offset, int32_t *out_
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     if (in.dtype != TIGRIS_DTYPE_INT8 || out.dtype != TIGRIS_DTYPE_INT8) return false;
     const tigris_quant_param_t *qi = tigris_tensor_quant(c.plan, &in), *qo = tigris_tensor_quant(c.plan, &out);
-    if (qi == nullptr || qo == nullptr || !in_int8_range(qi->zero_point) || !in_int8_range(qo->zero_point)) return false;
+    if (qi == nullptr || qo == nullptr || !in_int8_range(qi->zero_point) || !in_int8_range(qo->zero_point))
+        return false;
     if (c.op->act_min > c.op->act_max) return false;
     *in_offset = -qi->zero_point;
     *out_offset = qo->zero_point;
@@ -181,15 +182,9 @@ int fc_layer(const Call &c, FcLayer *l)
     return layer_weights(c, (uint64_t)l->out_c * l->in_c, l->out_c, &l->weights, &l->bias) ? 0 : kFallback;
 }
 
-int8_t *input_data(const Call &c, uint8_t i)
-{
-    return (int8_t *)tigris_mem_tensor_ptr(c.mem, c.in_index(i));
-}
+int8_t *input_data(const Call &c, uint8_t i) { return (int8_t *)tigris_mem_tensor_ptr(c.mem, c.in_index(i)); }
 
-int8_t *output_data(const Call &c, uint8_t i)
-{
-    return (int8_t *)tigris_mem_tensor_ptr(c.mem, c.out_index(i));
-}
+int8_t *output_data(const Call &c, uint8_t i) { return (int8_t *)tigris_mem_tensor_ptr(c.mem, c.out_index(i)); }
 
 ScanCall::ScanCall(const tigris_plan_t *plan, uint16_t op_index)
 {

@@ -24,7 +24,8 @@ bool same_int8_quant(const Call &c)
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     if (in.dtype != TIGRIS_DTYPE_INT8 || out.dtype != TIGRIS_DTYPE_INT8) return false;
     const tigris_quant_param_t *qi = tigris_tensor_quant(c.plan, &in), *qo = tigris_tensor_quant(c.plan, &out);
-    return qi != nullptr && qo != nullptr && tigris_s8::same_quant(qi->scale, qi->zero_point, qo->scale, qo->zero_point);
+    return qi != nullptr && qo != nullptr &&
+           tigris_s8::same_quant(qi->scale, qi->zero_point, qo->scale, qo->zero_point);
 }
 
 bool activation_ok(const Call &c) { return c.op->act_min <= c.op->act_max; }
@@ -49,7 +50,8 @@ int avg_pool_layer(const Call &c, PoolLayer *l)
 
 int global_avg_layer(const Call &c, PoolLayer *l)
 {
-    if (c.op->op_type != TIGRIS_OP_GLOBAL_AVG || c.tiled() || !same_int8_quant(c) || !activation_ok(c)) return kFallback;
+    if (c.op->op_type != TIGRIS_OP_GLOBAL_AVG || c.tiled() || !same_int8_quant(c) || !activation_ok(c))
+        return kFallback;
     if (!(pool_flags(c) & kRoundingAvgPool)) return kFallback;  // TFLite MEAN rounding: reference only
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     if (in.ndim != 3 && in.ndim != 4) return kFallback;
@@ -132,7 +134,7 @@ int mul_layer(const Call &c, MulLayer *l)
         return kFallback;
     int shift = 0;
     tigris_s8::mul_params(sa, sb, sy, &l->mult, &shift);  // as the reference kernel: derived,
-    uint8_t len = 0;                                       // or BINARY_REQUANT's result pair
+    uint8_t len = 0;                                      // or BINARY_REQUANT's result pair
     const uint8_t *r = c.attr(TIGRIS_ATTR_BINARY_REQUANT, &len);
     if (r != nullptr && len >= 24) {
         l->mult = tigris_s8::read_i32(r + 16);

@@ -53,8 +53,8 @@ struct Requant {
 
 // CONV (groups allowed) or DEPTHWISE resolved for the call (tile context included).
 struct ConvLayer {
-    SpatialGeom g;      // batch, channels, buffer strides, band row starts
-    Window win;         // per image
+    SpatialGeom g;  // batch, channels, buffer strides, band row starts
+    Window win;     // per image
     int32_t groups, ch_mult;
     int32_t in_offset, out_offset, act_min, act_max;  // in_offset = -in_zp
     Requant rq;

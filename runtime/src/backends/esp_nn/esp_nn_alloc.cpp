@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #if defined(ESP_PLATFORM)
-#include "esp_heap_caps.h"
+#  include "esp_heap_caps.h"
 #endif
 
 extern "C" __attribute__((weak)) void *tigris_esp_nn_platform_alloc(uint32_t alignment, uint32_t size)

@@ -12,11 +12,11 @@ using tigris_accel::Call;
 
 // 16-aligned blocks, each NULL / 0 when absent.
 struct Workspace {
-    uint8_t *vendor;   // esp-nn's conv / depthwise scratch (esp_nn_set_*_scratch_buf)
+    uint8_t *vendor;  // esp-nn's conv / depthwise scratch (esp_nn_set_*_scratch_buf)
     uint32_t vendor_size;
-    int32_t *expand;   // per-tensor factors expanded: multipliers, then shifts
+    int32_t *expand;  // per-tensor factors expanded: multipliers, then shifts
     uint32_t expand_channels;
-    int8_t *pad;       // one image copied with explicit padding
+    int8_t *pad;  // one image copied with explicit padding
     uint32_t pad_size;
 };
 Workspace &workspace();
@@ -26,7 +26,7 @@ Workspace &workspace();
 struct OpNeeds {
     uint64_t conv_vendor, dw_vendor;  // esp-nn scratch, direct or on a padded copy
     uint64_t expand_channels, pad;
-    const void *weights;              // conv / depthwise weights (alignment check), or NULL
+    const void *weights;  // conv / depthwise weights (alignment check), or NULL
 };
 bool op_needs(const Call &c, OpNeeds *n);
 

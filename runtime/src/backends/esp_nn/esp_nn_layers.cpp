@@ -6,13 +6,13 @@
 #include <string.h>
 
 #if defined(ESP_PLATFORM)
-#include "sdkconfig.h"
+#  include "sdkconfig.h"
 #endif
 #include "backends/esp_nn/esp_nn_internal.h"
 #include "esp_nn.h"
 
 #if defined(CONFIG_NN_SKIP_NUDGE) || defined(SKIP_NUDGE)
-#error "TiGrIS needs esp-nn's bit-exact requantization: disable CONFIG_NN_SKIP_NUDGE"
+#  error "TiGrIS needs esp-nn's bit-exact requantization: disable CONFIG_NN_SKIP_NUDGE"
 #endif
 
 namespace tigris_esp {

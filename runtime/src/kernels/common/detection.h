@@ -15,7 +15,8 @@ struct Params {
 };
 
 // Decodes the 32-byte DETECTION payload; false when `len` is not 32.
-inline bool read_params(const uint8_t *p, uint8_t len, Params *o) {
+inline bool read_params(const uint8_t *p, uint8_t len, Params *o)
+{
     if (p == nullptr || len != 32) return false;
     o->max_detections = (uint16_t)(p[0] | (p[1] << 8));
     o->detections_per_class = (uint16_t)(p[2] | (p[3] << 8));
@@ -30,7 +31,8 @@ inline bool read_params(const uint8_t *p, uint8_t len, Params *o) {
 }
 
 // Output slots D.
-inline uint32_t detections(const Params &q) {
+inline uint32_t detections(const Params &q)
+{
     return (uint32_t)q.max_detections * (q.regular ? 1u : q.classes_per_detection);
 }
 
@@ -41,7 +43,8 @@ struct Layout {
     uint32_t boxes, cand, sel;
     uint64_t bytes;
 };
-inline Layout layout(const Params &q, uint32_t boxes) {
+inline Layout layout(const Params &q, uint32_t boxes)
+{
     Layout l;
     uint32_t d = detections(q);
     l.boxes = boxes;

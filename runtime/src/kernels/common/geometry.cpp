@@ -9,7 +9,8 @@ namespace {
 int32_t dil(uint16_t d) { return d == 0 ? 1 : (int32_t)d; }
 
 // Dense strides (elements) of a buffer with dims `dims`.
-void dense_strides(const int32_t *dims, uint8_t rank, int64_t *stride) {
+void dense_strides(const int32_t *dims, uint8_t rank, int64_t *stride)
+{
     int64_t s = 1;
     for (int i = rank - 1; i >= 0; --i) {
         stride[i] = s;
@@ -17,7 +18,8 @@ void dense_strides(const int32_t *dims, uint8_t rank, int64_t *stride) {
     }
 }
 
-bool spatial_rank(const Call &call, uint8_t *rank) {
+bool spatial_rank(const Call &call, uint8_t *rank)
+{
     const tigris_tensor_t &in = call.in(0), &out = call.out(0);
     if (in.ndim != out.ndim || (in.ndim != 3 && in.ndim != 4)) return false;
     *rank = in.ndim;
@@ -26,7 +28,8 @@ bool spatial_rank(const Call &call, uint8_t *rank) {
 
 }  // namespace
 
-int spatial_geometry(const Call &call, SpatialGeom *g) {
+int spatial_geometry(const Call &call, SpatialGeom *g)
+{
     uint8_t rank = 0;
     if (!spatial_rank(call, &rank)) return -1;
     const int32_t *is = call.shape(call.in(0)), *os = call.shape(call.out(0));
@@ -65,8 +68,8 @@ int spatial_geometry(const Call &call, SpatialGeom *g) {
             g->pad_left = t.pad_left;
             g->pad_right = t.pad_right;
         }
-        if (g->in_h < 0 || g->out_h < 0 || g->in_w < 1 || g->out_w < 0 || g->in_row_start < 0 ||
-            g->out_row_start < 0 || g->pad_top < 0 || g->pad_left < 0)
+        if (g->in_h < 0 || g->out_h < 0 || g->in_w < 1 || g->out_w < 0 || g->in_row_start < 0 || g->out_row_start < 0 ||
+            g->pad_top < 0 || g->pad_left < 0)
             return -1;
     }
     if (g->k_h < 1 || g->k_w < 1 || g->s_h < 1 || g->s_w < 1) return -1;
@@ -77,7 +80,8 @@ int spatial_geometry(const Call &call, SpatialGeom *g) {
     return 0;
 }
 
-int map_geometry(const Call &call, MapGeom *g) {
+int map_geometry(const Call &call, MapGeom *g)
+{
     uint8_t rank = 0;
     if (!spatial_rank(call, &rank)) return -1;
     const int32_t *is = call.shape(call.in(0)), *os = call.shape(call.out(0));
@@ -113,7 +117,8 @@ int map_geometry(const Call &call, MapGeom *g) {
     return 0;
 }
 
-Band pointwise_band(const tigris_mem_t *mem) {
+Band pointwise_band(const tigris_mem_t *mem)
+{
     Band b{};
     b.row_axis = -1;
     b.col_axis = -1;
@@ -134,7 +139,8 @@ Band pointwise_band(const tigris_mem_t *mem) {
     return b;
 }
 
-View whole_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t elem) {
+View whole_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t elem)
+{
     View v{};
     v.data = static_cast<uint8_t *>(const_cast<void *>(data));
     v.rank = rank;
@@ -148,8 +154,9 @@ namespace {
 
 // Cuts axis `ra` (rows) and `ca` (columns) of a view; `row_start` rows precede the band in
 // the buffer, whose column count is `cols_buf`.
-View banded_view(const Band &b, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem, int ra,
-                 int ca, int32_t row_start, int32_t cols_buf) {
+View banded_view(const Band &b, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem, int ra, int ca,
+                 int32_t row_start, int32_t cols_buf)
+{
     View v = whole_view(data, shape, rank, elem);
     int32_t dims[kMaxRank];
     for (uint8_t i = 0; i < rank; ++i) dims[i] = shape[i];
@@ -170,14 +177,16 @@ View banded_view(const Band &b, const void *data, const int32_t *shape, uint8_t 
 
 }  // namespace
 
-View output_view(const Band &b, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem) {
+View output_view(const Band &b, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem)
+{
     int ra = b.row_axis >= 0 && b.row_axis < rank ? b.row_axis : -1;
     int ca = b.col_axis >= 0 && b.col_axis < rank ? b.col_axis : -1;
     return banded_view(b, data, shape, rank, elem, ra, ca, b.out_row_start, b.out_cols);
 }
 
 View input_view(const Band &b, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem,
-                const int32_t *out_shape, uint8_t out_rank) {
+                const int32_t *out_shape, uint8_t out_rank)
+{
     int off = (int)out_rank - (int)rank;
     int ra = -1, ca = -1;
     if (off >= 0 && b.row_axis >= 0 && b.row_axis < out_rank) {
@@ -192,7 +201,8 @@ View input_view(const Band &b, const void *data, const int32_t *shape, uint8_t r
 }
 
 View rows_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t elem, int axis, int32_t rows,
-               int32_t row_start) {
+               int32_t row_start)
+{
     Band b{};
     b.row_axis = (int8_t)axis;
     b.col_axis = -1;
@@ -202,14 +212,16 @@ View rows_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t ele
 
 bool band_cuts_axis(const Band &b, int axis) { return b.row_axis == axis || b.col_axis == axis; }
 
-RowBand row_band(const tigris_mem_t *mem, int32_t full_rows) {
+RowBand row_band(const tigris_mem_t *mem, int32_t full_rows)
+{
     RowBand r{full_rows, 0, 0, false};
     const tigris_tile_ctx_t &t = mem->tile;
     if (t.active && t.row_tiled) r = RowBand{t.out_h, t.in_row_start, t.out_row_start, true};
     return r;
 }
 
-ReduceBand reduce_band(const tigris_mem_t *mem) {
+ReduceBand reduce_band(const tigris_mem_t *mem)
+{
     ReduceBand r{};
     const tigris_tile_ctx_t &t = mem->tile;
     if (!t.active || t.reduce_acc == nullptr) return r;

@@ -30,7 +30,8 @@ struct Call {
     uint8_t *out_ptr(uint8_t i) const { return static_cast<uint8_t *>(mem->tensor_ptrs[out_index(i)]); }
     const tigris_tile_ctx_t &tile() const { return mem->tile; }
     bool tiled() const { return mem->tile.active != 0; }
-    const uint8_t *attr(uint8_t kind, uint8_t *len) const {
+    const uint8_t *attr(uint8_t kind, uint8_t *len) const
+    {
         return tigris_op_attribute_data(plan, op_index, kind, len);
     }
     const void *weight() const { return tigris_op_weight(plan, op); }

@@ -6,7 +6,8 @@
 namespace tigris_rt {
 namespace kern {
 
-int copy_view(const View &dst, const View &src) {
+int copy_view(const View &dst, const View &src)
+{
     if (dst.elem != src.elem) return -1;
     Walk w;
     walk_init(&w, dst);

@@ -11,7 +11,8 @@ namespace kern {
 // Calls fn(o, i) with out's and in's element at every position of `out` (same rank, in
 // broadcast against out).
 template <typename Fn>
-int for_each_position(const View &out, const View &in, Fn fn) {
+int for_each_position(const View &out, const View &in, Fn fn)
+{
     Walk w;
     walk_init(&w, out);
     if (!walk_add(&w, in)) return -1;
@@ -24,7 +25,8 @@ int for_each_position(const View &out, const View &in, Fn fn) {
 // Lanes over axes [a0, a1] of two views of equal shape: fn(o, i, len, ostep, istep) per lane,
 // steps in bytes. The band must not cut those axes.
 template <typename Fn>
-int for_each_lane(const View &out, const View &in, int a0, int a1, Fn fn) {
+int for_each_lane(const View &out, const View &in, int a0, int a1, Fn fn)
+{
     if (a0 < 0 || a1 >= out.rank || a0 > a1 || in.rank != out.rank) return -1;
     View o = out, i = in;
     int64_t len = 1;
@@ -46,7 +48,8 @@ struct ReducedAxes {
 
 // Calls fn(p) for every element of a reduction group starting at `base` (index order).
 template <typename Fn>
-void for_each_reduced(uint8_t *base, const ReducedAxes &r, Fn fn) {
+void for_each_reduced(uint8_t *base, const ReducedAxes &r, Fn fn)
+{
     int32_t idx[kMaxRank] = {};
     for (int a = 0; a < r.n; ++a)
         if (r.len[a] <= 0) return;
@@ -67,7 +70,8 @@ void for_each_reduced(uint8_t *base, const ReducedAxes &r, Fn fn) {
 // Reduction of `in` over the axes flagged in `reduced` into `out_keep` (in's rank, reduced dims
 // 1): fn(o, group_base, axes) per output element.
 template <typename Fn>
-int for_each_group(const View &out_keep, const View &in, const bool *reduced, Fn fn) {
+int for_each_group(const View &out_keep, const View &in, const bool *reduced, Fn fn)
+{
     if (out_keep.rank != in.rank) return -1;
     View i = in;
     ReducedAxes r{};

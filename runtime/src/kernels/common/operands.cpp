@@ -6,12 +6,14 @@
 namespace tigris_rt {
 namespace kern {
 
-View output0_view(const Call &call, const Band &band) {
+View output0_view(const Call &call, const Band &band)
+{
     const tigris_tensor_t &out = call.out(0);
     return output_view(band, call.out_ptr(0), call.shape(out), out.ndim, (uint8_t)tigris_dtype_size(out.dtype));
 }
 
-int resolve_operand_views(const Call &call, uint8_t n, const Band &band, OperandView *out) {
+int resolve_operand_views(const Call &call, uint8_t n, const Band &band, OperandView *out)
+{
     rules::OpView v{call.plan, call.op, call.op_index};
     rules::Operand ops[3];
     if (n > 3 || !rules::resolve_operands(v, n, ops)) return -1;

@@ -4,7 +4,8 @@
 namespace tigris_rt {
 namespace kern {
 
-void walk_init(Walk *w, const View &out) {
+void walk_init(Walk *w, const View &out)
+{
     w->rank = out.rank == 0 ? 1 : out.rank;
     w->n = 1;
     w->base[0] = out.data;
@@ -16,7 +17,8 @@ void walk_init(Walk *w, const View &out) {
     }
 }
 
-bool walk_add(Walk *w, const View &in) {
+bool walk_add(Walk *w, const View &in)
+{
     if (w->n >= kMaxWalkOperands || in.rank > w->rank) return false;
     int k = w->n++;
     int off = w->rank - in.rank;

@@ -12,10 +12,10 @@ namespace kern {
 constexpr int kMaxWalkOperands = 4;
 
 struct Walk {
-    int rank;                                // iteration rank (>= 1)
-    int32_t shape[kMaxRank];                 // the output view's shape
-    int32_t origin[kMaxRank];                // the output view's global origin
-    int n;                                   // operands; 0 is the output
+    int rank;                  // iteration rank (>= 1)
+    int32_t shape[kMaxRank];   // the output view's shape
+    int32_t origin[kMaxRank];  // the output view's global origin
+    int n;                     // operands; 0 is the output
     uint8_t *base[kMaxWalkOperands];
     int64_t stride[kMaxWalkOperands][kMaxRank];  // bytes per step of each output axis (0 = broadcast)
 };
@@ -28,7 +28,8 @@ bool walk_add(Walk *w, const View &in);
 // Calls fn(ptrs, inner_strides, count) for every innermost row of the output: ptrs[k] is operand
 // k's first element of the row, inner_strides[k] its byte step along the row.
 template <typename Fn>
-void walk_rows(const Walk &w, Fn fn) {
+void walk_rows(const Walk &w, Fn fn)
+{
     for (int a = 0; a < w.rank; ++a)
         if (w.shape[a] <= 0) return;
     uint8_t *p[kMaxWalkOperands];

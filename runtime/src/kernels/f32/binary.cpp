@@ -10,7 +10,8 @@ namespace {
 
 bool is_nan(float x) { return x != x; }
 
-float float_op(uint8_t op, float a, float b) {
+float float_op(uint8_t op, float a, float b)
+{
     switch (op) {
     case TIGRIS_OP_ADD: return a + b;
     case TIGRIS_OP_SUB: return a - b;
@@ -31,7 +32,8 @@ float float_op(uint8_t op, float a, float b) {
 
 // Integer arithmetic wraps (computed unsigned); division by zero fails.
 template <typename T>
-bool int_op(uint8_t op, T a, T b, T *r) {
+bool int_op(uint8_t op, T a, T b, T *r)
+{
     typedef typename Unsigned<T>::type U;
     switch (op) {
     case TIGRIS_OP_ADD: *r = (T)((U)a + (U)b); return true;
@@ -63,7 +65,8 @@ bool int_op(uint8_t op, T a, T b, T *r) {
 }
 
 template <typename T>
-bool compare(uint8_t op, T a, T b) {
+bool compare(uint8_t op, T a, T b)
+{
     switch (op) {
     case TIGRIS_OP_EQUAL: return a == b;
     case TIGRIS_OP_LESS: return a < b;
@@ -74,12 +77,14 @@ bool compare(uint8_t op, T a, T b) {
 }
 
 template <typename T>
-int arithmetic(const kern::Walk &w, uint8_t op) {
+int arithmetic(const kern::Walk &w, uint8_t op)
+{
     return map2<T, T>(w, [op](T a, T b, T *r) { return int_op<T>(op, a, b, r); });
 }
 
 template <typename T>
-int comparison(const kern::Walk &w, uint8_t op) {
+int comparison(const kern::Walk &w, uint8_t op)
+{
     return map2<T, uint8_t>(w, [op](T a, T b, uint8_t *r) {
         *r = compare<T>(op, a, b) ? 1 : 0;
         return true;
@@ -88,7 +93,8 @@ int comparison(const kern::Walk &w, uint8_t op) {
 
 bool is_comparison(uint8_t t) { return t >= TIGRIS_OP_EQUAL && t <= TIGRIS_OP_GREATER_EQUAL; }
 
-int two_operands(const Call &c, const kern::Walk &w, uint8_t dtype) {
+int two_operands(const Call &c, const kern::Walk &w, uint8_t dtype)
+{
     uint8_t op = c.op->op_type;
     if (op == TIGRIS_OP_LOGICAL_AND || op == TIGRIS_OP_LOGICAL_OR) {
         if (dtype != TIGRIS_DTYPE_BOOL) return -1;
@@ -103,7 +109,8 @@ int two_operands(const Call &c, const kern::Walk &w, uint8_t dtype) {
         case TIGRIS_DTYPE_FLOAT32: return comparison<float>(w, op);
         case TIGRIS_DTYPE_INT32: return comparison<int32_t>(w, op);
         case TIGRIS_DTYPE_INT64: return comparison<int64_t>(w, op);
-        case TIGRIS_DTYPE_UINT8: case TIGRIS_DTYPE_BOOL: return comparison<uint8_t>(w, op);
+        case TIGRIS_DTYPE_UINT8:
+        case TIGRIS_DTYPE_BOOL: return comparison<uint8_t>(w, op);
         default: return -1;
         }
     }
@@ -123,7 +130,8 @@ int two_operands(const Call &c, const kern::Walk &w, uint8_t dtype) {
 }
 
 // Select: byte copy of the chosen element.
-int select(const kern::Walk &w, uint32_t elem) {
+int select(const kern::Walk &w, uint32_t elem)
+{
     kern::walk_rows(w, [elem](uint8_t *const *p, const int64_t *st, int32_t n) {
         for (int32_t i = 0; i < n; ++i) {
             const uint8_t *src = p[1][i * st[1]] ? p[2] + i * st[2] : p[3] + i * st[3];
@@ -135,7 +143,8 @@ int select(const kern::Walk &w, uint32_t elem) {
 
 }  // namespace
 
-int binary(const Call &c) {
+int binary(const Call &c)
+{
     bool sel = c.op->op_type == TIGRIS_OP_SELECT_V2;
     int n = sel ? 3 : 2;
     kern::Band band = kern::pointwise_band(c.mem);
@@ -149,7 +158,8 @@ int binary(const Call &c) {
     return two_operands(c, w, ops[0].dtype);
 }
 
-int add_n(const Call &c) {
+int add_n(const Call &c)
+{
     kern::Band band = kern::pointwise_band(c.mem);
     const tigris_tensor_t &out = c.out(0);
     const int32_t *os = c.shape(out);
@@ -172,7 +182,10 @@ int add_n(const Call &c) {
         int rc;
         switch (out.dtype) {
         case TIGRIS_DTYPE_FLOAT32:
-            rc = map2<float, float>(w, [](float a, float b, float *r) { *r = a + b; return true; });
+            rc = map2<float, float>(w, [](float a, float b, float *r) {
+                *r = a + b;
+                return true;
+            });
             break;
         case TIGRIS_DTYPE_INT32: rc = arithmetic<int32_t>(w, TIGRIS_OP_ADD); break;
         case TIGRIS_DTYPE_INT64: rc = arithmetic<int64_t>(w, TIGRIS_OP_ADD); break;

@@ -15,10 +15,14 @@ struct Scalar {
     int64_t i;
 };
 
-Scalar read(const uint8_t *p, uint8_t dtype, const tigris_quant_param_t *q) {
+Scalar read(const uint8_t *p, uint8_t dtype, const tigris_quant_param_t *q)
+{
     Scalar s{false, 0.0f, 0};
     switch (dtype) {
-    case TIGRIS_DTYPE_FLOAT32: s.is_float = true; s.f = load<float>(p); return s;
+    case TIGRIS_DTYPE_FLOAT32:
+        s.is_float = true;
+        s.f = load<float>(p);
+        return s;
     case TIGRIS_DTYPE_INT8: s.i = (int8_t)p[0]; break;
     case TIGRIS_DTYPE_UINT8: s.i = p[0]; break;
     case TIGRIS_DTYPE_BOOL: s.i = p[0] != 0; break;
@@ -33,7 +37,8 @@ Scalar read(const uint8_t *p, uint8_t dtype, const tigris_quant_param_t *q) {
     return s;
 }
 
-int64_t saturate(float f, int64_t lo, int64_t hi) {
+int64_t saturate(float f, int64_t lo, int64_t hi)
+{
     if (f != f) return 0;
     if (f <= (float)lo) return lo;
     if (f >= (float)hi) return hi;
@@ -42,7 +47,8 @@ int64_t saturate(float f, int64_t lo, int64_t hi) {
 
 float round_half_away(float v) { return v >= 0.0f ? floorf(v + 0.5f) : ceilf(v - 0.5f); }
 
-void write(uint8_t *p, uint8_t dtype, const tigris_quant_param_t *q, const Scalar &s) {
+void write(uint8_t *p, uint8_t dtype, const tigris_quant_param_t *q, const Scalar &s)
+{
     if (dtype == TIGRIS_DTYPE_FLOAT32) {
         store<float>(p, s.is_float ? s.f : (float)s.i);
         return;
@@ -67,21 +73,24 @@ void write(uint8_t *p, uint8_t dtype, const tigris_quant_param_t *q, const Scala
         v = s.is_float ? saturate(s.f, lo, hi) : s.i;  // integers wrap on the store below
     }
     switch (dtype) {
-    case TIGRIS_DTYPE_INT8: case TIGRIS_DTYPE_UINT8: p[0] = (uint8_t)v; break;
+    case TIGRIS_DTYPE_INT8:
+    case TIGRIS_DTYPE_UINT8: p[0] = (uint8_t)v; break;
     case TIGRIS_DTYPE_INT16: store<uint16_t>(p, (uint16_t)v); break;
     case TIGRIS_DTYPE_INT32: store<uint32_t>(p, (uint32_t)v); break;
     default: store<uint64_t>(p, (uint64_t)v); break;
     }
 }
 
-const tigris_quant_param_t *quant_of(const Call &c, const tigris_tensor_t &t) {
+const tigris_quant_param_t *quant_of(const Call &c, const tigris_tensor_t &t)
+{
     bool q8 = t.dtype == TIGRIS_DTYPE_INT8 || t.dtype == TIGRIS_DTYPE_UINT8;
     return q8 ? tigris_tensor_quant(c.plan, &t) : nullptr;
 }
 
 }  // namespace
 
-int cast(const Call &c) {
+int cast(const Call &c)
+{
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     const tigris_quant_param_t *qi = quant_of(c, in), *qo = quant_of(c, out);
     if (c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr) return -1;

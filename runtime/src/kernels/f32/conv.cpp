@@ -15,7 +15,8 @@ struct ConvArgs {
 };
 
 // Conv / Conv1D: weight [OC, KH, KW, IC/group].
-void conv_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x, int32_t groups) {
+void conv_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x, int32_t groups)
+{
     const kern::SpatialGeom &g = a.g;
     int32_t icg = g.c_in / groups, ocg = g.c_out / groups;
     int32_t iy0 = r * g.s_h - g.pad_top, ix0 = x * g.s_w - g.pad_left;
@@ -40,7 +41,8 @@ void conv_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x, int32_t grou
 }
 
 // Depthwise: weight [KH, KW, C*mult]; output channel oc reads input channel oc / mult.
-void depthwise_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x) {
+void depthwise_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x)
+{
     const kern::SpatialGeom &g = a.g;
     int32_t mult = g.c_out / g.c_in;
     int32_t iy0 = r * g.s_h - g.pad_top, ix0 = x * g.s_w - g.pad_left;
@@ -63,7 +65,8 @@ void depthwise_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x) {
 
 }  // namespace
 
-int conv(const Call &c) {
+int conv(const Call &c)
+{
     ConvArgs a;
     if (kern::spatial_geometry(c, &a.g) != 0) return -1;
     a.in = reinterpret_cast<const float *>(c.in_ptr(0));

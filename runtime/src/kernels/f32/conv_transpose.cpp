@@ -9,7 +9,8 @@ namespace f32 {
 namespace {
 
 // Input index along one axis for output coordinate `o` and tap `k`, or -1 when no input lands.
-inline int32_t source(int32_t o, int32_t k, int32_t pad, int32_t stride, int32_t dilation, int32_t full_in) {
+inline int32_t source(int32_t o, int32_t k, int32_t pad, int32_t stride, int32_t dilation, int32_t full_in)
+{
     int32_t t = o + pad - k * dilation;
     if (t < 0 || t % stride != 0) return -1;
     t /= stride;
@@ -24,7 +25,8 @@ struct ConvTArgs {
 };
 
 // One output pixel; false when a contributing input row/column lies outside the window.
-bool pixel(const ConvTArgs &a, int32_t n, int32_t r, int32_t x) {
+bool pixel(const ConvTArgs &a, int32_t n, int32_t r, int32_t x)
+{
     const kern::MapGeom &g = a.g;
     int32_t y = g.out_row0 + r, xg = g.out_col0 + x;
     int32_t icg = g.c_in / a.groups, ocg = g.c_out / a.groups;
@@ -56,7 +58,8 @@ bool pixel(const ConvTArgs &a, int32_t n, int32_t r, int32_t x) {
 
 }  // namespace
 
-int conv_transpose(const Call &c) {
+int conv_transpose(const Call &c)
+{
     ConvTArgs a;
     if (c.in(0).ndim != 4 || kern::map_geometry(c, &a.g) != 0) return -1;
     const tigris_spatial_t &sp = c.op->spatial;

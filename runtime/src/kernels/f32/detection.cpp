@@ -17,7 +17,8 @@ struct Scratch {
     uint8_t *active;
 };
 
-Scratch carve(uint8_t *base, const detection::Layout &l) {
+Scratch carve(uint8_t *base, const detection::Layout &l)
+{
     Scratch s;
     float *f = reinterpret_cast<float *>(base);
     s.decoded = f, f += 4 * l.boxes;
@@ -36,7 +37,8 @@ Scratch carve(uint8_t *base, const detection::Layout &l) {
 }
 
 // order[0..n) = indices of values sorted descending, stable (insertion sort: n is small).
-void stable_argsort_desc(const float *values, int32_t n, int32_t *order) {
+void stable_argsort_desc(const float *values, int32_t n, int32_t *order)
+{
     for (int32_t i = 0; i < n; ++i) {
         int32_t j = i;
         while (j > 0 && values[order[j - 1]] < values[i]) {
@@ -47,7 +49,8 @@ void stable_argsort_desc(const float *values, int32_t n, int32_t *order) {
     }
 }
 
-float iou(const float *a, const float *b) {
+float iou(const float *a, const float *b)
+{
     float area_a = (a[2] - a[0]) * (a[3] - a[1]), area_b = (b[2] - b[0]) * (b[3] - b[1]);
     if (area_a <= 0.0f || area_b <= 0.0f) return 0.0f;
     float ih = (a[2] < b[2] ? a[2] : b[2]) - (a[0] > b[0] ? a[0] : b[0]);
@@ -57,7 +60,8 @@ float iou(const float *a, const float *b) {
 }
 
 // Single-class NMS over s.scores[0..boxes): box indices into s.selected; returns their count.
-int32_t nms(const Scratch &s, int32_t boxes, const detection::Params &q, int32_t max_out) {
+int32_t nms(const Scratch &s, int32_t boxes, const detection::Params &q, int32_t max_out)
+{
     int32_t kept = 0;
     for (int32_t b = 0; b < boxes; ++b)
         if (s.scores[b] >= q.score_threshold) s.keep[kept] = b, s.keep_scores[kept++] = s.scores[b];
@@ -80,7 +84,8 @@ struct ScoreReader {
     const uint8_t *p;
     const tigris_quant_param_t *q;  // NULL for float32
     int32_t width, offset;
-    float at(int32_t box, int32_t cls) const {
+    float at(int32_t box, int32_t cls) const
+    {
         int64_t k = (int64_t)box * width + offset + cls;
         if (q == nullptr) {
             float v;
@@ -92,7 +97,8 @@ struct ScoreReader {
 };
 
 // The class ranked after (pv, pi) in (score descending, index ascending) order.
-int32_t next_class(const ScoreReader &r, int32_t box, int32_t classes, float pv, int32_t pi) {
+int32_t next_class(const ScoreReader &r, int32_t box, int32_t classes, float pv, int32_t pi)
+{
     int32_t best = -1;
     float bv = 0.0f;
     for (int32_t c = 0; c < classes; ++c) {
@@ -107,13 +113,15 @@ struct Outputs {
     float *boxes, *classes, *scores, *count;
 };
 
-void emit(const Outputs &o, const Scratch &s, int32_t slot, int32_t box, int32_t cls, float score) {
+void emit(const Outputs &o, const Scratch &s, int32_t slot, int32_t box, int32_t cls, float score)
+{
     memcpy(o.boxes + 4 * slot, s.decoded + 4 * box, 16);
     o.classes[slot] = (float)cls;
     o.scores[slot] = score;
 }
 
-void fast_nms(const Outputs &o, const Scratch &s, const ScoreReader &r, int32_t boxes, const detection::Params &q) {
+void fast_nms(const Outputs &o, const Scratch &s, const ScoreReader &r, int32_t boxes, const detection::Params &q)
+{
     int32_t k = q.classes_per_detection < q.classes ? q.classes_per_detection : q.classes;
     for (int32_t b = 0; b < boxes; ++b) s.scores[b] = r.at(b, next_class(r, b, q.classes, 0.0f, -1));
     int32_t n = nms(s, boxes, q, q.max_detections);
@@ -129,7 +137,8 @@ void fast_nms(const Outputs &o, const Scratch &s, const ScoreReader &r, int32_t 
     o.count[0] = (float)n;
 }
 
-void regular_nms(const Outputs &o, const Scratch &s, const ScoreReader &r, int32_t boxes, const detection::Params &q) {
+void regular_nms(const Outputs &o, const Scratch &s, const ScoreReader &r, int32_t boxes, const detection::Params &q)
+{
     int32_t d = q.max_detections, have = 0;
     for (int32_t c = 0; c < q.classes; ++c) {
         for (int32_t b = 0; b < boxes; ++b) s.scores[b] = r.at(b, c);
@@ -141,16 +150,19 @@ void regular_nms(const Outputs &o, const Scratch &s, const ScoreReader &r, int32
         int32_t total = have + n;
         stable_argsort_desc(s.cand_score, total, s.order);
         have = total < d ? total : d;
-        for (int32_t i = 0; i < have; ++i) s.tmp_key[i] = s.cand_key[s.order[i]], s.tmp_score[i] = s.cand_score[s.order[i]];
+        for (int32_t i = 0; i < have; ++i)
+            s.tmp_key[i] = s.cand_key[s.order[i]], s.tmp_score[i] = s.cand_score[s.order[i]];
         memcpy(s.cand_key, s.tmp_key, (size_t)have * 4);
         memcpy(s.cand_score, s.tmp_score, (size_t)have * 4);
     }
-    for (int32_t i = 0; i < have; ++i) emit(o, s, i, s.cand_key[i] / q.classes, s.cand_key[i] % q.classes, s.cand_score[i]);
+    for (int32_t i = 0; i < have; ++i)
+        emit(o, s, i, s.cand_key[i] / q.classes, s.cand_key[i] % q.classes, s.cand_score[i]);
     o.count[0] = (float)have;
 }
 
 // Reads input `i` as float (int8 inputs are dequantized) into dst.
-bool read_floats(const Call &c, uint8_t i, float *dst, uint32_t n) {
+bool read_floats(const Call &c, uint8_t i, float *dst, uint32_t n)
+{
     const tigris_tensor_t &t = c.in(i);
     const uint8_t *p = c.in_ptr(i);
     if (p == nullptr) return false;
@@ -166,7 +178,8 @@ bool read_floats(const Call &c, uint8_t i, float *dst, uint32_t n) {
 
 }  // namespace
 
-int detection_postprocess(const Call &c) {
+int detection_postprocess(const Call &c)
+{
     uint8_t len = 0;
     detection::Params q;
     const uint8_t *payload = c.attr(TIGRIS_ATTR_DETECTION, &len);

@@ -13,7 +13,8 @@ namespace {
 struct Indices {
     const uint8_t *data;
     bool wide;  // int64
-    int64_t at(int64_t k) const {
+    int64_t at(int64_t k) const
+    {
         if (wide) {
             int64_t v;
             memcpy(&v, data + 8 * k, 8);
@@ -29,14 +30,16 @@ struct Indices {
 struct Movement {
     const uint8_t *p;
     int count;
-    int32_t at(int i) const {
+    int32_t at(int i) const
+    {
         int32_t v;
         memcpy(&v, p + 4 * i, 4);
         return v;
     }
 };
 
-bool movement(const Call &c, Movement *m) {
+bool movement(const Call &c, Movement *m)
+{
     uint8_t len = 0;
     m->p = c.attr(TIGRIS_ATTR_MOVEMENT, &len);
     m->count = len / 4;
@@ -44,7 +47,8 @@ bool movement(const Call &c, Movement *m) {
 }
 
 // Indices from input `i` when present, else from the weight (int32).
-bool indices(const Call &c, uint8_t i, Indices *ix) {
+bool indices(const Call &c, uint8_t i, Indices *ix)
+{
     if (c.op->num_inputs > i) {
         ix->data = c.in_ptr(i);
         ix->wide = c.in(i).dtype == TIGRIS_DTYPE_INT64;
@@ -55,18 +59,21 @@ bool indices(const Call &c, uint8_t i, Indices *ix) {
     return ix->data != nullptr;
 }
 
-bool normalize(int64_t *k, int64_t dim) {
+bool normalize(int64_t *k, int64_t dim)
+{
     if (*k < 0) *k += dim;
     return *k >= 0 && *k < dim;
 }
 
-int64_t product(const int32_t *s, int from, int to) {
+int64_t product(const int32_t *s, int from, int to)
+{
     int64_t p = 1;
     for (int i = from; i < to; ++i) p *= s[i];
     return p;
 }
 
-int gather_axis(const Call &c, const Movement &m) {
+int gather_axis(const Call &c, const Movement &m)
+{
     const tigris_tensor_t &data = c.in(0);
     const int32_t *ds = c.shape(data);
     int axis = m.at(0), batch = m.at(1), irank = m.at(2);
@@ -90,7 +97,8 @@ int gather_axis(const Call &c, const Movement &m) {
     return 0;
 }
 
-int gather_nd(const Call &c, const Movement &m) {
+int gather_nd(const Call &c, const Movement &m)
+{
     const tigris_tensor_t &data = c.in(0);
     const int32_t *ds = c.shape(data);
     int irank = m.at(0), batch = m.count == irank + 2 ? m.at(1 + irank) : 0;
@@ -112,13 +120,14 @@ int gather_nd(const Call &c, const Movement &m) {
                 if (!normalize(&k, ds[batch + j])) return -1;
                 off = off * ds[batch + j] + k;
             }
-            memcpy(dst + (uint64_t)(b * tuples + t) * slice, src + (uint64_t)b * batch_elems * es + (uint64_t)off * slice,
-                   slice);
+            memcpy(dst + (uint64_t)(b * tuples + t) * slice,
+                   src + (uint64_t)b * batch_elems * es + (uint64_t)off * slice, slice);
         }
     return 0;
 }
 
-int embedding(const Call &c, const Movement &m) {
+int embedding(const Call &c, const Movement &m)
+{
     Indices ix{c.in_ptr(0), c.in(0).dtype == TIGRIS_DTYPE_INT64};
     const uint8_t *table = static_cast<const uint8_t *>(c.weight());
     int64_t ids = 1;
@@ -138,7 +147,8 @@ int embedding(const Call &c, const Movement &m) {
 
 }  // namespace
 
-int gather(const Call &c) {
+int gather(const Call &c)
+{
     Movement m;
     if (c.tiled() || !movement(c, &m) || c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr) return -1;
     switch (c.op->op_type) {

@@ -6,7 +6,8 @@
 namespace tigris_rt {
 namespace f32 {
 
-int fully_connected(const Call &c) {
+int fully_connected(const Call &c)
+{
     const tigris_tensor_t &out = c.out(0);
     const int32_t *os = c.shape(out);
     int32_t batch = out.ndim == 2 ? os[0] : 1, oc = os[out.ndim - 1];
@@ -35,7 +36,8 @@ int fully_connected(const Call &c) {
 namespace {
 
 // Element stride of each output batch axis into an operand's batch dims (0 = broadcast).
-void batch_strides(const kern::View &v, int out_batch_rank, int64_t *stride) {
+void batch_strides(const kern::View &v, int out_batch_rank, int64_t *stride)
+{
     int rank = v.rank, off = out_batch_rank - (rank - 2);
     for (int i = 0; i < out_batch_rank; ++i) {
         int j = i - off;
@@ -45,7 +47,8 @@ void batch_strides(const kern::View &v, int out_batch_rank, int64_t *stride) {
 
 }  // namespace
 
-int matmul(const Call &c) {
+int matmul(const Call &c)
+{
     kern::Band none{};
     none.row_axis = none.col_axis = -1;
     kern::OperandView ops[2];

@@ -10,14 +10,16 @@ namespace f32 {
 
 namespace {
 
-int axis_attr(const Call &c, int rank) {
+int axis_attr(const Call &c, int rank)
+{
     uint8_t len = 0;
     const uint8_t *a = c.attr(TIGRIS_ATTR_AXES, &len);
     return a != nullptr && len == 1 ? a[0] : rank - 1;
 }
 
 // The slice [offset, offset + extent) of `v` along `axis`.
-kern::View slice_along(kern::View v, int axis, int32_t offset, int32_t extent) {
+kern::View slice_along(kern::View v, int axis, int32_t offset, int32_t extent)
+{
     v.data += (int64_t)offset * v.stride[axis] * v.elem;
     v.shape[axis] = extent;
     return v;
@@ -25,7 +27,8 @@ kern::View slice_along(kern::View v, int axis, int32_t offset, int32_t extent) {
 
 }  // namespace
 
-int concat_split(const Call &c) {
+int concat_split(const Call &c)
+{
     bool split = c.op->op_type == TIGRIS_OP_SPLIT;
     const tigris_tensor_t &whole = split ? c.in(0) : c.out(0);
     int axis = axis_attr(c, whole.ndim);
@@ -44,7 +47,8 @@ int concat_split(const Call &c) {
         const uint8_t *p = split ? c.out_ptr(k) : c.in_ptr(k);
         if (p == nullptr) return -1;
         const int32_t *s = c.shape(t);
-        kern::View part = split ? kern::output_view(band, p, s, t.ndim, e) : kern::input_view(band, p, s, t.ndim, e, ws, whole.ndim);
+        kern::View part =
+            split ? kern::output_view(band, p, s, t.ndim, e) : kern::input_view(band, p, s, t.ndim, e, ws, whole.ndim);
         kern::View sub = slice_along(wv, axis, offset, s[axis]);
         if ((split ? kern::copy_view(part, sub) : kern::copy_view(sub, part)) != 0) return -1;
         offset += s[axis];
@@ -52,7 +56,8 @@ int concat_split(const Call &c) {
     return 0;
 }
 
-int transpose(const Call &c) {
+int transpose(const Call &c)
+{
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     const uint8_t *src = c.in_ptr(0);
     uint8_t *dst = c.out_ptr(0);
@@ -81,7 +86,8 @@ int transpose(const Call &c) {
     return kern::copy_view(kern::whole_view(dst, c.shape(out), out.ndim, (uint8_t)e), pv);
 }
 
-int reshape(const Call &c) {
+int reshape(const Call &c)
+{
     const uint8_t *src = c.in_ptr(0);
     uint8_t *dst = c.out_ptr(0);
     if (src == nullptr || dst == nullptr) return -1;
@@ -89,7 +95,8 @@ int reshape(const Call &c) {
     if (t.active) {
         if (t.t_block < 1 || t.out_h < 0 || t.in_row_start < 0 || t.out_row_start < 0) return -1;
         uint64_t unit = (uint64_t)t.t_block;
-        memmove(dst + unit * (uint32_t)t.out_row_start, src + unit * (uint32_t)t.in_row_start, unit * (uint32_t)t.out_h);
+        memmove(dst + unit * (uint32_t)t.out_row_start, src + unit * (uint32_t)t.in_row_start,
+                unit * (uint32_t)t.out_h);
         return 0;
     }
     if (src != dst) memmove(dst, src, c.out(0).size_bytes);

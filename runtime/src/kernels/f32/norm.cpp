@@ -9,7 +9,8 @@ namespace f32 {
 
 namespace {
 
-float epsilon(const Call &c, float def) {
+float epsilon(const Call &c, float def)
+{
     uint8_t len = 0;
     const uint8_t *p = c.attr(TIGRIS_ATTR_EPSILON, &len);
     float e = def;
@@ -18,14 +19,16 @@ float epsilon(const Call &c, float def) {
 }
 
 // AXES block: first and last axis (default: the last axis only).
-void block(const Call &c, int rank, int *a0, int *a1) {
+void block(const Call &c, int rank, int *a0, int *a1)
+{
     uint8_t len = 0;
     const uint8_t *a = c.attr(TIGRIS_ATTR_AXES, &len);
     *a0 = a ? a[0] : rank - 1;
     *a1 = a ? a[len - 1] : rank - 1;
 }
 
-int batch_norm(const Call &c, const float *w, const float *b) {
+int batch_norm(const Call &c, const float *w, const float *b)
+{
     int axis, last;
     block(c, c.in(0).ndim, &axis, &last);
     kern::View in, out;
@@ -35,7 +38,8 @@ int batch_norm(const Call &c, const float *w, const float *b) {
     });
 }
 
-int layer_norm(const Call &c, const float *w, const float *b) {
+int layer_norm(const Call &c, const float *w, const float *b)
+{
     int a0, a1;
     block(c, c.in(0).ndim, &a0, &a1);
     float eps = epsilon(c, 1e-5f);
@@ -55,7 +59,8 @@ int layer_norm(const Call &c, const float *w, const float *b) {
     });
 }
 
-int l2_norm(const Call &c) {
+int l2_norm(const Call &c)
+{
     int a0, a1;
     block(c, c.in(0).ndim, &a0, &a1);
     float eps = epsilon(c, 1e-6f);
@@ -74,7 +79,8 @@ int l2_norm(const Call &c) {
 }
 
 // InstanceNorm: per (batch, channel) over every other axis; needs whole tensors.
-int instance_norm(const Call &c, const float *w, const float *b) {
+int instance_norm(const Call &c, const float *w, const float *b)
+{
     if (c.tiled() || b == nullptr) return -1;
     const tigris_tensor_t &t = c.in(0);
     int axis, last;
@@ -104,16 +110,16 @@ int instance_norm(const Call &c, const float *w, const float *b) {
                 var += d * d;
             });
             float scale = w[ch] / sqrtf(var / (float)count + eps), shift = b[ch];
-            kern::for_each_reduced(src, r, [&](uint8_t *p) {
-                store<float>(out + (p - in), (load<float>(p) - mean) * scale + shift);
-            });
+            kern::for_each_reduced(
+                src, r, [&](uint8_t *p) { store<float>(out + (p - in), (load<float>(p) - mean) * scale + shift); });
         }
     return 0;
 }
 
 }  // namespace
 
-int norm(const Call &c) {
+int norm(const Call &c)
+{
     if (c.in(0).dtype != TIGRIS_DTYPE_FLOAT32) return -1;
     const float *w = static_cast<const float *>(c.weight());
     const float *b = static_cast<const float *>(c.bias());

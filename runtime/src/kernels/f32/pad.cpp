@@ -10,14 +10,16 @@ namespace f32 {
 
 namespace {
 
-int32_t rd_i32(const uint8_t *p) {
+int32_t rd_i32(const uint8_t *p)
+{
     int32_t v;
     memcpy(&v, p, 4);
     return v;
 }
 
 // The fill element of Pad in the output's dtype: ALPHA (default 0), quantized for int8/uint8.
-void fill_element(const Call &c, uint8_t *e) {
+void fill_element(const Call &c, uint8_t *e)
+{
     const tigris_tensor_t &out = c.out(0);
     float v = 0.0f;
     uint8_t len = 0;
@@ -34,14 +36,23 @@ void fill_element(const Call &c, uint8_t *e) {
     switch (out.dtype) {
     case TIGRIS_DTYPE_FLOAT32: memcpy(e, &v, 4); break;
     case TIGRIS_DTYPE_BOOL: e[0] = v != 0.0f; break;
-    case TIGRIS_DTYPE_INT16: { int16_t s = (int16_t)i; memcpy(e, &s, 2); break; }
-    case TIGRIS_DTYPE_INT32: { int32_t s = (int32_t)i; memcpy(e, &s, 4); break; }
+    case TIGRIS_DTYPE_INT16: {
+        int16_t s = (int16_t)i;
+        memcpy(e, &s, 2);
+        break;
+    }
+    case TIGRIS_DTYPE_INT32: {
+        int32_t s = (int32_t)i;
+        memcpy(e, &s, 4);
+        break;
+    }
     case TIGRIS_DTYPE_INT64: memcpy(e, &i, 8); break;
     default: e[0] = (uint8_t)i; break;
     }
 }
 
-int constant_pad(const Call &c) {
+int constant_pad(const Call &c)
+{
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     uint8_t len = 0;
     const uint8_t *pads = c.attr(TIGRIS_ATTR_PADS, &len);
@@ -68,7 +79,8 @@ int constant_pad(const Call &c) {
 }
 
 // Input index of output index o on an axis of n elements with `before` leading pads.
-int32_t mirror_index(int32_t o, int32_t before, int32_t n, int32_t mode) {
+int32_t mirror_index(int32_t o, int32_t before, int32_t n, int32_t mode)
+{
     int32_t i = o - before;
     switch (mode) {
     case 0:  // reflect, edge not repeated
@@ -90,7 +102,8 @@ int32_t mirror_index(int32_t o, int32_t before, int32_t n, int32_t mode) {
     return i;
 }
 
-int mirror_pad(const Call &c) {
+int mirror_pad(const Call &c)
+{
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     uint8_t len = 0;
     const uint8_t *mv = c.attr(TIGRIS_ATTR_MOVEMENT, &len);
@@ -118,7 +131,8 @@ int mirror_pad(const Call &c) {
 
 }  // namespace
 
-int pad(const Call &c) {
+int pad(const Call &c)
+{
     if (c.tiled() || c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr || c.in_ptr(0) == c.out_ptr(0)) return -1;
     return c.op->op_type == TIGRIS_OP_PAD ? constant_pad(c) : mirror_pad(c);
 }

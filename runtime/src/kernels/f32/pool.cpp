@@ -11,14 +11,16 @@ namespace {
 
 constexpr uint8_t kCountIncludePad = 0x2, kNoAveraging = 0x4;
 
-uint8_t pool_flags(const Call &c) {
+uint8_t pool_flags(const Call &c)
+{
     uint8_t len = 0;
     const uint8_t *p = c.attr(TIGRIS_ATTR_POOL_ROUNDING, &len);
     return p != nullptr && len == 1 ? p[0] : 0;
 }
 
 // Taps of one window along an axis that lie inside [lo, hi).
-int32_t taps_inside(int32_t start, int32_t k, int32_t d, int32_t lo, int32_t hi) {
+int32_t taps_inside(int32_t start, int32_t k, int32_t d, int32_t lo, int32_t hi)
+{
     int32_t n = 0;
     for (int32_t t = 0; t < k; ++t) {
         int32_t p = start + t * d;
@@ -29,7 +31,8 @@ int32_t taps_inside(int32_t start, int32_t k, int32_t d, int32_t lo, int32_t hi)
 
 }  // namespace
 
-int pool(const Call &c) {
+int pool(const Call &c)
+{
     kern::SpatialGeom g;
     if (kern::spatial_geometry(c, &g) != 0 || g.c_in != g.c_out) return -1;
     const float *in = reinterpret_cast<const float *>(c.in_ptr(0));
@@ -77,7 +80,8 @@ int pool(const Call &c) {
     return 0;
 }
 
-int global_pool(const Call &c) {
+int global_pool(const Call &c)
+{
     const tigris_tensor_t &t = c.in(0);
     if (t.ndim != 3 && t.ndim != 4) return -1;
     const int32_t *s = c.shape(t);

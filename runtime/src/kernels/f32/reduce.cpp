@@ -13,7 +13,8 @@ namespace f32 {
 namespace {
 
 // Reduced-axis flags from AXES (absent: all axes); the keepdims output shape into `keep`.
-void reduced_axes(const Call &c, const int32_t *shape, uint8_t rank, bool *reduced, int32_t *keep) {
+void reduced_axes(const Call &c, const int32_t *shape, uint8_t rank, bool *reduced, int32_t *keep)
+{
     uint8_t len = 0;
     const uint8_t *a = c.attr(TIGRIS_ATTR_AXES, &len);
     for (uint8_t i = 0; i < rank; ++i) reduced[i] = a == nullptr;
@@ -21,15 +22,18 @@ void reduced_axes(const Call &c, const int32_t *shape, uint8_t rank, bool *reduc
     for (uint8_t i = 0; i < rank; ++i) keep[i] = reduced[i] ? 1 : shape[i];
 }
 
-float combine(uint8_t op, float acc, float v) {
+float combine(uint8_t op, float acc, float v)
+{
     switch (op) {
     case TIGRIS_OP_REDUCE_MAX: return (v > acc || v != v) ? v : acc;
-    case TIGRIS_OP_REDUCE_MIN: case TIGRIS_OP_REDUCE_ALL: return (v < acc || v != v) ? v : acc;
+    case TIGRIS_OP_REDUCE_MIN:
+    case TIGRIS_OP_REDUCE_ALL: return (v < acc || v != v) ? v : acc;
     default: return acc + v;
     }
 }
 
-float identity(uint8_t op) {
+float identity(uint8_t op)
+{
     switch (op) {
     case TIGRIS_OP_REDUCE_MAX: return -INFINITY;
     case TIGRIS_OP_REDUCE_MIN: return INFINITY;
@@ -46,7 +50,8 @@ struct ReduceViews {
     bool by_input, init, finish;
 };
 
-int reduce_views(const Call &c, const bool *reduced, const int32_t *keep, ReduceViews *v) {
+int reduce_views(const Call &c, const bool *reduced, const int32_t *keep, ReduceViews *v)
+{
     const tigris_tensor_t &t = c.in(0);
     const int32_t *s = c.shape(t);
     uint8_t e = (uint8_t)tigris_dtype_size(t.dtype);
@@ -67,7 +72,8 @@ int reduce_views(const Call &c, const bool *reduced, const int32_t *keep, Reduce
     return 0;
 }
 
-int reduce_values(const Call &c) {
+int reduce_values(const Call &c)
+{
     const tigris_tensor_t &t = c.in(0);
     const int32_t *s = c.shape(t);
     uint8_t op = c.op->op_type, rank = t.ndim;
@@ -93,11 +99,13 @@ int reduce_values(const Call &c) {
     if (!v.by_input && count == 1.0f) return 0;
     // Finish: the mean divides by the full group size; a by-input band copies out its accumulator.
     kern::View out = v.by_input ? kern::whole_view(c.out_ptr(0), keep, rank, 4) : v.dest;
-    return kern::for_each_position(out, v.dest, [count](uint8_t *o, uint8_t *a) { store<float>(o, load<float>(a) / count); });
+    return kern::for_each_position(out, v.dest,
+                                   [count](uint8_t *o, uint8_t *a) { store<float>(o, load<float>(a) / count); });
 }
 
 template <typename T>
-int64_t arg_index(const uint8_t *p, int64_t n, int64_t step, bool is_max, bool last) {
+int64_t arg_index(const uint8_t *p, int64_t n, int64_t step, bool is_max, bool last)
+{
     T best = load<T>(p);
     int64_t bi = 0;
     for (int64_t k = 1; k < n; ++k) {
@@ -108,7 +116,8 @@ int64_t arg_index(const uint8_t *p, int64_t n, int64_t step, bool is_max, bool l
     return bi;
 }
 
-int arg_reduce(const Call &c) {
+int arg_reduce(const Call &c)
+{
     const tigris_tensor_t &t = c.in(0), &o = c.out(0);
     uint8_t len = 0;
     const uint8_t *ax = c.attr(TIGRIS_ATTR_AXES, &len);
@@ -145,10 +154,14 @@ int arg_reduce(const Call &c) {
 
 inline float wrap_add(float a, float b) { return a + b; }
 template <typename T>
-inline T wrap_add(T a, T b) { return (T)((uint64_t)a + (uint64_t)b); }
+inline T wrap_add(T a, T b)
+{
+    return (T)((uint64_t)a + (uint64_t)b);
+}
 
 template <typename T>
-void scan(uint8_t *o, const uint8_t *i, int64_t n, int64_t os, int64_t is, bool exclusive, bool reverse) {
+void scan(uint8_t *o, const uint8_t *i, int64_t n, int64_t os, int64_t is, bool exclusive, bool reverse)
+{
     T acc = 0;
     for (int64_t j = 0; j < n; ++j) {
         int64_t k = reverse ? n - 1 - j : j;
@@ -159,7 +172,8 @@ void scan(uint8_t *o, const uint8_t *i, int64_t n, int64_t os, int64_t is, bool 
     }
 }
 
-int cumsum(const Call &c) {
+int cumsum(const Call &c)
+{
     uint8_t len = 0;
     const uint8_t *ax = c.attr(TIGRIS_ATTR_AXES, &len);
     if (ax == nullptr || len != 1) return -1;
@@ -180,9 +194,11 @@ int cumsum(const Call &c) {
 
 }  // namespace
 
-int reduce(const Call &c) {
+int reduce(const Call &c)
+{
     switch (c.op->op_type) {
-    case TIGRIS_OP_ARG_MAX: case TIGRIS_OP_ARG_MIN: return arg_reduce(c);
+    case TIGRIS_OP_ARG_MAX:
+    case TIGRIS_OP_ARG_MIN: return arg_reduce(c);
     case TIGRIS_OP_CUMSUM: return cumsum(c);
     default: return reduce_values(c);
     }

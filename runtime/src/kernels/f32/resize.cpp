@@ -11,16 +11,17 @@ namespace f32 {
 namespace {
 
 struct Axis {
-    double scale;       // output / input
-    int32_t in, out;    // full extents
-    int32_t factor;     // integer-factor form (nearest without RESIZE_SCALES), else 0
+    double scale;     // output / input
+    int32_t in, out;  // full extents
+    int32_t factor;   // integer-factor form (nearest without RESIZE_SCALES), else 0
 };
 
 struct Modes {
     uint8_t coord, nearest;
 };
 
-double source_coord(const Axis &a, int32_t o, uint8_t mode) {
+double source_coord(const Axis &a, int32_t o, uint8_t mode)
+{
     switch (mode) {
     case 1: return (o + 0.5) / a.scale - 0.5;
     case 2: return a.out > 1 ? (o + 0.5) / a.scale - 0.5 : 0.0;
@@ -30,13 +31,15 @@ double source_coord(const Axis &a, int32_t o, uint8_t mode) {
     }
 }
 
-int32_t clamp_index(double v, int32_t n) {
+int32_t clamp_index(double v, int32_t n)
+{
     if (v < 0) return 0;
     if (v > n - 1) return n - 1;
     return (int32_t)v;
 }
 
-int32_t nearest_index(const Axis &a, int32_t o, const Modes &m) {
+int32_t nearest_index(const Axis &a, int32_t o, const Modes &m)
+{
     if (a.factor > 0) return o / a.factor;
     double x = source_coord(a, o, m.coord), f = floor(x), r;
     switch (m.nearest) {
@@ -53,7 +56,8 @@ struct Lerp {
     float f;
 };
 
-Lerp linear_index(const Axis &a, int32_t o, const Modes &m) {
+Lerp linear_index(const Axis &a, int32_t o, const Modes &m)
+{
     double x = source_coord(a, o, m.coord);
     if (x < 0) x = 0;
     if (x > a.in - 1) x = a.in - 1;
@@ -64,7 +68,8 @@ Lerp linear_index(const Axis &a, int32_t o, const Modes &m) {
     return l;
 }
 
-void read_axes(const Call &c, const kern::MapGeom &g, Axis *h, Axis *w, Modes *m) {
+void read_axes(const Call &c, const kern::MapGeom &g, Axis *h, Axis *w, Modes *m)
+{
     uint8_t len = 0;
     const uint8_t *p = c.attr(TIGRIS_ATTR_RESIZE_SCALES, &len);
     bool nearest = c.op->op_type == TIGRIS_OP_RESIZE;
@@ -87,12 +92,14 @@ void read_axes(const Call &c, const kern::MapGeom &g, Axis *h, Axis *w, Modes *m
 }
 
 // Local input row/column of a global index; -1 when outside the window.
-inline int32_t local(int32_t global, int32_t first, int32_t count) {
+inline int32_t local(int32_t global, int32_t first, int32_t count)
+{
     int32_t l = global - first;
     return l >= 0 && l < count ? l : -1;
 }
 
-int nearest(const Call &c, const kern::MapGeom &g, const Axis &ah, const Axis &aw, const Modes &m) {
+int nearest(const Call &c, const kern::MapGeom &g, const Axis &ah, const Axis &aw, const Modes &m)
+{
     uint32_t px = (uint32_t)g.c_in * tigris_dtype_size(c.in(0).dtype);
     const uint8_t *in = c.in_ptr(0);
     uint8_t *out = c.out_ptr(0);
@@ -112,7 +119,8 @@ int nearest(const Call &c, const kern::MapGeom &g, const Axis &ah, const Axis &a
     return 0;
 }
 
-int bilinear(const Call &c, const kern::MapGeom &g, const Axis &ah, const Axis &aw, const Modes &m) {
+int bilinear(const Call &c, const kern::MapGeom &g, const Axis &ah, const Axis &aw, const Modes &m)
+{
     if (c.in(0).dtype != TIGRIS_DTYPE_FLOAT32) return -1;
     const float *in = reinterpret_cast<const float *>(c.in_ptr(0));
     float *out = reinterpret_cast<float *>(c.out_ptr(0));
@@ -141,7 +149,8 @@ int bilinear(const Call &c, const kern::MapGeom &g, const Axis &ah, const Axis &
 
 }  // namespace
 
-int resize(const Call &c) {
+int resize(const Call &c)
+{
     kern::MapGeom g;
     if (kern::map_geometry(c, &g) != 0 || g.c_in != g.c_out) return -1;
     if (c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr) return -1;

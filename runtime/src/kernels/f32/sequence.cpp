@@ -10,7 +10,8 @@ namespace f32 {
 namespace {
 
 // Weight `k` of the CONSTANTS attribute (NULL when absent or not decoded).
-const float *constant(const Call &c, int k) {
+const float *constant(const Call &c, int k)
+{
     uint8_t len = 0;
     const uint8_t *p = c.attr(TIGRIS_ATTR_CONSTANTS, &len);
     if (p == nullptr || len < 2 * (k + 1)) return nullptr;
@@ -19,7 +20,8 @@ const float *constant(const Call &c, int k) {
     return static_cast<const float *>(tigris_weight_data(c.plan, &c.plan->weight_entries[w]));
 }
 
-int32_t attr_i32(const Call &c, uint8_t kind, int index) {
+int32_t attr_i32(const Call &c, uint8_t kind, int index)
+{
     uint8_t len = 0;
     const uint8_t *p = c.attr(kind, &len);
     int32_t v = 0;
@@ -31,7 +33,8 @@ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 }  // namespace
 
-int svdf(const Call &c) {
+int svdf(const Call &c)
+{
     const float *x = reinterpret_cast<const float *>(c.in_ptr(0));
     const float *state_in = reinterpret_cast<const float *>(c.in_ptr(1));
     float *y = reinterpret_cast<float *>(c.out_ptr(0));
@@ -67,7 +70,8 @@ int svdf(const Call &c) {
     return 0;
 }
 
-int lstm(const Call &c) {
+int lstm(const Call &c)
+{
     const float *x = reinterpret_cast<const float *>(c.in_ptr(0));
     const float *h0 = reinterpret_cast<const float *>(c.in_ptr(1)), *c0 = reinterpret_cast<const float *>(c.in_ptr(2));
     float *y = reinterpret_cast<float *>(c.out_ptr(0));

@@ -10,13 +10,15 @@ namespace f32 {
 
 namespace {
 
-int32_t movement_at(const uint8_t *p, int i) {
+int32_t movement_at(const uint8_t *p, int i)
+{
     int32_t v;
     memcpy(&v, p + 4 * i, 4);
     return v;
 }
 
-int strided_slice(const Call &c, const uint8_t *mv) {
+int strided_slice(const Call &c, const uint8_t *mv)
+{
     const tigris_tensor_t &in = c.in(0);
     int rank = in.ndim;
     uint8_t e = (uint8_t)tigris_dtype_size(in.dtype);
@@ -36,7 +38,8 @@ int strided_slice(const Call &c, const uint8_t *mv) {
     return kern::copy_view(ov, iv);
 }
 
-int reverse(const Call &c, const uint8_t *mv) {
+int reverse(const Call &c, const uint8_t *mv)
+{
     const tigris_tensor_t &in = c.in(0);
     uint8_t e = (uint8_t)tigris_dtype_size(in.dtype);
     kern::View iv = kern::whole_view(c.in_ptr(0), c.shape(in), in.ndim, e);
@@ -50,7 +53,8 @@ int reverse(const Call &c, const uint8_t *mv) {
     return kern::copy_view(kern::whole_view(c.out_ptr(0), c.shape(c.out(0)), c.out(0).ndim, e), iv);
 }
 
-int dynamic_update_slice(const Call &c, const uint8_t *mv) {
+int dynamic_update_slice(const Call &c, const uint8_t *mv)
+{
     const tigris_tensor_t &opnd = c.in(0), &out = c.out(0);
     int rank = opnd.ndim;
     uint8_t e = (uint8_t)tigris_dtype_size(opnd.dtype);
@@ -82,7 +86,8 @@ int dynamic_update_slice(const Call &c, const uint8_t *mv) {
 
 }  // namespace
 
-int slice(const Call &c) {
+int slice(const Call &c)
+{
     uint8_t len = 0;
     const uint8_t *mv = c.attr(TIGRIS_ATTR_MOVEMENT, &len);
     if (c.tiled() || mv == nullptr || c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr) return -1;

@@ -10,7 +10,8 @@ namespace f32 {
 namespace {
 
 // Axes block [a0, a1] of an AXES attribute (default: the last axis).
-void axes_block(const Call &c, int rank, int *a0, int *a1) {
+void axes_block(const Call &c, int rank, int *a0, int *a1)
+{
     uint8_t len = 0;
     const uint8_t *a = c.attr(TIGRIS_ATTR_AXES, &len);
     if (a == nullptr || len == 0) {
@@ -25,7 +26,8 @@ void axes_block(const Call &c, int rank, int *a0, int *a1) {
 
 // Views of input 0 and output 0 (same shape) under the call's band; -1 when the band cuts an
 // axis of [a0, a1].
-int same_shape_views(const Call &c, int a0, int a1, kern::View *in, kern::View *out) {
+int same_shape_views(const Call &c, int a0, int a1, kern::View *in, kern::View *out)
+{
     kern::Band band = kern::pointwise_band(c.mem);
     for (int a = a0; a <= a1; ++a)
         if (kern::band_cuts_axis(band, a)) return -1;
@@ -37,7 +39,8 @@ int same_shape_views(const Call &c, int a0, int a1, kern::View *in, kern::View *
     return 0;
 }
 
-int softmax(const Call &c) {
+int softmax(const Call &c)
+{
     const tigris_tensor_t &t = c.in(0);
     if (t.dtype != TIGRIS_DTYPE_FLOAT32 || t.ndim == 0) return -1;
     int a0, a1;

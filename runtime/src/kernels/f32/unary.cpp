@@ -8,7 +8,8 @@ namespace f32 {
 
 namespace {
 
-float f32_attr(const Call &c, uint8_t kind, int index, float def) {
+float f32_attr(const Call &c, uint8_t kind, int index, float def)
+{
     uint8_t len = 0;
     const uint8_t *p = c.attr(kind, &len);
     if (p == nullptr || len < 4 * (index + 1)) return def;
@@ -18,12 +19,14 @@ float f32_attr(const Call &c, uint8_t kind, int index, float def) {
 }
 
 template <typename F>
-int run(const kern::Walk &w, F f) {
+int run(const kern::Walk &w, F f)
+{
     map1<float, float>(w, f);
     return 0;
 }
 
-int float_unary(const Call &c, const kern::Walk &w) {
+int float_unary(const Call &c, const kern::Walk &w)
+{
     float alpha, lo, hi;
     switch (c.op->op_type) {
     case TIGRIS_OP_RELU: return run(w, [](float x) { return x > 0.0f ? x : (x != x ? x : 0.0f); });
@@ -67,7 +70,8 @@ int float_unary(const Call &c, const kern::Walk &w) {
 }
 
 template <typename T>
-int int_unary(const Call &c, const kern::Walk &w) {
+int int_unary(const Call &c, const kern::Walk &w)
+{
     typedef typename Unsigned<T>::type U;
     bool neg = c.op->op_type == TIGRIS_OP_NEG;
     if (!neg && c.op->op_type != TIGRIS_OP_ABS) return -1;
@@ -84,7 +88,8 @@ int int_unary(const Call &c, const kern::Walk &w) {
 
 }  // namespace
 
-int unary(const Call &c) {
+int unary(const Call &c)
+{
     kern::Band band = kern::pointwise_band(c.mem);
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     if (c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr) return -1;

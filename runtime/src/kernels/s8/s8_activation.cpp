@@ -156,10 +156,7 @@ int relu(const Call &c)
 }
 
 // RELU6 (TFLM): equal quantization clamps at the input's zero and quantized 6.
-int relu6(const Call &c)
-{
-    return clamp_real(c, 0.0f, 6.0f);
-}
+int relu6(const Call &c) { return clamp_real(c, 0.0f, 6.0f); }
 
 // CLIP with CLIP_BOUNDS (f32 lo, f32 hi).
 int clip(const Call &c)
@@ -210,14 +207,8 @@ int hard_swish(const Call &c)
     return apply_lut(u, lut);
 }
 
-int sigmoid(const Call &c)
-{
-    return sigmoid_tanh(c, false);
-}
+int sigmoid(const Call &c) { return sigmoid_tanh(c, false); }
 
-int tanh_act(const Call &c)
-{
-    return sigmoid_tanh(c, true);
-}
+int tanh_act(const Call &c) { return sigmoid_tanh(c, true); }
 
 }  // namespace tigris_s8

@@ -54,7 +54,8 @@ void each(const Binary &p, Fn fn)
 {
     kern::walk_rows(p.walk, [&](uint8_t *const *ptr, const int64_t *st, int32_t n) {
         for (int32_t i = 0; i < n; i++) {
-            *(int8_t *)(ptr[0] + i * st[0]) = fn(*(const int8_t *)(ptr[1] + i * st[1]), *(const int8_t *)(ptr[2] + i * st[2]));
+            *(int8_t *)(ptr[0] + i * st[0]) =
+                fn(*(const int8_t *)(ptr[1] + i * st[1]), *(const int8_t *)(ptr[2] + i * st[2]));
         }
     });
 }
@@ -89,8 +90,8 @@ int add_sub(const Call &c, bool is_sub)
         const int32_t ra = multiply_by_quantized_multiplier(sa, f.input1_multiplier, f.input1_shift);
         const int32_t rb = multiply_by_quantized_multiplier(sb, f.input2_multiplier, f.input2_shift);
         const int32_t raw = is_sub ? wrap_sub(ra, rb) : wrap_add(ra, rb);
-        const int32_t out = wrap_add(
-            multiply_by_quantized_multiplier(raw, f.output_multiplier, f.output_shift), f.output_offset);
+        const int32_t out =
+            wrap_add(multiply_by_quantized_multiplier(raw, f.output_multiplier, f.output_shift), f.output_offset);
         return (int8_t)clamp_i32(out, lo, hi);
     });
     return 0;

@@ -77,7 +77,8 @@ int conv(const Call &c)
                         for (int32_t kx = 0; kx < g.k_w; kx++) {
                             const int32_t ix = x0 + kx * g.d_w;
                             if (ix < 0 || ix >= g.in_w) continue;
-                            const int8_t *src = x + n * g.in_batch + (g.in_row_start + iy) * g.in_row + ix * g.c_in + ic0;
+                            const int8_t *src =
+                                x + n * g.in_batch + (g.in_row_start + iy) * g.in_row + ix * g.c_in + ic0;
                             const int8_t *wk = w + (((int64_t)oc * g.k_h + ky) * g.k_w + kx) * group_in_c;
                             for (int32_t ic = 0; ic < group_in_c; ic++) {
                                 acc = wrap_add(acc, wrap_mul(wk[ic], wrap_add(src[ic], in_offset)));

@@ -21,10 +21,7 @@ int32_t saturating_rounding_multiply_by_pot(int32_t x, int exponent)
 }
 
 // Raw value of a Qi fixed-point "1" (saturated to INT32_MAX for Q0).
-int32_t fp_one(int integer_bits)
-{
-    return integer_bits == 0 ? INT32_MAX : (int32_t)(1u << (31 - integer_bits));
-}
+int32_t fp_one(int integer_bits) { return integer_bits == 0 ? INT32_MAX : (int32_t)(1u << (31 - integer_bits)); }
 
 // Fixed-point product of a Qa and a Qb value is a Q(a+b) value with raw = SRDHM.
 int32_t fp_mul(int32_t a, int32_t b) { return sat_rounding_doubling_high_mul(a, b); }
@@ -41,27 +38,26 @@ int32_t rounding_half_sum(int32_t a, int32_t b)
 // exp(-1/8) and 1/3 in Q0.31).
 int32_t exp_on_interval_quarter(int32_t a)
 {
-    const int32_t constant_term = 1895147668;   // exp(-1/8)
+    const int32_t constant_term = 1895147668;  // exp(-1/8)
     const int32_t constant_1_over_3 = 715827883;
-    const int32_t x = wrap_add(a, 1 << 28);      // a + 1/8
+    const int32_t x = wrap_add(a, 1 << 28);  // a + 1/8
     const int32_t x2 = fp_mul(x, x);
     const int32_t x3 = fp_mul(x2, x);
     const int32_t x4 = fp_mul(x2, x2);
     const int32_t x4_over_4 = rounding_divide_by_pot(x4, 2);
-    const int32_t poly = rounding_divide_by_pot(
-        wrap_add(fp_mul(wrap_add(x4_over_4, x3), constant_1_over_3), x2), 1);
+    const int32_t poly = rounding_divide_by_pot(wrap_add(fp_mul(wrap_add(x4_over_4, x3), constant_1_over_3), x2), 1);
     return wrap_add(constant_term, fp_mul(constant_term, wrap_add(x, poly)));
 }
 
 // Newton-Raphson for 1 / half_denominator in Q2.29 (3 iterations from 48/17 - 32/17 d).
 int32_t reciprocal_newton_q2(int32_t half_denominator)
 {
-    const int32_t constant_48_over_17 = 1515870810;   // Q2.29
+    const int32_t constant_48_over_17 = 1515870810;  // Q2.29
     const int32_t constant_neg_32_over_17 = -1010580540;
     int32_t x = wrap_add(constant_48_over_17, fp_mul(half_denominator, constant_neg_32_over_17));
     for (int i = 0; i < 3; i++) {
-        const int32_t half_denominator_times_x = fp_mul(half_denominator, x);        // Q2
-        const int32_t one_minus = wrap_sub(fp_one(2), half_denominator_times_x);     // Q2
+        const int32_t half_denominator_times_x = fp_mul(half_denominator, x);           // Q2
+        const int32_t one_minus = wrap_sub(fp_one(2), half_denominator_times_x);        // Q2
         x = wrap_add(x, saturating_rounding_multiply_by_pot(fp_mul(x, one_minus), 2));  // Q4 -> Q2
     }
     return x;
@@ -75,8 +71,8 @@ int32_t fp_exp_on_negative_values(int32_t a, int integer_bits)
     const int32_t one_quarter = (int32_t)(1u << (fractional_bits - 2));
     const int32_t mask = one_quarter - 1;
     const int32_t a_mod_quarter_minus_one_quarter = wrap_sub(a & mask, one_quarter);
-    int32_t result = exp_on_interval_quarter(
-        saturating_rounding_multiply_by_pot(a_mod_quarter_minus_one_quarter, integer_bits));
+    int32_t result =
+        exp_on_interval_quarter(saturating_rounding_multiply_by_pot(a_mod_quarter_minus_one_quarter, integer_bits));
     const int32_t remainder = wrap_sub(a_mod_quarter_minus_one_quarter, a);
 
     // Barrel shifter: multiply by exp(-2^k) for every bit k of the remainder.

@@ -80,7 +80,10 @@ const uint8_t *entry_bytes(const tigris_plan_t *plan, uint16_t idx, uint32_t byt
 
 }  // namespace
 
-const uint8_t *op_weight_bytes(const kern::Call &c, uint32_t bytes) { return entry_bytes(c.plan, c.op->weight_idx, bytes); }
+const uint8_t *op_weight_bytes(const kern::Call &c, uint32_t bytes)
+{
+    return entry_bytes(c.plan, c.op->weight_idx, bytes);
+}
 
 const uint8_t *op_bias_bytes(const kern::Call &c, uint32_t bytes) { return entry_bytes(c.plan, c.op->bias_idx, bytes); }
 
@@ -102,8 +105,8 @@ int pointwise_io(const kern::Call &c, PointwiseIO *io)
     if (input_operand(c, 0, &io->in) || output_operand(c, 0, &io->out)) return kError;
     if (io->in.elements != io->out.elements || io->in.rank != io->out.rank) return kError;
     const kern::Band band = kern::pointwise_band(c.mem);
-    io->vo = kern::output_view(band, io->out.data, io->out.shape, io->out.rank,
-                               (uint8_t)tigris_dtype_size(io->out.dtype));
+    io->vo =
+        kern::output_view(band, io->out.data, io->out.shape, io->out.rank, (uint8_t)tigris_dtype_size(io->out.dtype));
     io->vi = kern::input_view(band, io->in.data, io->in.shape, io->in.rank, (uint8_t)tigris_dtype_size(io->in.dtype),
                               io->out.shape, io->out.rank);
     return 0;

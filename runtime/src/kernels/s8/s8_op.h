@@ -26,11 +26,11 @@ struct Operand {
     uint8_t rank = 0;
     const int32_t *shape = nullptr;
     uint32_t elements = 0;
-    float scale = 1.0f;                // 1 and 0 when unquantized
+    float scale = 1.0f;  // 1 and 0 when unquantized
     int32_t zero_point = 0;
     bool quantized = false;
     const tigris_quant_param_t *quant = nullptr;
-    uint8_t *data = nullptr;           // tensor buffer (band buffer when tiled)
+    uint8_t *data = nullptr;  // tensor buffer (band buffer when tiled)
 };
 
 // Input / output `i` of the call; kError when the index, record or buffer is unusable.

@@ -32,15 +32,16 @@ void quantize_multiplier(double real, int32_t *multiplier, int *shift)
 void layer_multiplier(float input_scale, float weight_scale, float output_scale, bool per_tensor_fc,
                       int32_t *multiplier, int *shift)
 {
-    const double product = per_tensor_fc ? (double)(input_scale * weight_scale) : (double)input_scale * (double)weight_scale;
+    const double product =
+        per_tensor_fc ? (double)(input_scale * weight_scale) : (double)input_scale * (double)weight_scale;
     quantize_multiplier(product / (double)output_scale, multiplier, shift);
 }
 
 int32_t calculate_input_radius(int input_integer_bits, int input_left_shift, int total_signed_bits)
 {
     // (2^ib - 1) * 2^(total - ib) / 2^left_shift: scaling by powers of two is exact.
-    const double max_input_rescaled = (double)((1 << input_integer_bits) - 1) *
-                                      ldexp(1.0, total_signed_bits - input_integer_bits - input_left_shift);
+    const double max_input_rescaled =
+        (double)((1 << input_integer_bits) - 1) * ldexp(1.0, total_signed_bits - input_integer_bits - input_left_shift);
     const double r = floor(max_input_rescaled);
     if (r >= 2147483647.0) return INT32_MAX;
     return (int32_t)r;
@@ -85,8 +86,7 @@ void add_params(float s1, int32_t z1, float s2, int32_t z2, float sy, int32_t zy
     const double twice_max = 2.0 * (double)(s1 > s2 ? s1 : s2);
     quantize_smaller_than_one((double)s1 / twice_max, &p->input1_multiplier, &p->input1_shift);
     quantize_smaller_than_one((double)s2 / twice_max, &p->input2_multiplier, &p->input2_shift);
-    quantize_smaller_than_one(twice_max / ((double)(1 << 20) * (double)sy), &p->output_multiplier,
-                              &p->output_shift);
+    quantize_smaller_than_one(twice_max / ((double)(1 << 20) * (double)sy), &p->output_multiplier, &p->output_shift);
 }
 
 void sub_params(float s1, int32_t z1, float s2, int32_t z2, float sy, int32_t zy, AddSubParams *p)
@@ -95,8 +95,7 @@ void sub_params(float s1, int32_t z1, float s2, int32_t z2, float sy, int32_t zy
     const float twice_max = 2.0f * (s1 > s2 ? s1 : s2);
     quantize_smaller_than_one((double)(s1 / twice_max), &p->input1_multiplier, &p->input1_shift);
     quantize_smaller_than_one((double)(s2 / twice_max), &p->input2_multiplier, &p->input2_shift);
-    quantize_smaller_than_one((double)(twice_max / ((float)(1 << 20) * sy)), &p->output_multiplier,
-                              &p->output_shift);
+    quantize_smaller_than_one((double)(twice_max / ((float)(1 << 20) * sy)), &p->output_multiplier, &p->output_shift);
 }
 
 void mul_params(float s1, float s2, float sy, int32_t *multiplier, int *shift)

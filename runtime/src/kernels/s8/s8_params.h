@@ -28,9 +28,9 @@ int8_t quantize_value(float value, float scale, int32_t zero_point);
 
 struct AddSubParams {
     int32_t input1_offset, input2_offset, output_offset;  // -z1, -z2, zy
-    int left_shift;                                        // 20 for int8
+    int left_shift;                                       // 20 for int8
     int32_t input1_multiplier, input2_multiplier, output_multiplier;
-    int input1_shift, input2_shift, output_shift;          // all <= 0
+    int input1_shift, input2_shift, output_shift;  // all <= 0
 };
 // ADD: multipliers s1/(2 max), s2/(2 max), 2 max/(2^20 sy), computed in double.
 void add_params(float s1, int32_t z1, float s2, int32_t z2, float sy, int32_t zy, AddSubParams *p);

@@ -45,7 +45,7 @@ int64_t out_offset(const kern::MapGeom &g, int32_t n, int32_t r, int32_t col)
 int32_t nearest_source(int32_t out_index, int32_t in_size, int32_t out_size, const ResizeFlags &f)
 {
     const float scale = (f.align_corners && out_size > 1) ? (float)(in_size - 1) / (float)(out_size - 1)
-                                                         : (float)in_size / (float)out_size;
+                                                          : (float)in_size / (float)out_size;
     const float offset = f.half_pixel_centers ? 0.5f : 0.0f;
     const float pos = ((float)out_index + offset) * scale;
     int32_t v = f.align_corners ? (int32_t)round_half_away_f(pos) : (int32_t)floorf(pos);
@@ -55,8 +55,8 @@ int32_t nearest_source(int32_t out_index, int32_t in_size, int32_t out_size, con
 }
 
 // TFLite ComputeInterpolationValuesInteger: Q10 source coordinate and its neighbours.
-void interpolation_integer(int32_t value, int32_t scale_10, bool half_pixel, int32_t in_size,
-                           int32_t *scaled, int32_t *lower, int32_t *upper)
+void interpolation_integer(int32_t value, int32_t scale_10, bool half_pixel, int32_t in_size, int32_t *scaled,
+                           int32_t *lower, int32_t *upper)
 {
     *scaled = half_pixel ? value * scale_10 + scale_10 / 2 - (1 << 9) : value * scale_10;
     const int32_t lo = *scaled / (1 << 10);
@@ -147,8 +147,8 @@ int resize_bilinear(const Call &c)
                 const int64_t wx1 = ix - (1 << 10) * x0, wx0 = (1 << 10) - wx1;
                 int8_t *dst = y + out_offset(g, n, r, col);
                 for (int32_t ch = 0; ch < g.c_out; ch++) {
-                    const int64_t v = x[p00 + ch] * wy0 * wx0 + x[p10 + ch] * wy1 * wx0 +
-                                      x[p01 + ch] * wy0 * wx1 + x[p11 + ch] * wy1 * wx1;
+                    const int64_t v = x[p00 + ch] * wy0 * wx0 + x[p10 + ch] * wy1 * wx0 + x[p01 + ch] * wy0 * wx1 +
+                                      x[p11 + ch] * wy1 * wx1;
                     const int64_t round = v > 0 ? (1 << 19) : -(1 << 19);
                     dst[ch] = (int8_t)((v + round) / (1 << 20));
                 }

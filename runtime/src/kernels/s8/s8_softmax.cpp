@@ -28,8 +28,8 @@ void softmax_row(const int8_t *x, int8_t *y, int32_t depth, const SoftmaxParams 
     for (int32_t c = 0; c < depth; c++) {
         const int32_t diff = x[c] - max_in_row;
         if (diff >= p.diff_min) {
-            const int32_t scaled = multiply_by_quantized_multiplier_greater_than_one(diff, p.input_multiplier,
-                                                                                   p.input_left_shift);
+            const int32_t scaled =
+                multiply_by_quantized_multiplier_greater_than_one(diff, p.input_multiplier, p.input_left_shift);
             const int32_t e = fp_exp_on_negative_values(scaled, kScaledDiffIntegerBits);
             sum_of_exps = wrap_add(sum_of_exps, rounding_divide_by_pot(e, kAccumulationIntegerBits));
         }
@@ -41,8 +41,8 @@ void softmax_row(const int8_t *x, int8_t *y, int32_t depth, const SoftmaxParams 
     for (int32_t c = 0; c < depth; c++) {
         const int32_t diff = x[c] - max_in_row;
         if (diff >= p.diff_min) {
-            const int32_t scaled = multiply_by_quantized_multiplier_greater_than_one(diff, p.input_multiplier,
-                                                                                   p.input_left_shift);
+            const int32_t scaled =
+                multiply_by_quantized_multiplier_greater_than_one(diff, p.input_multiplier, p.input_left_shift);
             const int32_t e = fp_exp_on_negative_values(scaled, kScaledDiffIntegerBits);
             const int32_t unsat = rounding_divide_by_pot(sat_rounding_doubling_high_mul(shifted_scale, e), exponent);
             y[c] = clamp_s8(unsat - 128);

@@ -560,6 +560,30 @@ inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_DETECTION_POSTPROCESS, "DETECTION_POSTPROCESS", "DetectionPostProcess")
         .kernel(Family::kDetection, F32::kDetection, kF | kI8)
         .contract(Rule::kDetection, DtypeClass::kF, row::plain, attr(TIGRIS_ATTR_DETECTION)).with(kTraitBoundary),
+    op(TIGRIS_OP_ASIN, "ASIN", "Asin")
+        .kernel(Family::kMath, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
+        .bands(row::kUnaryBands).lowered(Lowering::kUnary),
+    op(TIGRIS_OP_ACOS, "ACOS", "Acos")
+        .kernel(Family::kMath, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
+        .bands(row::kUnaryBands).lowered(Lowering::kUnary),
+    op(TIGRIS_OP_ATAN, "ATAN", "Atan")
+        .kernel(Family::kMath, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
+        .bands(row::kUnaryBands).lowered(Lowering::kUnary),
+    op(TIGRIS_OP_SINH, "SINH", "Sinh")
+        .kernel(Family::kMath, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
+        .bands(row::kUnaryBands).lowered(Lowering::kUnary),
+    op(TIGRIS_OP_COSH, "COSH", "Cosh")
+        .kernel(Family::kMath, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
+        .bands(row::kUnaryBands).lowered(Lowering::kUnary),
+    op(TIGRIS_OP_ASINH, "ASINH", "Asinh")
+        .kernel(Family::kMath, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
+        .bands(row::kUnaryBands).lowered(Lowering::kUnary),
+    op(TIGRIS_OP_ACOSH, "ACOSH", "Acosh")
+        .kernel(Family::kMath, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
+        .bands(row::kUnaryBands).lowered(Lowering::kUnary),
+    op(TIGRIS_OP_ATANH, "ATANH", "Atanh")
+        .kernel(Family::kMath, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
+        .bands(row::kUnaryBands).lowered(Lowering::kUnary),
 };
 // clang-format on
 

@@ -53,15 +53,18 @@ CodegenIface iface_of(const tigris_plan_t& plan, uint16_t idx) {
 
 uint32_t align_up(uint64_t v, uint32_t a) { return static_cast<uint32_t>((v + a - 1) / a * a); }
 
-// The largest im2col scratch of an int8 conv (2 * Cin * kh * kw int16 values) or depthwise
-// (Cin * kh * kw int16 values), plus the largest per-channel multiplier and shift expansion
-// (8 bytes per output channel), each rounded to 16 bytes, plus 16 bytes of separation.
+// The largest vendor scratch over CMSIS-NN's builds, plus the largest per-channel multiplier
+// and shift expansion (8 bytes per output channel), each rounded to 16 bytes, plus 16 bytes of
+// separation. Scratch per op, the larger of the DSP and MVE (Helium) variants: conv im2col
+// 2 * Cin * kh * kw int16 values (DSP) or 4 lanes of Cin * kh * kw int8 rounded to 16 (MVE);
+// depthwise Cin * kh * kw int16 values (DSP) or 4 * 124 * kh * kw bytes (MVE, CH_IN_BLOCK_MVE);
+// fully connected Cout int32 sums (MVE); average pool C int32 sums (DSP).
 uint32_t cmsis_reserve(const tigris_plan_t& plan) {
   uint64_t scratch = 0, expansion = 0;
   for (uint32_t i = 0; i < plan.header->num_ops; ++i) {
     const tigris_op_t& op = plan.ops[i];
     if (op.op_type != TIGRIS_OP_CONV && op.op_type != TIGRIS_OP_DEPTHWISE && op.op_type != TIGRIS_OP_CONV1D &&
-        op.op_type != TIGRIS_OP_FULLY_CONN) {
+        op.op_type != TIGRIS_OP_FULLY_CONN && op.op_type != TIGRIS_OP_AVG_POOL && op.op_type != TIGRIS_OP_GLOBAL_AVG) {
       continue;
     }
     const tigris_tensor_t& in = plan.tensors[tigris_op_inputs(&plan, &op)[0]];
@@ -71,9 +74,20 @@ uint32_t cmsis_reserve(const tigris_plan_t& plan) {
     const uint64_t cout = static_cast<uint32_t>(tigris_tensor_shape(&plan, &out)[out.ndim - 1]);
     const uint64_t window =
         uint64_t{op.spatial.kernel_h ? op.spatial.kernel_h : 1u} * (op.spatial.kernel_w ? op.spatial.kernel_w : 1u);
-    const uint64_t values = (op.op_type == TIGRIS_OP_DEPTHWISE ? 1u : 2u) * cin * window;
-    if (op.op_type != TIGRIS_OP_FULLY_CONN) scratch = std::max<uint64_t>(scratch, align_up(values * 2u, 16));
-    expansion = std::max<uint64_t>(expansion, align_up(cout * 8u, 16));
+    uint64_t need = 0;
+    if (op.op_type == TIGRIS_OP_FULLY_CONN) {
+      need = cout * 4u;
+    } else if (op.op_type == TIGRIS_OP_AVG_POOL || op.op_type == TIGRIS_OP_GLOBAL_AVG) {
+      need = cin * 4u;
+    } else if (op.op_type == TIGRIS_OP_DEPTHWISE) {
+      need = std::max<uint64_t>(cin * window * 2u, 4u * 124u * window);
+    } else {
+      need = std::max<uint64_t>(2u * cin * window * 2u, 4u * align_up(cin * window, 16));
+    }
+    scratch = std::max<uint64_t>(scratch, align_up(need, 16));
+    if (op.op_type != TIGRIS_OP_AVG_POOL && op.op_type != TIGRIS_OP_GLOBAL_AVG) {
+      expansion = std::max<uint64_t>(expansion, align_up(cout * 8u, 16));
+    }
   }
   const uint64_t total = scratch + expansion + 16u;
   return total > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(total);

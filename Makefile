@@ -30,7 +30,8 @@ build: configure
 
 cortex-m: deps
 	cmake -S . -B $(BUILD_ARM) -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake \
-	  -DCMAKE_BUILD_TYPE=Release -DTIGRIS_BUILD_TOOLS=OFF -DTIGRIS_BUILD_TESTS=OFF
+	  -DCMAKE_BUILD_TYPE=Release -DTIGRIS_BUILD_TOOLS=OFF -DTIGRIS_BUILD_TESTS=OFF \
+	  -DTIGRIS_CMSIS_NN_DIR=$(CMSIS_NN_DIR)
 	cmake --build $(BUILD_ARM) -j $(JOBS)
 
 test: build cortex-m

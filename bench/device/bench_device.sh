@@ -100,9 +100,9 @@ for board in $boards; do
     IFS='|' read -r name model dtype <<<"$entry"
     [ -z "$only" ] || [ "$only" = "$name" ] || continue
     [ -f "$model" ] || { refusals+=("$name: $model is absent"); continue; }
-    macs=$("$tigris" inspect --json "$model" 2>/dev/null | sed -n 's/^  "macs": \([0-9]*\),$/\1/p')
+    macs=$("$tigris" inspect --json "$model" 2>/dev/null | sed -n 's/^  "macs": \([0-9]*\),$/\1/p' || true)
     floor=$("$tigris" analyze "$model" -m 1K+64M --json 2>/dev/null |
-      awk '/"minimum_for_partition_bytes"/ {gsub(/[^0-9]/, ""); print; exit}')
+      awk '/"minimum_for_partition_bytes"/ {gsub(/[^0-9]/, ""); print; exit}' || true)
     if ! "$tigris" compile "$model" -m 4M+64M -o "$work/probe.tgrs" >"$work/probe.log" 2>&1; then
       refusals+=("$name: $(grep -m1 -E 'Error|cannot' "$work/probe.log")")
       continue

@@ -53,7 +53,29 @@ void conv_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x, int32_t grou
                 if (lanes == 4) {
                     const float *w1 = wp + w_stride, *w2 = w1 + w_stride, *w3 = w2 + w_stride;
                     float s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
-                    for (int32_t c = 0; c < icg; ++c) {
+                    int32_t c = 0;
+                    // Four channels a step: one pointer update per step, immediate offsets for the
+                    // loads (the build is -Os, which does not unroll). Same order per sum.
+                    for (; c + 4 <= icg; c += 4) {
+                        const float v0 = ip[c], v1 = ip[c + 1], v2 = ip[c + 2], v3 = ip[c + 3];
+                        s0 += v0 * wp[c];
+                        s0 += v1 * wp[c + 1];
+                        s0 += v2 * wp[c + 2];
+                        s0 += v3 * wp[c + 3];
+                        s1 += v0 * w1[c];
+                        s1 += v1 * w1[c + 1];
+                        s1 += v2 * w1[c + 2];
+                        s1 += v3 * w1[c + 3];
+                        s2 += v0 * w2[c];
+                        s2 += v1 * w2[c + 1];
+                        s2 += v2 * w2[c + 2];
+                        s2 += v3 * w2[c + 3];
+                        s3 += v0 * w3[c];
+                        s3 += v1 * w3[c + 1];
+                        s3 += v2 * w3[c + 2];
+                        s3 += v3 * w3[c + 3];
+                    }
+                    for (; c < icg; ++c) {
                         const float v = ip[c];
                         s0 += v * wp[c];
                         s1 += v * w1[c];
@@ -85,22 +107,42 @@ void depthwise_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x)
     tap_range(ix0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
     const float *in_n = a.in + n * g.in_batch + (int64_t)g.in_row_start * g.in_row;
     float *o = a.out + n * g.out_batch + (int64_t)(g.out_row_start + r) * g.out_row + (int64_t)x * g.c_out;
-    for (int32_t oc = 0; oc < g.c_out; ++oc) o[oc] = a.b ? a.b[oc] : 0.0f;
-    for (int32_t kh = ky_lo; kh < ky_hi; ++kh) {
-        const int32_t iy = iy0 + kh * g.d_h;
-        for (int32_t kw = kx_lo; kw < kx_hi; ++kw) {
-            const int32_t ix = ix0 + kw * g.d_w;
-            const float *ip = in_n + iy * g.in_row + (int64_t)ix * g.c_in;
-            const float *wp = a.w + ((int64_t)kh * g.k_w + kw) * g.c_out;
-            if (mult == 1) {
-                for (int32_t oc = 0; oc < g.c_out; ++oc) o[oc] += ip[oc] * wp[oc];
-            } else {
-                for (int32_t ic = 0, oc = 0; ic < g.c_in; ++ic)
-                    for (int32_t m = 0; m < mult; ++m, ++oc) o[oc] += ip[ic] * wp[oc];
+    int32_t oc = 0;
+    if (mult == 1) {
+        // Four channels held in registers across the window.
+        for (; oc + 4 <= g.c_out; oc += 4) {
+            float s0 = a.b ? a.b[oc] : 0.0f, s1 = a.b ? a.b[oc + 1] : 0.0f;
+            float s2 = a.b ? a.b[oc + 2] : 0.0f, s3 = a.b ? a.b[oc + 3] : 0.0f;
+            for (int32_t kh = ky_lo; kh < ky_hi; ++kh) {
+                const float *row = in_n + (iy0 + kh * g.d_h) * g.in_row + oc;
+                const float *wrow = a.w + (int64_t)kh * g.k_w * g.c_out + oc;
+                for (int32_t kw = kx_lo; kw < kx_hi; ++kw) {
+                    const float *ip = row + (int64_t)(ix0 + kw * g.d_w) * g.c_in;
+                    const float *wp = wrow + (int64_t)kw * g.c_out;
+                    s0 += ip[0] * wp[0];
+                    s1 += ip[1] * wp[1];
+                    s2 += ip[2] * wp[2];
+                    s3 += ip[3] * wp[3];
+                }
             }
+            o[oc] = fused(s0, a.act);
+            o[oc + 1] = fused(s1, a.act);
+            o[oc + 2] = fused(s2, a.act);
+            o[oc + 3] = fused(s3, a.act);
         }
     }
-    for (int32_t oc = 0; oc < g.c_out; ++oc) o[oc] = fused(o[oc], a.act);
+    for (; oc < g.c_out; ++oc) {
+        const int32_t ic = oc / mult;
+        float s = a.b ? a.b[oc] : 0.0f;
+        for (int32_t kh = ky_lo; kh < ky_hi; ++kh) {
+            const int32_t iy = iy0 + kh * g.d_h;
+            for (int32_t kw = kx_lo; kw < kx_hi; ++kw) {
+                const int32_t ix = ix0 + kw * g.d_w;
+                s += in_n[iy * g.in_row + (int64_t)ix * g.c_in + ic] * a.w[((int64_t)kh * g.k_w + kw) * g.c_out + oc];
+            }
+        }
+        o[oc] = fused(s, a.act);
+    }
 }
 
 }  // namespace

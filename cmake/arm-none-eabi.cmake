@@ -1,4 +1,8 @@
-# Cross toolchain for the Cortex-M4 runtime archive (make cortex-m).
+# Cross toolchain for the Cortex-M runtime archive (make cortex-m). TIGRIS_CORTEX_M_CPU picks
+# the core (and with it which paths CMSIS-NN compiles):
+#   cortex-m4  (default) Armv7E-M, single-precision FPU, DSP extension (CMSIS-NN's SIMD paths)
+#   cortex-m7            Armv7E-M, double-precision FPU, DSP extension
+#   cortex-m55           Armv8.1-M, FPU and MVE/Helium (CMSIS-NN's MVE paths)
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 set(CMAKE_C_COMPILER arm-none-eabi-gcc)
@@ -6,11 +10,23 @@ set(CMAKE_CXX_COMPILER arm-none-eabi-g++)
 set(CMAKE_AR arm-none-eabi-ar)
 set(CMAKE_RANLIB arm-none-eabi-ranlib)
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(TIGRIS_CORTEX_M_CPU cortex-m4 CACHE STRING "Cortex-M core: cortex-m4, cortex-m7 or cortex-m55")
+set(CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TIGRIS_CORTEX_M_CPU)
+if(TIGRIS_CORTEX_M_CPU STREQUAL "cortex-m4")
+  set(cpu_flags "-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16")
+elseif(TIGRIS_CORTEX_M_CPU STREQUAL "cortex-m7")
+  set(cpu_flags "-mcpu=cortex-m7 -mfloat-abi=hard -mfpu=fpv5-d16")
+elseif(TIGRIS_CORTEX_M_CPU STREQUAL "cortex-m55")
+  set(cpu_flags "-mcpu=cortex-m55 -mfloat-abi=hard -mfpu=auto")
+else()
+  message(FATAL_ERROR "TIGRIS_CORTEX_M_CPU=${TIGRIS_CORTEX_M_CPU}: expected cortex-m4, cortex-m7 or cortex-m55")
+endif()
 # -ffp-contract=off: no fused multiply-adds, so float32 plans give the same bytes as the host
 # build (x86-64 does not fuse either); tests/embedded compares them byte for byte.
-set(TIGRIS_CORTEX_M_FLAGS "-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -ffp-contract=off -ffunction-sections -fdata-sections")
+set(TIGRIS_CORTEX_M_FLAGS "${cpu_flags} -mthumb -ffp-contract=off -ffunction-sections -fdata-sections")
 set(CMAKE_C_FLAGS_INIT "${TIGRIS_CORTEX_M_FLAGS}")
 set(CMAKE_CXX_FLAGS_INIT "${TIGRIS_CORTEX_M_FLAGS}")
+set(CMAKE_ASM_FLAGS_INIT "${TIGRIS_CORTEX_M_FLAGS}")
 set(CMAKE_C_FLAGS_RELEASE "-Os" CACHE STRING "" FORCE)
 set(CMAKE_CXX_FLAGS_RELEASE "-Os" CACHE STRING "" FORCE)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)

@@ -1,6 +1,8 @@
 /*
- * Bare-metal TiGrIS on QEMU's mps2-an386 (Cortex-M4F): run a compiled model once on an
- * embedded input and print its output bytes as hex through semihosting.
+ * Bare-metal TiGrIS on QEMU's Cortex-M boards (mps2-an386, mps2-an500, mps3-an547): run a
+ * compiled model once on an embedded input and print its output bytes as hex through
+ * semihosting, with the instructions the run took (counter.h: meaningful under
+ * qemu-system-arm -icount shift=0).
  *
  * model.h and model.c are generated at build time by
  *   tigris codegen MODEL.tgrs --format core --name model
@@ -9,6 +11,7 @@
  */
 #include <stdint.h>
 
+#include "counter.h"
 #include "model.h"
 #include "semihost.h"
 
@@ -50,7 +53,8 @@ int main(void)
     uint32_t offset = 0;
     int k;
 
-    print_line("tigris cortex-m4: plan ", plan_len, " bytes");
+    uint64_t ticks;
+    print_line("tigris cortex-m: plan ", plan_len, " bytes");
     print_line(", input ", (uint32_t)(tigris_input_end - tigris_input_start), " bytes\n");
     if ((uint32_t)(tigris_input_end - tigris_input_start) != MODEL_INPUTS_BYTES) {
         return fail("the embedded input is not the size the model takes");
@@ -61,10 +65,19 @@ int main(void)
     }
 
     if (model_init(tigris_plan_start, plan_len, fast_arena, MODEL_FAST_ARENA_BYTES, slow_arena,
-                   MODEL_SLOW_ARENA_BYTES) != MODEL_OK ||
-        model_run(inputs, outputs) != MODEL_OK) {
+                   MODEL_SLOW_ARENA_BYTES) != MODEL_OK) {
         return fail(model_error());
     }
+    /* One inference: the inputs written, every stage run, the outputs read. */
+    counter_start();
+    ticks = counter_ticks();
+    if (model_run(inputs, outputs) != MODEL_OK) return fail(model_error());
+    ticks = counter_ticks() - ticks;
+    semihost_print("instructions ");
+    semihost_print_u64(counter_instructions(ticks));
+    semihost_print(" (");
+    semihost_print_u64(ticks);
+    print_line(" SysTick ticks at ", BOARD_CLOCK_HZ, " Hz)\n");
     print_line("fast arena peak ", model_memory()->fast_peak, "");
     print_line(" of ", MODEL_FAST_ARENA_BYTES, " bytes (SRAM)\n");
     print_line("slow arena peak ", model_memory()->slow_peak, "");

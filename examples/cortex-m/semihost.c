@@ -29,6 +29,18 @@ void semihost_print_u32(uint32_t value)
     semihost_print(text + n);
 }
 
+void semihost_print_u64(uint64_t value)
+{
+    char text[21];
+    int n = 20;
+    text[n] = '\0';
+    do {
+        text[--n] = (char)('0' + (int)(value % 10u));
+        value /= 10u;
+    } while (value != 0u);
+    semihost_print(text + n);
+}
+
 static const char hex_digits[] = "0123456789abcdef";
 
 void semihost_print_hex32(uint32_t value)

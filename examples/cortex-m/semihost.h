@@ -12,6 +12,7 @@
 void semihost_print(const char *text);
 /* Decimal and zero-padded lowercase hex (8 digits). */
 void semihost_print_u32(uint32_t value);
+void semihost_print_u64(uint64_t value);
 void semihost_print_hex32(uint32_t value);
 /* Lowercase hex, two digits a byte, on the current line. */
 void semihost_print_bytes(const uint8_t *data, uint32_t len);

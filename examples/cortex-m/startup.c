@@ -1,7 +1,7 @@
 /*
- * Start-up for the Cortex-M4 of QEMU's mps2-an386: the vector table, the reset handler
+ * Start-up for the Cortex-M boards of QEMU (mps2-an386, mps2-an500, mps3-an547): the vector table, the reset handler
  * (FPU on, .data copied, .bss zeroed, main, exit through semihosting) and a fault handler
- * that reports what went wrong instead of hanging. Symbols come from mps2_an386.ld.
+ * that reports what went wrong instead of hanging. Symbols come from the board's linker script (sections.ld).
  */
 #include <stdint.h>
 
@@ -22,6 +22,7 @@ extern uint32_t __bss_start[], __bss_end[];
 void reset_handler(void);
 void fault_handler(void);
 void unexpected_handler(void);
+void systick_handler(void); /* counter.c */
 
 void reset_handler(void)
 {
@@ -73,7 +74,7 @@ __attribute__((section(".vectors"), used)) static const vector_t vector_table[16
     unexpected_handler, /* DebugMonitor */
     0,                  /* reserved */
     unexpected_handler, /* PendSV */
-    unexpected_handler, /* SysTick */
+    systick_handler,    /* SysTick */
     unexpected_handler,
     unexpected_handler,
     unexpected_handler,

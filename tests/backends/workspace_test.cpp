@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "backends/common/accel_routes.h"
 #include "op_cases.h"
 #include "tigris_kernels_cmsis_nn.h"
 #include "tigris_kernels_esp_nn.h"
@@ -76,6 +77,34 @@ TEST(CmsisWorkspace, ScratchAndArenaFigures) {
   EXPECT_EQ(tigris_cmsis_nn_fast_arena_required(&plan), 1008u + 640u);
   plan.scheduled_peak = UINT32_MAX - 100;
   EXPECT_EQ(tigris_cmsis_nn_fast_arena_required(&plan), UINT32_MAX);
+}
+
+// What codegen declares for the adapter (the larger of CMSIS-NN's DSP and MVE buffers) covers
+// what this build's adapter reserves, for convolutions of every shape class the wrapper
+// dispatches on (1x1, 1xN, general, grouped) and for depthwise convolutions.
+TEST(CmsisWorkspace, CodegenReserveCoversTheAdapter) {
+  TwoConvs two;
+  EXPECT_LE(tigris_cmsis_nn_scratch_required(two.plan), tigris_accel::cmsis_nn_reserve_bound(two.plan));
+  auto conv = [](std::vector<int32_t> in, int32_t oc, uint8_t k_h, uint8_t k_w, uint8_t stride, uint16_t group,
+                 bool depthwise) {
+    ConvCase c;
+    c.in = std::move(in);
+    c.oc = oc;
+    c.kh = k_h, c.kw = k_w, c.sh = c.sw = stride;
+    c.pt = c.pb = c.pl = c.pr = k_h > 1 ? 1 : 0;
+    c.group = group;
+    c.depthwise = depthwise;
+    return c;
+  };
+  const std::vector<ConvCase> cases = {
+      conv({1, 8, 8, 16}, 32, 1, 1, 1, 1, false),   conv({1, 1, 12, 7}, 9, 1, 5, 1, 1, false),
+      conv({1, 9, 9, 5}, 40, 5, 5, 2, 1, false),    conv({1, 8, 8, 8}, 8, 3, 3, 1, 2, false),
+      conv({1, 10, 10, 24}, 24, 3, 3, 1, 24, true), conv({1, 10, 10, 8}, 16, 3, 3, 2, 8, true),
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const OpPlan p = conv_plan(cases[i], 7u + (uint32_t)i);
+    EXPECT_LE(tigris_cmsis_nn_scratch_required(p.plan), tigris_accel::cmsis_nn_reserve_bound(p.plan)) << "case " << i;
+  }
 }
 
 TEST(CmsisWorkspace, PlansThatNeedNothing) {

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Build the Cortex-M example (examples/cortex-m) with arm-none-eabi-gcc, run every firmware
-# under qemu-system-arm -M mps2-an386 with semihosting, and compare the output bytes each
-# prints with what the host runtime gives for the same plan and input (`tigris run`).
-# Also checks that no firmware contains or references an allocator.
+# Build the Cortex-M example (examples/cortex-m) for one QEMU board with arm-none-eabi-gcc, run
+# every firmware under qemu-system-arm with semihosting, and compare the output bytes each
+# prints with what the host runtime gives for the same plan and input (`tigris run`): the
+# reference kernels and CMSIS-NN (when CMSIS_NN_DIR is given) must both match it.
+# Also checks that no firmware contains or references an allocator, and that the board's
+# archives reference no heap, exception or RTTI symbol (scripts/check-no-heap.sh).
 #
-#   cortex_m_qemu.sh SOURCE_DIR HOST_BUILD_DIR [MODELS_DIR]
+#   cortex_m_qemu.sh SOURCE_DIR HOST_BUILD_DIR MODELS_DIR BOARD CROSS_DIR [CMSIS_NN_DIR]
+#     BOARD      mps2-an386 (Cortex-M4), mps2-an500 (Cortex-M7), mps3-an547 (Cortex-M55)
+#     CROSS_DIR  the runtime cross-built for the board's core (configured here when absent)
 #
 # Exit 77 (skipped) only when the cross compiler or QEMU is absent.
 set -euo pipefail
 src=$1
 host=$2
-models=${3:-$src/../shared/models}
+models=$3
+board=$4
+cross=$5
+cmsis=${6:-}
 
 for tool in arm-none-eabi-gcc arm-none-eabi-nm qemu-system-arm; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -18,21 +25,40 @@ for tool in arm-none-eabi-gcc arm-none-eabi-nm qemu-system-arm; do
     exit 77
   fi
 done
-
-# The runtime archive as `make cortex-m` builds it (a no-op when it is up to date).
-cross=$src/build-cortex-m
-if [ ! -f "$cross/CMakeCache.txt" ]; then
-  cmake -S "$src" -B "$cross" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/arm-none-eabi.cmake" \
-    -DCMAKE_BUILD_TYPE=Release -DTIGRIS_BUILD_TOOLS=OFF -DTIGRIS_BUILD_TESTS=OFF >/dev/null
+case $board in
+  mps2-an386) cpu=cortex-m4 ;;
+  mps2-an500) cpu=cortex-m7; cmsis="" ;;  # the Cortex-M7 board checks the reference path
+  mps3-an547) cpu=cortex-m55 ;;
+  *) echo "FAIL: unknown board $board"; exit 1 ;;
+esac
+if [ -z "$cmsis" ]; then
+  echo "note: no CMSIS-NN tree given; $board runs the reference kernels only"
 fi
-cmake --build "$cross" -j 2 --target tigris_runtime >/dev/null
 
-example=$host/cortex-m-example
-cmake -S "$src/examples/cortex-m" -B "$example" -DTIGRIS_HOST_BIN="$host/bin" \
-  -DTIGRIS_RUNTIME_ARCHIVE="$cross/lib/libtigris_runtime.a" -DTIGRIS_MODELS_DIR="$models" >/dev/null
+# The runtime archive for the board's core (a no-op when it is up to date).
+if [ ! -f "$cross/CMakeCache.txt" ]; then
+  cmake -S "$src" -B "$cross" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/arm-none-eabi.cmake" -DTIGRIS_CORTEX_M_CPU=$cpu \
+    -DCMAKE_BUILD_TYPE=Release -DTIGRIS_BUILD_TOOLS=OFF -DTIGRIS_BUILD_TESTS=OFF \
+    -DTIGRIS_CMSIS_NN_DIR="$cmsis" -DCMAKE_C_COMPILER_LAUNCHER="${TIGRIS_COMPILER_LAUNCHER:-}" -DCMAKE_CXX_COMPILER_LAUNCHER="${TIGRIS_COMPILER_LAUNCHER:-}" >/dev/null
+fi
+targets=(tigris_runtime)
+grep -q '^TIGRIS_CMSIS_NN_DIR:PATH=.\+' "$cross/CMakeCache.txt" && targets+=(cmsis-nn)
+cmake --build "$cross" -j 2 --target "${targets[@]}" >"$cross/build.log" 2>&1 || { cat "$cross/build.log"; exit 1; }
+
+example=$host/cortex-m-example-$board
+cmake -S "$src/examples/cortex-m" -B "$example" -DTIGRIS_BOARD="$board" -DTIGRIS_HOST_BIN="$host/bin" \
+  -DTIGRIS_RUNTIME_ARCHIVE="$cross/lib/libtigris_runtime.a" -DTIGRIS_MODELS_DIR="$models" >"$example.configure.log" \
+  || { cat "$example.configure.log"; exit 1; }
 cmake --build "$example" -j 2 >"$example/build.log" 2>&1 || { cat "$example/build.log"; exit 1; }
 
 failed=0
+
+# The board's archives (the runtime with its adapter, CMSIS-NN's) reference no heap,
+# exception or RTTI symbol.
+for archive in "$cross/lib/libtigris_runtime.a" "$cross/lib/libcmsis-nn.a"; do
+  [ -f "$archive" ] || continue
+  "$src/scripts/check-no-heap.sh" "$archive" || failed=1
+done
 
 # The heap is forbidden at link time: a program that calls malloc must not link with the
 # example's start-up and linker script, even when it supplies its own _sbrk.
@@ -40,11 +66,12 @@ probe=$example/heap-probe
 mkdir -p "$probe"
 printf '#include <stdlib.h>\nint main(void) { char *volatile p = malloc(16); free(p); return 0; }\n' >"$probe/malloc.c"
 printf '#include <stdlib.h>\nvoid *_sbrk(int n) { (void)n; return 0; }\nint main(void) { char *volatile p = malloc(16); free(p); return 0; }\n' >"$probe/sbrk.c"
+ld=$src/examples/cortex-m/${board//-/_}.ld
 for program in malloc sbrk; do
-  if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -Os -nostartfiles \
-      -I"$src/examples/cortex-m" -T"$src/examples/cortex-m/mps2_an386.ld" -Wl,--gc-sections \
+  if arm-none-eabi-gcc -mcpu=$cpu -mthumb -mfloat-abi=hard -Os -nostartfiles -DBOARD_CLOCK_HZ=1u \
+      -I"$src/examples/cortex-m" -L"$src/examples/cortex-m" -T"$ld" -Wl,--gc-sections \
       "$probe/$program.c" "$src/examples/cortex-m/startup.c" "$src/examples/cortex-m/semihost.c" \
-      -o "$probe/$program.elf" >"$probe/$program.log" 2>&1; then
+      "$src/examples/cortex-m/counter.c" -o "$probe/$program.elf" >"$probe/$program.log" 2>&1; then
     echo "FAIL heap probe: a program calling malloc ($program.c) linked"
     failed=1
   elif ! grep -q 'the heap is forbidden' "$probe/$program.log"; then
@@ -58,7 +85,7 @@ done
 
 ran=0
 forbidden='^(malloc|free|calloc|realloc|_malloc_r|_free_r|_calloc_r|_realloc_r|_sbrk|_sbrk_r)$'
-while read -r name; do
+while read -r name backend; do
   [ -n "$name" ] || continue
   elf=$example/$name.elf
   dir=$example/$name
@@ -69,28 +96,28 @@ while read -r name; do
     failed=1
     continue
   fi
-  # 2. The host run of the same plan and input bytes.
+  # 2. The host run of the same plan and input bytes (reference kernels).
   rm -f "$dir/host_output.bin"
   "$host/bin/tigris" run "$dir/model.tgrs" --input "$dir/model_input.bin" --stored-order \
     --output "$dir/host_output.bin" >"$dir/host_run.txt"
   expected=$(od -An -v -tx1 "$dir/host_output.bin" | tr -d ' \n')
   # 3. The firmware under QEMU.
   status=0
-  timeout 120 qemu-system-arm -M mps2-an386 -nographic -semihosting -monitor none -serial none \
+  timeout 120 qemu-system-arm -M "$board" -nographic -semihosting -monitor none -serial none \
     -kernel "$elf" >"$dir/qemu.txt" 2>&1 || status=$?
   got=$(sed -n 's/^output 0 \([0-9a-f]*\)$/\1/p' "$dir/qemu.txt")
   if [ "$status" -ne 0 ] || [ -z "$got" ]; then
-    echo "FAIL $name: QEMU exited with status $status"
+    echo "FAIL $name ($backend): QEMU exited with status $status"
     cat "$dir/qemu.txt"
     failed=1
   elif [ "$got" != "$expected" ]; then
-    echo "FAIL $name: output bytes differ from the host run"
+    echo "FAIL $name ($backend): output bytes differ from the host run"
     echo "  qemu: $got"
     echo "  host: $expected"
     failed=1
   else
     ran=$((ran + 1))
-    echo "OK $name: $(( ${#got} / 2 )) output bytes identical to the host run; $(grep -E '^(fast|slow|stages)' "$dir/qemu.txt" | paste -sd ';' -)"
+    echo "OK $name ($backend, $board): $(( ${#got} / 2 )) output bytes identical to the host run; $(grep -E '^(fast|slow|stages)' "$dir/qemu.txt" | paste -sd ';' -)"
   fi
 done <"$example/firmwares.txt"
 if [ "$ran" -eq 0 ]; then

@@ -7,9 +7,6 @@
 #include "compiler/report/format.h"
 #include "tigris_executor.h"
 #include "tigris_iface.h"
-#ifdef TIGRIS_HAS_CMSIS_NN
-#include "tigris_kernels_cmsis_nn.h"
-#endif
 #include "tools/tigris/cli_errors.h"
 
 namespace tigris::cli {
@@ -92,10 +89,7 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
   p.slow_peak = memory_section_slow_peak(plan, bytes);
   p.workspace_bytes = tigris_executor_workspace_required(&plan);
   p.state_bytes = static_cast<uint32_t>(tigris_state_required(&plan));
-#ifdef TIGRIS_HAS_CMSIS_NN
-  p.cmsis_reserve = tigris_cmsis_nn_scratch_required(&plan);
-  p.cmsis_reserve_known = true;
-#endif
+  p.cmsis_reserve = tigris_accel::cmsis_nn_reserve_bound(&plan);
   p.required = required;
   p.subgraphs = plan.num_subgraphs;
   p.subgraph_depth = plan.subgraph_depth;

@@ -37,11 +37,9 @@ struct CodegenPlan {
   uint32_t slow_bytes = 0;       // the slow buffer the generated code declares
   uint64_t workspace_bytes = 0;  // tigris_executor_workspace_required on this (64-bit) host
   uint32_t state_bytes = 0;      // tigris_state_required
-  // The CMSIS-NN adapter's fast-arena reservation, tigris_cmsis_nn_scratch_required() of this
-  // tool's own CMSIS-NN build (its non-MVE kernels: Cortex-M4/M7 and the host); unknown when
-  // this tool was built without CMSIS-NN.
+  // Room for the CMSIS-NN adapter's fast-arena reservation on any CMSIS-NN build
+  // (tigris_accel::cmsis_nn_reserve_bound, backends/common/accel_routes.h).
   uint32_t cmsis_reserve = 0;
-  bool cmsis_reserve_known = false;
   tigris_plan_limits_t required{};  // tigris_plan_load_ex
   uint32_t subgraphs = 0, subgraph_depth = 0;
   std::vector<CodegenIface> inputs, outputs;

@@ -109,14 +109,10 @@ std::string size_macros(const CodegenPlan& plan, const CodegenRequest& r, const 
       "_ARENA_ALIGN-byte\n"
       " * boundary. */\n";
   if (accelerated(plan, r.backend) && r.backend == Backend::kCmsisNn) {
-    out += plan.cmsis_reserve_known
-               ? "/* The CMSIS-NN adapter's reservation at the top of the fast arena, as\n"
-                 " * tigris_cmsis_nn_scratch_required() computes it for CMSIS-NN's non-MVE kernels (Cortex-M4,\n"
-                 " * M7); an MVE target (Cortex-M55) may need another figure: init checks\n"
-                 " * tigris_cmsis_nn_fast_arena_required(). */\n"
-               : "/* The CMSIS-NN adapter's reservation at the top of the fast arena: unknown, this tigris was\n"
-                 " * built without CMSIS-NN (-DTIGRIS_CMSIS_NN_DIR). Define it for your target; init checks\n"
-                 " * tigris_cmsis_nn_fast_arena_required(). */\n";
+    out +=
+        "/* Room for the CMSIS-NN adapter's reservation at the top of the fast arena: the larger of\n"
+        " * CMSIS-NN's DSP and MVE buffers of every op it may forward; init checks\n"
+        " * tigris_cmsis_nn_fast_arena_required(). */\n";
     out += "#ifndef " + P + "_CMSIS_NN_RESERVE_BYTES\n#define " + P + "_CMSIS_NN_RESERVE_BYTES " +
            u32(plan.cmsis_reserve) + "\n#endif\n";
     out += "#define " + P + "_FAST_ARENA_BYTES (" + u32(plan.fast_required) + " + " + P +

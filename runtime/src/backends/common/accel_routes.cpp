@@ -21,4 +21,47 @@ Route route(Backend backend, bool int8_plan, uint8_t op_type)
     return int8_kernel ? Route::kInt8Reference : Route::kFloatReference;
 }
 
+namespace {
+
+uint64_t align16(uint64_t v) { return (v + 15u) & ~(uint64_t)15u; }
+uint64_t larger(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+// Vendor scratch of one op, the larger of CMSIS-NN's DSP and MVE variants: conv im2col
+// 2 * Cin * kh * kw int16 values (DSP) or 4 lanes of Cin * kh * kw int8 rounded to 16 (MVE);
+// depthwise Cin * kh * kw int16 values (DSP) or 4 * 124 * kh * kw bytes (MVE, CH_IN_BLOCK_MVE);
+// fully connected Cout int32 sums (MVE); average pool C int32 sums (DSP).
+uint64_t vendor_scratch(uint8_t op_type, uint64_t cin, uint64_t cout, uint64_t window)
+{
+    switch (op_type) {
+    case TIGRIS_OP_FULLY_CONN: return cout * 4u;
+    case TIGRIS_OP_AVG_POOL:
+    case TIGRIS_OP_GLOBAL_AVG: return cin * 4u;
+    case TIGRIS_OP_DEPTHWISE: return larger(cin * window * 2u, 4u * 124u * window);
+    default: return larger(2u * cin * window * 2u, 4u * align16(cin * window));
+    }
+}
+
+}  // namespace
+
+uint32_t cmsis_nn_reserve_bound(const tigris_plan_t *plan)
+{
+    uint64_t scratch = 0, expansion = 0;
+    for (uint32_t i = 0; i < plan->header->num_ops; ++i) {
+        const tigris_op_t &op = plan->ops[i];
+        if (!backend_takes(Backend::kCmsisNn, op.op_type) || op.num_inputs == 0 || op.num_outputs == 0) continue;
+        const tigris_tensor_t &in = plan->tensors[tigris_op_inputs(plan, &op)[0]];
+        const tigris_tensor_t &out = plan->tensors[tigris_op_outputs(plan, &op)[0]];
+        if (in.dtype != TIGRIS_DTYPE_INT8 || in.ndim == 0 || out.ndim == 0) continue;
+        const uint64_t cin = (uint32_t)tigris_tensor_shape(plan, &in)[in.ndim - 1];
+        const uint64_t cout = (uint32_t)tigris_tensor_shape(plan, &out)[out.ndim - 1];
+        const uint64_t window = (uint64_t)(op.spatial.kernel_h ? op.spatial.kernel_h : 1u) *
+                                (op.spatial.kernel_w ? op.spatial.kernel_w : 1u);
+        scratch = larger(scratch, align16(vendor_scratch(op.op_type, cin, cout, window)));
+        if (op.op_type != TIGRIS_OP_AVG_POOL && op.op_type != TIGRIS_OP_GLOBAL_AVG)
+            expansion = larger(expansion, align16(cout * 8u));
+    }
+    const uint64_t total = scratch + expansion + 16u;
+    return total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+}
+
 }  // namespace tigris_accel

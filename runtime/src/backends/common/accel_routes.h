@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "ops/op_table.h"
+#include "tigris.h"
 
 namespace tigris_accel {
 
@@ -26,5 +27,12 @@ enum class Route : uint8_t {
 // How an op runs under `backend` in a plan whose dispatch dtype is int8 (`int8_plan`) or
 // float32: vendor kernels are int8-only.
 Route route(Backend backend, bool int8_plan, uint8_t op_type);
+
+// Fast-arena bytes the CMSIS-NN adapter reserves for `plan` on any CMSIS-NN build: the larger
+// of the DSP (Cortex-M4/M7, host) and MVE (Cortex-M55) buffers of every int8 conv, depthwise,
+// fully connected and average pool it may forward, plus the per-channel factor expansion and
+// 16 bytes of separation. At least tigris_cmsis_nn_scratch_required() of whichever build runs
+// the plan (tests/backends checks it against the host build's); sizes what codegen declares.
+uint32_t cmsis_nn_reserve_bound(const tigris_plan_t *plan);
 
 }  // namespace tigris_accel

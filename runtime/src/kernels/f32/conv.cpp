@@ -14,53 +14,135 @@ struct ConvArgs {
     uint8_t act;
 };
 
-// Conv / Conv1D: weight [OC, KH, KW, IC/group].
+// The window taps [lo, hi) of one axis that fall inside the input: origin + k * d in [0, extent).
+inline void tap_range(int32_t origin, int32_t k, int32_t d, int32_t extent, int32_t *lo, int32_t *hi)
+{
+    int32_t a = 0, b = k;
+    if (origin < 0) a = (-origin + d - 1) / d;
+    if (origin + (k - 1) * d >= extent) b = origin >= extent ? 0 : (extent - 1 - origin) / d + 1;
+    *lo = a;
+    *hi = b > a ? b : a;
+}
+
+// Conv / Conv1D: weight [OC, KH, KW, IC/group]. Up to four output channels of one group are
+// summed together (each input value read once for all four), every one in the order of the
+// plain loop (bias, then taps row by row, channels innermost): the same floats.
 void conv_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x, int32_t groups)
 {
     const kern::SpatialGeom &g = a.g;
-    int32_t icg = g.c_in / groups, ocg = g.c_out / groups;
-    int32_t iy0 = r * g.s_h - g.pad_top, ix0 = x * g.s_w - g.pad_left;
+    const int32_t icg = g.c_in / groups, ocg = g.c_out / groups;
+    const int32_t iy0 = r * g.s_h - g.pad_top, ix0 = x * g.s_w - g.pad_left;
+    int32_t ky_lo, ky_hi, kx_lo, kx_hi;
+    tap_range(iy0, g.k_h, g.d_h, g.in_h, &ky_lo, &ky_hi);
+    tap_range(ix0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
     const float *in_n = a.in + n * g.in_batch + (int64_t)g.in_row_start * g.in_row;
     float *o = a.out + n * g.out_batch + (int64_t)(g.out_row_start + r) * g.out_row + (int64_t)x * g.c_out;
-    for (int32_t oc = 0; oc < g.c_out; ++oc) {
-        float acc = a.b ? a.b[oc] : 0.0f;
-        int32_t c0 = (oc / ocg) * icg;
-        for (int32_t kh = 0; kh < g.k_h; ++kh) {
-            int32_t iy = iy0 + kh * g.d_h;
-            if (iy < 0 || iy >= g.in_h) continue;
-            for (int32_t kw = 0; kw < g.k_w; ++kw) {
-                int32_t ix = ix0 + kw * g.d_w;
-                if (ix < 0 || ix >= g.in_w) continue;
+    const int64_t w_stride = (int64_t)g.k_h * g.k_w * icg;
+    for (int32_t oc = 0; oc < g.c_out;) {
+        const int32_t group_end = (oc / ocg + 1) * ocg;
+        const int32_t lanes = oc + 4 <= group_end ? 4 : 1;
+        const int32_t c0 = (oc / ocg) * icg;
+        float acc[4];
+        for (int32_t k = 0; k < lanes; ++k) acc[k] = a.b ? a.b[oc + k] : 0.0f;
+        for (int32_t kh = ky_lo; kh < ky_hi; ++kh) {
+            const int32_t iy = iy0 + kh * g.d_h;
+            for (int32_t kw = kx_lo; kw < kx_hi; ++kw) {
+                const int32_t ix = ix0 + kw * g.d_w;
                 const float *ip = in_n + iy * g.in_row + (int64_t)ix * g.c_in + c0;
                 const float *wp = a.w + (((int64_t)oc * g.k_h + kh) * g.k_w + kw) * icg;
-                for (int32_t c = 0; c < icg; ++c) acc += ip[c] * wp[c];
+                if (lanes == 4) {
+                    const float *w1 = wp + w_stride, *w2 = w1 + w_stride, *w3 = w2 + w_stride;
+                    float s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
+                    int32_t c = 0;
+                    // Four channels a step: one pointer update per step, immediate offsets for the
+                    // loads (the build is -Os, which does not unroll). Same order per sum.
+                    for (; c + 4 <= icg; c += 4) {
+                        const float v0 = ip[c], v1 = ip[c + 1], v2 = ip[c + 2], v3 = ip[c + 3];
+                        s0 += v0 * wp[c];
+                        s0 += v1 * wp[c + 1];
+                        s0 += v2 * wp[c + 2];
+                        s0 += v3 * wp[c + 3];
+                        s1 += v0 * w1[c];
+                        s1 += v1 * w1[c + 1];
+                        s1 += v2 * w1[c + 2];
+                        s1 += v3 * w1[c + 3];
+                        s2 += v0 * w2[c];
+                        s2 += v1 * w2[c + 1];
+                        s2 += v2 * w2[c + 2];
+                        s2 += v3 * w2[c + 3];
+                        s3 += v0 * w3[c];
+                        s3 += v1 * w3[c + 1];
+                        s3 += v2 * w3[c + 2];
+                        s3 += v3 * w3[c + 3];
+                    }
+                    for (; c < icg; ++c) {
+                        const float v = ip[c];
+                        s0 += v * wp[c];
+                        s1 += v * w1[c];
+                        s2 += v * w2[c];
+                        s3 += v * w3[c];
+                    }
+                    acc[0] = s0, acc[1] = s1, acc[2] = s2, acc[3] = s3;
+                } else {
+                    float s0 = acc[0];
+                    for (int32_t c = 0; c < icg; ++c) s0 += ip[c] * wp[c];
+                    acc[0] = s0;
+                }
             }
         }
-        o[oc] = fused(acc, a.act);
+        for (int32_t k = 0; k < lanes; ++k) o[oc + k] = fused(acc[k], a.act);
+        oc += lanes;
     }
 }
 
-// Depthwise: weight [KH, KW, C*mult]; output channel oc reads input channel oc / mult.
+// Depthwise: weight [KH, KW, C*mult]; output channel oc reads input channel oc / mult. Each
+// output is the bias plus the taps row by row, as the plain loop adds them.
 void depthwise_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x)
 {
     const kern::SpatialGeom &g = a.g;
-    int32_t mult = g.c_out / g.c_in;
-    int32_t iy0 = r * g.s_h - g.pad_top, ix0 = x * g.s_w - g.pad_left;
+    const int32_t mult = g.c_out / g.c_in;
+    const int32_t iy0 = r * g.s_h - g.pad_top, ix0 = x * g.s_w - g.pad_left;
+    int32_t ky_lo, ky_hi, kx_lo, kx_hi;
+    tap_range(iy0, g.k_h, g.d_h, g.in_h, &ky_lo, &ky_hi);
+    tap_range(ix0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
     const float *in_n = a.in + n * g.in_batch + (int64_t)g.in_row_start * g.in_row;
     float *o = a.out + n * g.out_batch + (int64_t)(g.out_row_start + r) * g.out_row + (int64_t)x * g.c_out;
-    for (int32_t oc = 0; oc < g.c_out; ++oc) o[oc] = a.b ? a.b[oc] : 0.0f;
-    for (int32_t kh = 0; kh < g.k_h; ++kh) {
-        int32_t iy = iy0 + kh * g.d_h;
-        if (iy < 0 || iy >= g.in_h) continue;
-        for (int32_t kw = 0; kw < g.k_w; ++kw) {
-            int32_t ix = ix0 + kw * g.d_w;
-            if (ix < 0 || ix >= g.in_w) continue;
-            const float *ip = in_n + iy * g.in_row + (int64_t)ix * g.c_in;
-            const float *wp = a.w + ((int64_t)kh * g.k_w + kw) * g.c_out;
-            for (int32_t oc = 0; oc < g.c_out; ++oc) o[oc] += ip[oc / mult] * wp[oc];
+    int32_t oc = 0;
+    if (mult == 1) {
+        // Four channels held in registers across the window.
+        for (; oc + 4 <= g.c_out; oc += 4) {
+            float s0 = a.b ? a.b[oc] : 0.0f, s1 = a.b ? a.b[oc + 1] : 0.0f;
+            float s2 = a.b ? a.b[oc + 2] : 0.0f, s3 = a.b ? a.b[oc + 3] : 0.0f;
+            for (int32_t kh = ky_lo; kh < ky_hi; ++kh) {
+                const float *row = in_n + (iy0 + kh * g.d_h) * g.in_row + oc;
+                const float *wrow = a.w + (int64_t)kh * g.k_w * g.c_out + oc;
+                for (int32_t kw = kx_lo; kw < kx_hi; ++kw) {
+                    const float *ip = row + (int64_t)(ix0 + kw * g.d_w) * g.c_in;
+                    const float *wp = wrow + (int64_t)kw * g.c_out;
+                    s0 += ip[0] * wp[0];
+                    s1 += ip[1] * wp[1];
+                    s2 += ip[2] * wp[2];
+                    s3 += ip[3] * wp[3];
+                }
+            }
+            o[oc] = fused(s0, a.act);
+            o[oc + 1] = fused(s1, a.act);
+            o[oc + 2] = fused(s2, a.act);
+            o[oc + 3] = fused(s3, a.act);
         }
     }
-    for (int32_t oc = 0; oc < g.c_out; ++oc) o[oc] = fused(o[oc], a.act);
+    for (; oc < g.c_out; ++oc) {
+        const int32_t ic = oc / mult;
+        float s = a.b ? a.b[oc] : 0.0f;
+        for (int32_t kh = ky_lo; kh < ky_hi; ++kh) {
+            const int32_t iy = iy0 + kh * g.d_h;
+            for (int32_t kw = kx_lo; kw < kx_hi; ++kw) {
+                const int32_t ix = ix0 + kw * g.d_w;
+                s += in_n[iy * g.in_row + (int64_t)ix * g.c_in + ic] * a.w[((int64_t)kh * g.k_w + kw) * g.c_out + oc];
+            }
+        }
+        o[oc] = fused(s, a.act);
+    }
 }
 
 }  // namespace

@@ -4,6 +4,12 @@
 //   y   = clamp(MBQM(acc, m[c], s[c]) + out_zp, act_min, act_max)
 // Taps outside the input (padding) are skipped. (m[c], s[c]) are the per-channel (or
 // per-tensor) factors the compiler stored on the output tensor's quant param.
+//
+// The loops are arranged for a microcontroller: output channels outermost (two at a time for
+// convolutions and fully connected layers, four adjacent ones for depthwise), their factors
+// read once; the window clipped to the input once per output position, so that each window
+// row is one contiguous run of int8 values in both input and weights (s8_dot.h sums it).
+#include "kernels/s8/s8_dot.h"
 #include "kernels/s8/s8_fixed_point.h"
 #include "kernels/s8/s8_kernels.h"
 #include "kernels/s8/s8_op.h"
@@ -20,6 +26,16 @@ struct ChannelRequant {
         return (int8_t)clamp_i32(wrap_add(multiply_by_quantized_multiplier(acc, m, shift), out_zp), act_min, act_max);
     }
 };
+
+// The window taps [lo, hi) of one axis that fall inside the input: origin + k * d in [0, extent).
+inline void tap_range(int32_t origin, int32_t k, int32_t d, int32_t extent, int32_t *lo, int32_t *hi)
+{
+    int32_t a = 0, b = k;
+    if (origin < 0) a = (-origin + d - 1) / d;
+    if (origin + (k - 1) * d >= extent) b = origin >= extent ? 0 : (extent - 1 - origin) / d + 1;
+    *lo = a;
+    *hi = b > a ? b : a;
+}
 
 bool channel_requant(const Call &c, const Operand &out, int32_t ch, ChannelRequant *r)
 {
@@ -59,34 +75,47 @@ int conv(const Call &c)
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     const int32_t in_offset = -in.zero_point;
+    const int64_t w_stride = (int64_t)g.k_h * g.k_w * group_in_c;  // weights of one output channel
+    // With one group and no dilation a clipped window row is one run of (taps x channels).
+    const bool row_runs = groups == 1 && g.d_w == 1;
 
-    for (int32_t oc = 0; oc < g.c_out; oc++) {
-        ChannelRequant r;
-        if (!channel_requant(c, out, oc, &r)) return kError;
+    for (int32_t oc = 0, oc1 = 0; oc < g.c_out; oc = oc1 + 1) {
+        // Two channels of one group share their input runs; an odd last one pairs with itself.
+        oc1 = oc + 1 < g.c_out && (oc + 1) / group_out_c == oc / group_out_c ? oc + 1 : oc;
+        ChannelRequant r0, r1;
+        if (!channel_requant(c, out, oc, &r0) || !channel_requant(c, out, oc1, &r1)) return kError;
         const int32_t ic0 = (oc / group_out_c) * group_in_c;
-        const int32_t b = bias ? rd_i32(bias + 4 * oc) : 0;
+        const int32_t b0 = bias ? rd_i32(bias + 4 * oc) : 0, b1 = bias ? rd_i32(bias + 4 * oc1) : 0;
+        const int8_t *w0 = w + oc * w_stride, *w1 = w + oc1 * w_stride;
         for (int32_t n = 0; n < g.n; n++) {
+            const int8_t *xn = x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + ic0;
+            int8_t *yn = y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row;
             for (int32_t oy = 0; oy < g.out_h; oy++) {
                 const int32_t y0 = oy * g.s_h - g.pad_top;
+                int32_t ky_lo, ky_hi;
+                tap_range(y0, g.k_h, g.d_h, g.in_h, &ky_lo, &ky_hi);
                 for (int32_t ox = 0; ox < g.out_w; ox++) {
                     const int32_t x0 = ox * g.s_w - g.pad_left;
-                    int32_t acc = 0;
-                    for (int32_t ky = 0; ky < g.k_h; ky++) {
-                        const int32_t iy = y0 + ky * g.d_h;
-                        if (iy < 0 || iy >= g.in_h) continue;
-                        for (int32_t kx = 0; kx < g.k_w; kx++) {
-                            const int32_t ix = x0 + kx * g.d_w;
-                            if (ix < 0 || ix >= g.in_w) continue;
-                            const int8_t *src =
-                                x + n * g.in_batch + (g.in_row_start + iy) * g.in_row + ix * g.c_in + ic0;
-                            const int8_t *wk = w + (((int64_t)oc * g.k_h + ky) * g.k_w + kx) * group_in_c;
-                            for (int32_t ic = 0; ic < group_in_c; ic++) {
-                                acc = wrap_add(acc, wrap_mul(wk[ic], wrap_add(src[ic], in_offset)));
-                            }
+                    int32_t kx_lo, kx_hi;
+                    tap_range(x0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
+                    int32_t acc0 = 0, acc1 = 0;
+                    for (int32_t ky = ky_lo; ky < ky_hi; ky++) {
+                        const int8_t *src = xn + (int64_t)(y0 + ky * g.d_h) * g.in_row;
+                        const int64_t wk = ((int64_t)ky * g.k_w) * group_in_c;
+                        if (row_runs) {
+                            const int32_t run = (kx_hi - kx_lo) * g.c_in;
+                            const int64_t at = (int64_t)(x0 + kx_lo) * g.c_in, wat = wk + (int64_t)kx_lo * group_in_c;
+                            dot2(src + at, w0 + wat, w1 + wat, run, in_offset, &acc0, &acc1);
+                            continue;
+                        }
+                        for (int32_t kx = kx_lo; kx < kx_hi; kx++) {
+                            const int64_t at = (int64_t)(x0 + kx * g.d_w) * g.c_in, wat = wk + (int64_t)kx * group_in_c;
+                            dot2(src + at, w0 + wat, w1 + wat, group_in_c, in_offset, &acc0, &acc1);
                         }
                     }
-                    y[n * g.out_batch + (g.out_row_start + oy) * g.out_row + ox * g.c_out + oc] =
-                        r.apply(wrap_add(acc, b));
+                    int8_t *dst = yn + (int64_t)oy * g.out_row + (int64_t)ox * g.c_out;
+                    dst[oc] = r0.apply(wrap_add(acc0, b0));
+                    dst[oc1] = r1.apply(wrap_add(acc1, b1));
                 }
             }
         }
@@ -108,33 +137,50 @@ int depthwise(const Call &c)
     int8_t *y = (int8_t *)out.data;
     const int32_t in_offset = -in.zero_point;
 
-    for (int32_t oc = 0; oc < g.c_out; oc++) {
-        ChannelRequant r;
-        if (!channel_requant(c, out, oc, &r)) return kError;
+    // Blocks of four adjacent output channels; with multiplier 1 they read four adjacent input
+    // channels (one word per tap), otherwise (and for the last < 4 channels) one at a time.
+    for (int32_t oc = 0; oc < g.c_out;) {
+        const int32_t lanes = multiplier == 1 && oc + 4 <= g.c_out ? 4 : 1;
+        ChannelRequant r[4];
+        int32_t b[4] = {0, 0, 0, 0};
+        for (int32_t k = 0; k < lanes; k++) {
+            if (!channel_requant(c, out, oc + k, &r[k])) return kError;
+            if (bias) b[k] = rd_i32(bias + 4 * (oc + k));
+        }
         const int32_t ic = oc / multiplier;
-        const int32_t b = bias ? rd_i32(bias + 4 * oc) : 0;
         for (int32_t n = 0; n < g.n; n++) {
+            const int8_t *xn = x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + ic;
+            int8_t *yn = y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
             for (int32_t oy = 0; oy < g.out_h; oy++) {
                 const int32_t y0 = oy * g.s_h - g.pad_top;
+                int32_t ky_lo, ky_hi;
+                tap_range(y0, g.k_h, g.d_h, g.in_h, &ky_lo, &ky_hi);
                 for (int32_t ox = 0; ox < g.out_w; ox++) {
                     const int32_t x0 = ox * g.s_w - g.pad_left;
-                    int32_t acc = 0;
-                    for (int32_t ky = 0; ky < g.k_h; ky++) {
-                        const int32_t iy = y0 + ky * g.d_h;
-                        if (iy < 0 || iy >= g.in_h) continue;
-                        for (int32_t kx = 0; kx < g.k_w; kx++) {
-                            const int32_t ix = x0 + kx * g.d_w;
-                            if (ix < 0 || ix >= g.in_w) continue;
-                            const int32_t xv = x[n * g.in_batch + (g.in_row_start + iy) * g.in_row + ix * g.c_in + ic];
-                            const int32_t wv = w[((int64_t)ky * g.k_w + kx) * g.c_out + oc];
-                            acc = wrap_add(acc, wrap_mul(wv, wrap_add(xv, in_offset)));
+                    int32_t kx_lo, kx_hi;
+                    tap_range(x0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
+                    int32_t acc[4] = {0, 0, 0, 0};
+                    for (int32_t ky = ky_lo; ky < ky_hi; ky++) {
+                        const int8_t *src = xn + (int64_t)(y0 + ky * g.d_h) * g.in_row;
+                        const int8_t *wk = w + ((int64_t)ky * g.k_w) * g.c_out + oc;
+                        if (lanes == 4) {
+                            for (int32_t kx = kx_lo; kx < kx_hi; kx++) {
+                                mac4_channels(src + (int64_t)(x0 + kx * g.d_w) * g.c_in, wk + (int64_t)kx * g.c_out,
+                                              in_offset, acc);
+                            }
+                        } else {
+                            for (int32_t kx = kx_lo; kx < kx_hi; kx++) {
+                                const int32_t xv = src[(int64_t)(x0 + kx * g.d_w) * g.c_in];
+                                acc[0] = wrap_add(acc[0], wrap_mul(wk[(int64_t)kx * g.c_out], wrap_add(xv, in_offset)));
+                            }
                         }
                     }
-                    y[n * g.out_batch + (g.out_row_start + oy) * g.out_row + ox * g.c_out + oc] =
-                        r.apply(wrap_add(acc, b));
+                    int8_t *dst = yn + (int64_t)oy * g.out_row + (int64_t)ox * g.c_out;
+                    for (int32_t k = 0; k < lanes; k++) dst[k] = r[k].apply(wrap_add(acc[k], b[k]));
                 }
             }
         }
+        oc += lanes;
     }
     return 0;
 }
@@ -158,16 +204,17 @@ int fully_connected(const Call &c)
     if (!layer_weights(c, (uint32_t)(out_c * in_c), out_c, &w, &bias)) return kError;
     const int32_t in_offset = -in.zero_point;
 
-    for (int32_t oc = 0; oc < out_c; oc++) {
-        ChannelRequant r;
-        if (!channel_requant(c, out, oc, &r)) return kError;
-        const int8_t *wr = w + (int64_t)oc * in_c;
-        const int32_t b = bias ? rd_i32(bias + 4 * oc) : 0;
+    for (int32_t oc = 0; oc < out_c; oc += 2) {
+        const int32_t oc1 = oc + 1 < out_c ? oc + 1 : oc;
+        ChannelRequant r0, r1;
+        if (!channel_requant(c, out, oc, &r0) || !channel_requant(c, out, oc1, &r1)) return kError;
+        const int8_t *w0 = w + (int64_t)oc * in_c, *w1 = w + (int64_t)oc1 * in_c;
+        const int32_t b0 = bias ? rd_i32(bias + 4 * oc) : 0, b1 = bias ? rd_i32(bias + 4 * oc1) : 0;
         for (int32_t row = 0; row < band.rows; row++) {
-            const int8_t *src = x + (int64_t)row * in_c;
-            int32_t acc = 0;
-            for (int32_t d = 0; d < in_c; d++) acc = wrap_add(acc, wrap_mul(wr[d], wrap_add(src[d], in_offset)));
-            y[(int64_t)row * out_c + oc] = r.apply(wrap_add(acc, b));
+            int32_t acc0 = 0, acc1 = 0;
+            dot2(x + (int64_t)row * in_c, w0, w1, in_c, in_offset, &acc0, &acc1);
+            y[(int64_t)row * out_c + oc] = r0.apply(wrap_add(acc0, b0));
+            y[(int64_t)row * out_c + oc1] = r1.apply(wrap_add(acc1, b1));
         }
     }
     return 0;

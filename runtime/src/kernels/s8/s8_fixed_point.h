@@ -30,9 +30,11 @@ inline int8_t clamp_s8(int32_t x) { return (int8_t)clamp_i32(x, -128, 127); }
 inline int32_t sat_rounding_doubling_high_mul(int32_t a, int32_t b)
 {
     if (a == b && a == INT32_MIN) return INT32_MAX;
+    // gemmlowp: (ab + nudge) / 2^31 truncated, nudge 2^30 or 1 - 2^30 by the sign of ab. For
+    // ab < 0 the truncation is floor((ab + 1 - 2^30 + 2^31 - 1) / 2^31) = floor((ab + 2^30) / 2^31),
+    // so both signs are one add and one arithmetic shift (what a multiply-long and a shift do).
     const int64_t ab = (int64_t)a * (int64_t)b;
-    const int64_t nudge = ab >= 0 ? (int64_t)(1 << 30) : (int64_t)(1 - (1 << 30));
-    return (int32_t)((ab + nudge) / ((int64_t)1 << 31));  // C division truncates toward zero
+    return (int32_t)((ab + ((int64_t)1 << 30)) >> 31);
 }
 
 // The int16 flavour (used by HARD_SWISH).

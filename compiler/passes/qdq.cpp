@@ -6,15 +6,24 @@
 //   2. uint8 activations -> int8 (zero point moved by 128: the same real values);
 //   3. an operator whose data operands are all dequantized values and whose only reader is
 //      a Q reads the quantized tensors and writes the Q's output (the Q and DQ disappear);
+//      a Relu or constant Clip between a Conv, Gemm, MatMul, Add, Sub or Mul and its Q (PyTorch's
+//      fused ConvReLU, LinearReLU, add_relu) becomes that operator's fused clamp: Q(relu(x)) is
+//      clamp(Q(x), Q(0)) exactly, rounding being monotone;
 //   4. a Clip that keeps its input's quantization, after a Conv, Gemm or Add that only it
 //      reads, folds into that operator as "fused_clip" (the int8 kernels' clamp);
 //   5. a float32 model input read only by a Q, and a model output written by a DQ, become
 //      the quantized tensors with the declared dtype float32 (tigris_input_write and
 //      tigris_output_read convert);
 //   6. the Q and DQ left (float sections) become Casts, which the int8 dispatcher runs.
+// Constant operands are normalized on the way: a weight whose zero point is not 0 is stored
+// as w - zero point when that fits int8 (the same real values); a bias is rescaled to the
+// scale the int8 kernels give it (input scale x weight scale) with its zero point removed; a
+// mean (GlobalAveragePool, ReduceMean, AveragePool) that keeps its quantization rounds the
+// exact average, as the specification's float mean then QuantizeLinear does.
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/util.h"
@@ -28,10 +37,11 @@ bool is_dq(const ir::Node& n) { return n.domain.empty() && n.op == "DequantizeLi
 
 // Operators whose int8 form follows TFLite's: every data operand and the output quantized.
 bool quantizable(const ir::Node& n) {
-  static const char* ops[] = {"Conv",        "Gemm",      "Add",       "Sub",     "Mul",    "GlobalAveragePool",
-                              "AveragePool", "MaxPool",   "Flatten",   "Reshape", "Concat", "Relu",
-                              "Sigmoid",     "Tanh",      "Softmax",   "Max",     "Min",    "Clip",
-                              "Squeeze",     "Unsqueeze", "Transpose", "Pad",     "Resize", "ReduceMean"};
+  static const char* ops[] = {
+      "Conv",        "Gemm",    "MatMul",  "Add",        "Sub",       "Mul",       "GlobalAveragePool",
+      "AveragePool", "MaxPool", "Flatten", "Reshape",    "Concat",    "Relu",      "Sigmoid",
+      "Tanh",        "Softmax", "Max",     "Min",        "Clip",      "Squeeze",   "Unsqueeze",
+      "Transpose",   "Pad",     "Resize",  "ReduceMean", "HardSwish", "LeakyRelu", "GlobalMaxPool"};
   if (!n.domain.empty()) return false;
   for (const char* op : ops)
     if (n.op == op) return true;
@@ -40,7 +50,7 @@ bool quantizable(const ir::Node& n) {
 
 // Inputs of `n` that carry data (the others are parameters: Clip bounds, Reshape shape...).
 std::vector<size_t> data_inputs(const ir::Node& n) {
-  if (n.op == "Conv" || n.op == "Gemm") return {0};
+  if (n.op == "Conv" || n.op == "Gemm" || n.op == "MatMul") return {0};
   if (n.op == "Add" || n.op == "Sub" || n.op == "Mul" || n.op == "Max" || n.op == "Min" || n.op == "Concat") {
     std::vector<size_t> all;
     for (size_t i = 0; i < n.inputs.size(); ++i) all.push_back(i);
@@ -78,6 +88,41 @@ std::optional<QdqParams> params_of(const ir::Graph& g, const ir::Node& n) {
   return p;
 }
 
+// Operators whose int8 kernels clamp their output (a fused activation).
+bool clamps(const ir::Node& n) {
+  return n.op == "Conv" || n.op == "Gemm" || n.op == "MatMul" || n.op == "Add" || n.op == "Sub" || n.op == "Mul";
+}
+
+bool is_mean(const ir::Node& n) { return n.op == "GlobalAveragePool" || n.op == "ReduceMean" || n.op == "AveragePool"; }
+
+// Clip bounds when constant (opset 11+ operands, or the older attributes).
+std::optional<std::vector<float>> clip_bounds(const ir::Graph& g, const ir::Node& c) {
+  float lo = c.attrs.get_float("min", -INFINITY), hi = c.attrs.get_float("max", INFINITY);
+  ir::TensorId lo_id = input_or_none(c, 1), hi_id = input_or_none(c, 2);
+  if ((lo_id >= 0 && !is_const(g, lo_id)) || (hi_id >= 0 && !is_const(g, hi_id))) return std::nullopt;
+  if (lo_id >= 0) lo = std::max(lo, const_floats(g.tensor(lo_id)).at(0));
+  if (hi_id >= 0) hi = std::min(hi, const_floats(g.tensor(hi_id)).at(0));
+  return std::vector<float>{lo, hi};
+}
+
+// Quantized constant `data` (int8 bytes, one zero point per channel along `axis` of `shape`)
+// minus its zero points, when every value still fits int8.
+std::optional<std::vector<uint8_t>> without_zero_point(const std::vector<uint8_t>& data, const ir::Shape& shape,
+                                                       const ir::QuantParam& q) {
+  size_t channels = q.zero_points.size();
+  int64_t inner = 1;
+  if (channels > 1)
+    for (size_t d = static_cast<size_t>(q.axis) + 1; d < shape.size(); ++d) inner *= shape[d];
+  std::vector<uint8_t> out(data.size());
+  for (size_t i = 0; i < data.size(); ++i) {
+    size_t c = channels > 1 ? (i / static_cast<size_t>(inner)) % channels : 0;
+    int32_t v = static_cast<int8_t>(data[i]) - q.zero_points[c];
+    if (v < -128 || v > 127) return std::nullopt;
+    out[i] = static_cast<uint8_t>(static_cast<int8_t>(v));
+  }
+  return out;
+}
+
 struct Folder {
   ir::Graph& g;
   std::vector<char> remove;
@@ -113,8 +158,17 @@ struct Folder {
           for (uint8_t& b : data) b ^= 0x80;  // u - 128 in two's complement
           dt = ir::DType::Int8;
         }
+        ir::QuantParam q = p->q;
+        if (q.per_channel() && (q.axis < 0 || q.axis >= xt.rank())) throw node_error(n, "axis out of range");
+        bool zero = std::all_of(q.zero_points.begin(), q.zero_points.end(), [](int32_t z) { return z == 0; });
+        if (dt == ir::DType::Int8 && !zero) {
+          if (std::optional<std::vector<uint8_t>> moved = without_zero_point(data, xt.shape, q)) {
+            data = std::move(*moved);
+            q.zero_points.assign(q.zero_points.size(), 0);
+          }
+        }
         ir::TensorId c = add_constant(g, xt.name + "_q", dt, g.tensor(x).shape, std::move(data));
-        g.tensor(c).quant = p->q;
+        g.tensor(c).quant = q;
         quantized[y] = c;
       } else if (p->q.scales.size() == 1) {
         quantize_activation(x, *p);
@@ -134,25 +188,89 @@ struct Folder {
     return readers[0];
   }
 
+  // The Relu or constant-bound Clip that is the only reader of `y` and whose only reader is
+  // a Q, or -1.
+  int activation_before_q(ir::TensorId y) const {
+    if (g.is_output(y)) return -1;
+    std::vector<int> readers = g.consumers(y);
+    if (readers.size() != 1) return -1;
+    const ir::Node& a = g.nodes[static_cast<size_t>(readers[0])];
+    if (!a.domain.empty() || (a.op != "Relu" && a.op != "Clip") || a.outputs.size() != 1) return -1;
+    if (a.op == "Clip" && !clip_bounds(g, a)) return -1;
+    return only_q_reader(a.outputs[0]) >= 0 ? readers[0] : -1;
+  }
+
+  // The int32 bias of conv-like `n` (input 2) in the units the int8 kernels add it in:
+  // input scale x weight scale of its channel, zero point 0. Returns the tensor to read.
+  ir::TensorId kernel_bias(const ir::Node& n, ir::TensorId b) {
+    const ir::Tensor& bt = g.tensor(b);
+    const ir::QuantParam* in = g.tensor(n.inputs[0]).quant ? &*g.tensor(n.inputs[0]).quant : nullptr;
+    const ir::QuantParam* w = g.tensor(n.inputs[1]).quant ? &*g.tensor(n.inputs[1]).quant : nullptr;
+    if (!bt.quant || !in || !w || bt.dtype != ir::DType::Int32) return b;
+    std::vector<double> v = const_doubles(bt);
+    const ir::QuantParam& bq = *bt.quant;
+    bool changed = false;
+    ir::QuantParam want;
+    for (size_t c = 0; c < v.size(); ++c) {
+      double ws = w->scales[w->scales.size() > 1 ? c % w->scales.size() : 0];
+      double unit = static_cast<double>(in->scales[0]) * ws;
+      size_t k = bq.scales.size() > 1 ? c % bq.scales.size() : 0;
+      double scaled = (v[c] - bq.zero_points[k]) * static_cast<double>(bq.scales[k]) / unit;
+      double r = std::nearbyint(scaled);
+      // Scales equal to float precision and no zero point: the stored values stand.
+      changed = changed || bq.zero_points[k] != 0 || std::fabs(scaled - v[c]) > 1e-6 * std::max(1.0, std::fabs(v[c]));
+      if (std::fabs(r) > 2147483647.0) throw node_error(n, "bias that overflows int32 at the kernels' scale");
+      v[c] = r;
+      want.scales.push_back(static_cast<float>(unit));
+      want.zero_points.push_back(0);
+    }
+    if (!changed) return b;
+    want.axis = want.scales.size() > 1 ? 0 : -1;
+    ir::TensorId nb = add_constant(g, bt.name + "_k", ir::DType::Int32, bt.shape, encode(ir::DType::Int32, v));
+    g.tensor(nb).quant = want;
+    return nb;
+  }
+
   // Step 3: quantized operators.
   void fold_operators() {
     for (size_t i = 0; i < g.nodes.size(); ++i) {
+      if (remove[i]) continue;
       ir::Node& n = g.nodes[i];
       if (!quantizable(n) || n.outputs.size() != 1) continue;
       std::vector<size_t> data = data_inputs(n);
       bool all = true;
       for (size_t k : data) all = all && k < n.inputs.size() && quantized.count(n.inputs[k]);
-      if (n.op == "Conv" || n.op == "Gemm") {  // weights (and bias) dequantized constants
+      if (n.op == "Conv" || n.op == "Gemm" || n.op == "MatMul") {  // weights (and bias) dequantized constants
         for (size_t k = 1; k < n.inputs.size(); ++k)
           all = all && n.inputs[k] >= 0 && quantized.count(n.inputs[k]) && g.tensor(quantized[n.inputs[k]]).constant;
       }
-      int qi = all ? only_q_reader(n.outputs[0]) : -1;
+      if (!all) continue;
+      int act = -1, qi = only_q_reader(n.outputs[0]);
+      if (qi < 0 && clamps(n) && !n.attrs.has("fused_clip")) {
+        act = activation_before_q(n.outputs[0]);
+        if (act >= 0) qi = only_q_reader(g.nodes[static_cast<size_t>(act)].outputs[0]);
+      }
       if (qi < 0) continue;
+      std::vector<float> clip;
+      if (act >= 0) {
+        const ir::Node& a = g.nodes[static_cast<size_t>(act)];
+        clip = a.op == "Relu" ? std::vector<float>{0.0f, INFINITY} : *clip_bounds(g, a);
+        remove[static_cast<size_t>(act)] = 1;
+      }
       ir::Node& q = g.nodes[static_cast<size_t>(qi)];
       quantize_activation(q.outputs.at(0), *params_of(g, q));
-      for (size_t k = 0; k < n.inputs.size(); ++k)
-        if (n.inputs[k] >= 0 && quantized.count(n.inputs[k])) n.inputs[k] = quantized[n.inputs[k]];
-      n.outputs[0] = q.outputs[0];
+      ir::Node& m = g.nodes[i];  // (no node was added: the reference is still valid)
+      for (size_t k = 0; k < m.inputs.size(); ++k)
+        if (m.inputs[k] >= 0 && quantized.count(m.inputs[k])) m.inputs[k] = quantized[m.inputs[k]];
+      m.outputs[0] = q.outputs[0];
+      if (!clip.empty()) m.attrs.set("fused_clip", clip);
+      if ((m.op == "Conv" || m.op == "Gemm") && m.inputs.size() > 2) {
+        ir::TensorId b = kernel_bias(m, m.inputs[2]);
+        g.nodes[i].inputs[2] = b;
+      }
+      const ir::Node& f = g.nodes[i];
+      if (is_mean(f) && g.tensor(f.inputs[0]).quant == g.tensor(f.outputs[0]).quant)
+        g.nodes[i].attrs.set("average_pool_rounding", int64_t{1});
       remove[static_cast<size_t>(qi)] = 1;
     }
   }

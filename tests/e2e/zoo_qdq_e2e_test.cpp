@@ -1,0 +1,63 @@
+// The PyTorch QDQ export of zoo/ (mobilenet_v2_224_qdq_fbgemm.onnx, as torch.onnx.export
+// wrote it: Constant-node operands, ConstantOfShape -> Cast bias zero points, uint8 -> uint8
+// Casts, per-channel weights) folds into an int8 plan and matches the graph evaluated as the
+// ONNX specification defines it, layer by layer (qdq_layers.h): each layer computed from the
+// plan's own inputs gives >= 99% of its values equal and none more than one step apart; the
+// cumulative figures and the end-to-end step difference and argmax are printed.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "e2e/qdq_layers.h"
+#include "tests/e2e/tflite_support.h"
+
+namespace {
+
+using namespace tigris;
+using namespace tigris::test;
+
+std::string zoo(const std::string& file) { return models_dir() + "/zoo/" + file; }
+
+std::vector<uint8_t> file_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+TEST(ZooQdq, MobilenetV2FbgemmFoldsIntoInt8WithoutRunTimeCasts) {
+  if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << models_dir() << " is absent";
+  compiler::Model m = compiler::load_model(zoo("mobilenet_v2_224_qdq_fbgemm.onnx"));
+  const compiler::ModelSummary& s = m.summary();
+  ASSERT_TRUE(s.supported()) << s.unsupported_operators.at(0).name << ": " << s.unsupported_operators[0].reason;
+  EXPECT_EQ(s.dtype, "int8");
+  EXPECT_EQ(s.inputs.at(0).dtype, "float32");
+  EXPECT_EQ(s.outputs.at(0).dtype, "float32");
+  // 52 convolutions (their 35 ReLU6 Clips fused), 10 Adds, the pool, the classifier: nothing else runs,
+  // no Cast (uint8 -> uint8, quantize, dequantize) and no copy.
+  std::map<std::string, int> ops;
+  for (const compiler::OperatorSummary& o : s.ops) ++ops[o.type];
+  EXPECT_EQ(ops["Conv"] + ops["DepthwiseConv"], 52);
+  EXPECT_EQ(ops["Add"], 10);
+  EXPECT_EQ(ops["GlobalAveragePool"], 1);
+  EXPECT_EQ(ops["Gemm"], 1);
+  EXPECT_EQ(s.operators, 64u);
+  int clipped = 0;
+  for (const ir::Node& n : m.graph().nodes) clipped += n.attrs.has("fused_clip");
+  EXPECT_EQ(clipped, 35);  // the ReLU6 after every expansion and depthwise conv
+}
+
+TEST(ZooQdq, MobilenetV2FbgemmMatchesTheSpecificationLayerByLayer) {
+  if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << models_dir() << " is absent";
+  NpyArray in = read_npy(zoo("mobilenet_v2_224_qdq_fbgemm.input.npy"));
+  QdqComparison c = compare_qdq_layers(file_bytes(zoo("mobilenet_v2_224_qdq_fbgemm.onnx")),
+                                       "mobilenet_v2_224_qdq_fbgemm.onnx", in.floats(), 16u << 20);
+  ASSERT_EQ(c.error, "");
+  print_comparison("mobilenet_v2_224_qdq_fbgemm", c);
+  ASSERT_EQ(c.isolated.size(), 63u);  // every layer but the float output
+  for (const LayerDiff& d : c.isolated) {
+    EXPECT_GE(d.equal_share(), 0.99) << d.name;
+    EXPECT_LE(d.max_steps, 1) << d.name;
+  }
+}
+
+}  // namespace

@@ -41,7 +41,8 @@ bool quantizable(const ir::Node& n) {
       "Conv",        "Gemm",    "MatMul",  "Add",        "Sub",       "Mul",       "GlobalAveragePool",
       "AveragePool", "MaxPool", "Flatten", "Reshape",    "Concat",    "Relu",      "Sigmoid",
       "Tanh",        "Softmax", "Max",     "Min",        "Clip",      "Squeeze",   "Unsqueeze",
-      "Transpose",   "Pad",     "Resize",  "ReduceMean", "HardSwish", "LeakyRelu", "GlobalMaxPool"};
+      "Transpose",   "Pad",     "Resize",  "ReduceMean", "HardSwish", "LeakyRelu", "GlobalMaxPool",
+      "Slice"};
   if (!n.domain.empty()) return false;
   for (const char* op : ops)
     if (n.op == op) return true;

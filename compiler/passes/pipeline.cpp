@@ -7,6 +7,7 @@ const std::vector<Pass>& normalization_pipeline() {
       {"remove_identities", remove_identities},
       {"fold_constants", fold_constants},
       {"fold_shape_chains", fold_shape_chains},
+      {"expand_qoperators", expand_qoperators},
       {"fold_qdq", fold_qdq},
       {"canonicalize_operands", canonicalize_operands},
       {"decompose_operators", decompose_operators},

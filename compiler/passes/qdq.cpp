@@ -26,6 +26,7 @@
 #include <optional>
 
 #include "compiler/passes/pipeline.h"
+#include "compiler/passes/rewrite.h"
 #include "compiler/passes/util.h"
 
 namespace tigris::passes {
@@ -80,7 +81,8 @@ std::optional<QdqParams> params_of(const ir::Graph& g, const ir::Node& n) {
     p.uint8 = g.tensor(z).dtype == ir::DType::UInt8;
   } else {
     p.q.zero_points.assign(p.q.scales.size(), 0);
-    p.uint8 = is_q(n);  // ONNX: no zero point -> uint8 output
+    // ONNX: no zero point -> a uint8 output (Q), the input's type (DQ).
+    p.uint8 = is_q(n) || g.tensor(n.inputs.at(0)).dtype == ir::DType::UInt8;
   }
   if (p.q.zero_points.size() != p.q.scales.size()) return std::nullopt;
   if (p.q.scales.size() > 1) p.q.axis = static_cast<int>(n.attrs.get_int("axis", 1));
@@ -142,6 +144,15 @@ struct Folder {
     t.quant = p.q;
   }
 
+  // `x` is written by a Q that cannot become a quantizing Cast (run-time or per-axis
+  // parameters): it stays plain uint8/int8 data, computed in float (expand_remaining).
+  bool from_expanded_q(ir::TensorId x) const {
+    int p = g.producer(x);
+    if (p < 0 || !is_q(g.nodes[static_cast<size_t>(p)])) return false;
+    std::optional<QdqParams> q = params_of(g, g.nodes[static_cast<size_t>(p)]);
+    return !q || q->q.scales.size() != 1;
+  }
+
   // Step 1 and the activation DQs: record every dequantized value.
   void record_dequantized() {
     for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -171,7 +182,7 @@ struct Folder {
         ir::TensorId c = add_constant(g, xt.name + "_q", dt, g.tensor(x).shape, std::move(data));
         g.tensor(c).quant = q;
         quantized[y] = c;
-      } else if (p->q.scales.size() == 1) {
+      } else if (p->q.scales.size() == 1 && !from_expanded_q(x)) {
         quantize_activation(x, *p);
         quantized[y] = x;
       }
@@ -244,6 +255,12 @@ struct Folder {
       if (n.op == "Conv" || n.op == "Gemm" || n.op == "MatMul") {  // weights (and bias) dequantized constants
         for (size_t k = 1; k < n.inputs.size(); ++k)
           all = all && n.inputs[k] >= 0 && quantized.count(n.inputs[k]) && g.tensor(quantized[n.inputs[k]]).constant;
+        // The int8 kernels take symmetric weights only, and MatMul as a Gemm (a 2-D weight).
+        if (all) {
+          const ir::Tensor& w = g.tensor(quantized[n.inputs[1]]);
+          for (int32_t z : w.quant->zero_points) all = all && z == 0;
+          all = all && (n.op != "MatMul" || w.rank() == 2) && w.dtype == ir::DType::Int8;
+        }
       }
       if (!all) continue;
       int act = -1, qi = only_q_reader(n.outputs[0]);
@@ -360,7 +377,10 @@ struct Folder {
         continue;
       }
       std::optional<QdqParams> p = params_of(g, n);
-      if (!p || p->q.scales.size() != 1 || g.tensor(n.inputs.at(0)).constant) continue;  // refused later
+      // Constants, run-time or per-axis parameters, unquantized data: expand_remaining.
+      if (!p || p->q.scales.size() != 1 || g.tensor(n.inputs.at(0)).constant) continue;
+      if (is_dq(n) && !g.tensor(n.inputs[0]).quant) continue;
+      if (is_q(n) && g.tensor(n.inputs[0]).dtype != ir::DType::Float32) continue;
       ir::DType to = is_q(n) ? ir::DType::Int8 : ir::DType::Float32;
       if (is_q(n)) quantize_activation(n.outputs.at(0), *p);
       n.op = "Cast";
@@ -370,6 +390,107 @@ struct Folder {
     }
   }
 };
+
+// ---- Q/DQ that stay: evaluated (constant data) or computed in float as the specification
+// writes them. QuantizeLinear: saturate(round_half_even(x / scale) + zero point) is
+// Cast(Add(Round(Div(x, scale)), zero point)) (the Cast saturates); DequantizeLinear:
+// (x - zero point) * scale is Mul(Sub(Cast(x), zero point), scale). Each is exact in float32:
+// x / scale is one rounded division, the rest integers or one rounded product.
+
+// A scale or zero point as float32, shaped to broadcast along `axis` of a rank-`rank` tensor.
+ir::TensorId broadcast_param(ir::Graph& g, Rewrite& r, ir::TensorId p, int64_t axis, int64_t rank) {
+  const ir::Tensor pt = g.tensor(p);
+  ir::Shape shape = pt.shape;
+  if (pt.elements() > 1) {
+    shape.assign(static_cast<size_t>(rank), 1);
+    shape[static_cast<size_t>(axis)] = pt.elements();
+  } else {
+    shape = {};
+  }
+  if (pt.constant) return add_float_constant(g, pt.name + "_float", shape, const_floats(pt));
+  ir::TensorId f = p;
+  if (pt.dtype != ir::DType::Float32) {
+    ir::Attributes to;
+    to.set("to", int64_t{1});
+    f = r.op("Cast", {p}, pt.shape, ir::DType::Float32, to);
+  }
+  if (shape == pt.shape) return f;
+  ir::Attributes rs;
+  rs.set("shape", shape);
+  return r.op("Reshape", {f}, shape, ir::DType::Float32, rs);
+}
+
+// The axis of per-axis parameters (only read when the scale has more than one element).
+int64_t qdq_axis(const ir::Graph& g, const ir::Node& n) {
+  if (g.tensor(n.inputs.at(1)).elements() <= 1) return 0;
+  return normalize_axis(n.attrs.get_int("axis", 1), g.tensor(n.inputs.at(0)).rank(), n);
+}
+
+// Constant data through a Q or DQ, as the specification computes it.
+std::vector<double> evaluate_qdq(const ir::Graph& g, const ir::Node& n) {
+  const ir::Tensor& x = g.tensor(n.inputs[0]);
+  std::vector<double> v = const_doubles(x), s = const_doubles(g.tensor(n.inputs[1]));
+  ir::TensorId zid = input_or_none(n, 2);
+  std::vector<double> z = zid >= 0 ? const_doubles(g.tensor(zid)) : std::vector<double>{0.0};
+  int64_t inner = 1;
+  if (s.size() > 1)
+    for (int64_t d = qdq_axis(g, n) + 1; d < x.rank(); ++d) inner *= x.shape[static_cast<size_t>(d)];
+  ir::DType out = g.tensor(n.outputs[0]).dtype;
+  double lo = out == ir::DType::Int8 ? -128 : out == ir::DType::Int32 ? -2147483648.0 : 0;
+  double hi = out == ir::DType::Int8 ? 127 : out == ir::DType::Int32 ? 2147483647.0 : 255;
+  for (size_t i = 0; i < v.size(); ++i) {
+    size_t c = s.size() > 1 ? (i / static_cast<size_t>(inner)) % s.size() : 0;
+    float scale = static_cast<float>(s[c]);
+    double zp = z.size() > 1 ? z[c] : z[0];
+    if (is_dq(n))
+      v[i] = static_cast<float>(static_cast<float>(v[i] - zp) * scale);
+    else
+      v[i] = std::clamp(std::nearbyint(static_cast<float>(v[i]) / scale) + zp, lo, hi);
+  }
+  return v;
+}
+
+void expand_remaining(ir::Graph& g) {
+  std::vector<std::string> evaluated;  // names of the nodes whose outputs became constants
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node n = g.nodes[i];
+    if ((!is_q(n) && !is_dq(n)) || n.inputs.size() < 2 || n.outputs.empty()) continue;
+    ir::TensorId x = n.inputs[0], y = n.outputs[0], s = n.inputs[1], z = input_or_none(n, 2);
+    if (x < 0 || s < 0) continue;
+    bool constant = g.tensor(x).constant && is_const(g, s) && (z < 0 || is_const(g, z));
+    if (constant && !g.is_output(y)) {
+      ir::Tensor& t = g.tensor(y);
+      t.data = encode(t.dtype, evaluate_qdq(g, n));
+      t.constant = true;
+      t.quant.reset();
+      evaluated.push_back(n.name);
+      continue;
+    }
+    const ir::Tensor yt = g.tensor(y), xt = g.tensor(x);
+    int64_t axis = qdq_axis(g, n);
+    Rewrite r(g, i);
+    ir::Attributes to;
+    if (is_q(n)) {
+      ir::Attributes exact;
+      exact.set("exact_division", int64_t{1});
+      ir::TensorId q = r.op("Div", {x, broadcast_param(g, r, s, axis, xt.rank())}, xt.shape, ir::DType::Float32, exact);
+      q = r.op("Round", {q}, xt.shape, ir::DType::Float32);
+      if (z >= 0) q = r.op("Add", {q, broadcast_param(g, r, z, axis, xt.rank())}, xt.shape, ir::DType::Float32);
+      to.set("to", static_cast<int64_t>(yt.dtype));
+      r.op("Cast", {q}, yt.shape, yt.dtype, to, y);
+    } else {
+      to.set("to", int64_t{1});
+      ir::TensorId d = r.op("Cast", {x}, xt.shape, ir::DType::Float32, to);
+      if (z >= 0) d = r.op("Sub", {d, broadcast_param(g, r, z, axis, xt.rank())}, xt.shape, ir::DType::Float32);
+      r.op("Mul", {d, broadcast_param(g, r, s, axis, xt.rank())}, yt.shape, ir::DType::Float32, {}, y);
+    }
+    i = r.commit();
+  }
+  std::vector<char> drop(g.nodes.size(), 0);
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    drop[i] = std::find(evaluated.begin(), evaluated.end(), g.nodes[i].name) != evaluated.end();
+  erase_nodes(g, drop);
+}
 
 }  // namespace
 
@@ -384,6 +505,7 @@ void fold_qdq(ir::Graph& g) {
   f.fold_boundaries();
   f.remaining_to_casts();
   erase_nodes(g, f.remove);
+  expand_remaining(g);
   g.compact();
 }
 

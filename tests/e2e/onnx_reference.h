@@ -6,6 +6,7 @@
 //   (transA/transB, alpha, beta), MatMul (batched, broadcast), Flatten, Reshape, Transpose,
 //   Concat, Squeeze, Unsqueeze, GlobalAveragePool, AveragePool, MaxPool, ReduceMean, Softmax,
 //   Constant, ConstantOfShape, Cast, Identity, Shape, Gather, Slice;
+//   QLinearConv and QLinearMatMul (integer accumulation, float32 multiplier, round half to even);
 //   QuantizeLinear (float32 division, round half to even, saturate to the zero point's type) and
 //   DequantizeLinear, per tensor or along `axis`, scales and zero points of any rank-0/1 form.
 // For QDQ models the float math between Q and DQ is done in double, the Q/DQ exactly.
@@ -74,7 +75,10 @@ class OnnxReference {
     std::string t = name;
     for (int hops = 0; hops < 8; ++hops) {
       auto q = producer_.find(t);
-      if (q == producer_.end() || q->second->op_type() != "QuantizeLinear") return {};
+      if (q == producer_.end()) return {};
+      const std::string& qop = q->second->op_type();
+      if (qop == "QLinearConv" || qop == "QLinearMatMul") return prerounding_.at(t);
+      if (qop != "QuantizeLinear") return {};
       const onnx::NodeProto* act = producer(q->second->input(0));
       const onnx::NodeProto* dq =
           act && (act->op_type() == "Clip" || act->op_type() == "Relu") ? producer(act->input(0)) : nullptr;
@@ -123,6 +127,7 @@ class OnnxReference {
     return v;
   }
 
+  static int64_t count(const RefTensor& t) { return count(t.shape); }
   static int64_t count(const Shape& s) {
     int64_t c = 1;
     for (int64_t d : s) c *= d;
@@ -388,6 +393,63 @@ class OnnxReference {
     return y;
   }
 
+  // QLinearConv / QLinearMatMul as the specification (and ONNX's reference implementation)
+  // computes them: the integer convolution or product of x - zx and w - zw (plus B), times
+  // x_scale * w_scale / y_scale formed in float32, plus y_zero_point, rounded half to even,
+  // saturated.
+  RefTensor qlinear(const onnx::NodeProto& n, bool conv_op) {
+    auto shifted = [&](int data, int zero) {
+      RefTensor t = in(n, data);
+      const RefTensor* z = has(n, zero) ? &in(n, zero) : nullptr;
+      int64_t inner = t.shape.empty() ? 1 : count(t) / t.shape[0];
+      for (size_t i = 0; z && i < t.v.size(); ++i)
+        t.v[i] -= z->v.size() > 1 ? z->v[i / static_cast<size_t>(inner)] : z->v[0];
+      t.uint8 = false;
+      return t;
+    };
+    RefTensor x = shifted(0, 2), w = shifted(3, 5);
+    RefTensor acc;
+    if (conv_op) {
+      onnx::NodeProto m = n;  // conv() reads inputs 0, 1, 2: give it the shifted values
+      m.clear_input();
+      m.add_input("__qx");
+      m.add_input("__qw");
+      if (has(n, 8)) m.add_input(n.input(8));
+      values_["__qx"] = x;
+      values_["__qw"] = w;
+      acc = conv(m);
+    } else {
+      if (in(n, 5).v.size() > 1) {  // per-column zero point of b: undo the row-wise shift
+        w = in(n, 3);
+        const std::vector<double>& z = in(n, 5).v;
+        for (size_t i = 0; i < w.v.size(); ++i) w.v[i] -= z[i % z.size()];
+        w.uint8 = false;
+      }
+      acc = matmul(x, w);
+    }
+    const RefTensor &sx = in(n, 1), &sw = in(n, 4), &sy = in(n, 6);
+    const RefTensor* zy = has(n, 7) ? &in(n, 7) : nullptr;
+    bool u8 = zy ? zy->uint8 : true;
+    // Per output channel (conv: axis 1; matmul: the last axis) when w's scale is.
+    int64_t inner = 1, channels = static_cast<int64_t>(sw.v.size());
+    if (channels > 1 && conv_op)
+      for (size_t d = 2; d < acc.shape.size(); ++d) inner *= acc.shape[d];
+    std::vector<double>& pre = prerounding_[n.output(0)];
+    pre.clear();
+    for (size_t i = 0; i < acc.v.size(); ++i) {
+      size_t c = channels > 1 ? (conv_op ? (i / static_cast<size_t>(inner)) % static_cast<size_t>(channels)
+                                         : i % static_cast<size_t>(channels))
+                              : 0;
+      float m =
+          static_cast<float>(static_cast<float>(sx.v[0]) * static_cast<float>(sw.v[c])) / static_cast<float>(sy.v[0]);
+      double r = acc.v[i] * static_cast<double>(m) + (zy ? zy->v[0] : 0.0);
+      pre.push_back(r);
+      acc.v[i] = std::clamp(std::nearbyint(r), u8 ? 0.0 : -128.0, u8 ? 255.0 : 127.0);
+    }
+    acc.uint8 = u8;
+    return acc;
+  }
+
   RefTensor gemm(const onnx::NodeProto& n) {
     RefTensor a = in(n, 0), w = in(n, 1);
     if (intv(n, "transA", 0)) a = transpose(a, {1, 0});
@@ -638,6 +700,8 @@ class OnnxReference {
       return y;
     }
     if (op == "Conv") return conv(n);
+    if (op == "QLinearConv") return qlinear(n, true);
+    if (op == "QLinearMatMul") return qlinear(n, false);
     if (op == "MaxPool") return pool(n, true);
     if (op == "AveragePool") return pool(n, false);
     if (op == "Relu") return unary(in(n, 0), [](double v) { return v > 0 ? v : 0.0; });

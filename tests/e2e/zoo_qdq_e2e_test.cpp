@@ -64,3 +64,27 @@ TEST(ZooQdq, MobilenetV2FbgemmMatchesTheSpecificationLayerByLayer) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ZooQdq, MobilenetV2FbgemmBandedGivesTheSameBytes) {
+  if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << models_dir() << " is absent";
+  compiler::Model m = compiler::load_model(zoo("mobilenet_v2_224_qdq_fbgemm.onnx"));
+  NpyArray in = read_npy(zoo("mobilenet_v2_224_qdq_fbgemm.input.npy"));
+  CompiledRun whole = compile_and_run(m, 16u << 20, in.data);
+  ASSERT_EQ(whole.run.error, "");
+  compiler::Budgets probe;
+  probe.fast = 16u << 20;
+  compiler::ScheduleResult s = compiler::schedule(m, probe);
+  uint64_t lo = s.fast.minimum_for_partition_bytes, hi = s.fast.scheduled_peak_bytes;
+  for (uint64_t budget : {lo + (hi - lo) / 4, lo}) {
+    CompiledRun parts = compile_and_run(m, budget, in.data);
+    ASSERT_EQ(parts.run.error, "") << budget;
+    PlanShape shape = shape_of(parts.compile);
+    EXPECT_GT(shape.stages, 1u) << budget;
+    EXPECT_GT(shape.tiled, 0u) << budget;
+    EXPECT_EQ(parts.run.outputs.at(0), whole.run.outputs.at(0)) << "at " << budget << " bytes";
+  }
+}
+
+}  // namespace

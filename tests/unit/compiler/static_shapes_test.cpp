@@ -67,6 +67,33 @@ TEST(StaticShapes, ChunkShapeArithmeticFoldsAndRuns) {
     }
 }
 
+TEST(StaticShapes, ReductionsSplitAndModOfShapesFold) {
+  // flatten as exporters write it: Reshape(r, Concat(shape[0], ReduceProd(shape[1:]))), the
+  // halves of the shape from a Split, and a Mod that must come out 0.
+  test::OnnxBuilder b;
+  b.input("x", {1, 6, 2, 2});
+  b.init_ints("one", {1}, {1});
+  b.init_ints("four", {1}, {4});
+  b.init_ints("two", {2}, {2, 2});
+  b.init_ints("six", {1}, {6});
+  b.node("Relu", {"x"}, {"r"}, "relu");
+  b.node("Shape", {"r"}, {"shape"}, "shape");
+  b.node("Split", {"shape", "two"}, {"head", "tail"}, "split");
+  b.node("Slice", {"shape", "one", "four"}, {"rest"}, "slice");
+  test::OnnxBuilder::attr(b.node("ReduceProd", {"rest"}, {"count"}, "prod"), "keepdims", int64_t{1});
+  b.node("Mod", {"count", "six"}, {"zero"}, "mod");                                                  // 24 mod 6 = 0
+  b.node("Add", {"zero", "one"}, {"batch"}, "add");                                                  // 1
+  test::OnnxBuilder::attr(b.node("ReduceMin", {"head"}, {"first"}, "min"), "keepdims", int64_t{1});  // min(1, 6) = 1
+  b.node("Mul", {"batch", "first"}, {"b1"}, "mul");
+  test::OnnxBuilder::attr(b.node("Concat", {"b1", "count"}, {"target"}, "concat"), "axis", int64_t{0});
+  b.node("Reshape", {"r", "target"}, {"y"}, "flat");
+  b.output("y", {1, 24});
+  compiler::Model m = compiler::load_model_bytes(b.bytes(), "flat.onnx");
+  ASSERT_TRUE(m.summary().supported()) << m.summary().unsupported_operators.at(0).reason;
+  EXPECT_EQ(m.summary().outputs.at(0).shape, (std::vector<int64_t>{1, 24}));
+  for (const ir::Node& n : m.graph().nodes) EXPECT_TRUE(n.op == "Relu" || n.op == "Reshape") << n.op;
+}
+
 TEST(StaticShapes, ARunTimeBoundIsReportedWhereTheFoldingStops) {
   // The end of the slice comes from the data (ReduceMax of x, cast to int64): the Slice's
   // shape is not static, and the message names the Slice, its operand and the node reading

@@ -14,7 +14,10 @@
 //   5. a float32 model input read only by a Q, and a model output written by a DQ, become
 //      the quantized tensors with the declared dtype float32 (tigris_input_write and
 //      tigris_output_read convert);
-//   6. the Q and DQ left (float sections) become Casts, which the int8 dispatcher runs.
+//   6. the Q and DQ left (float sections) become Casts, which the int8 dispatcher runs;
+//   7. those that cannot (constant data, run-time or per-axis parameters, data that is not
+//      int8-quantized) are evaluated or computed in float as the specification writes them
+//      (expand_remaining).
 // Constant operands are normalized on the way: a weight whose zero point is not 0 is stored
 // as w - zero point when that fits int8 (the same real values); a bias is rescaled to the
 // scale the int8 kernels give it (input scale x weight scale) with its zero point removed; a

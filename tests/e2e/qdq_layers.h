@@ -56,6 +56,7 @@ struct QdqComparison {
   std::vector<LayerDiff> isolated, cumulative;
   double output_steps = 0;  // max |ours - reference| of the float output, in output steps
   int argmax = -1, reference_argmax = -1;
+  std::vector<double> reference_output;  // the reference's float output
   size_t stages = 0;
 };
 
@@ -161,6 +162,7 @@ inline QdqComparison compare_qdq_layers(const std::vector<uint8_t>& bytes, const
     forced[t] = RefTensor{ref.value(t).shape, ours[t], ref.value(t).uint8};
   }
   std::vector<double> ref_out = ref.value(out_name).v;
+  c.reference_output = ref_out;
   ref.run_forced(inputs, forced);
   for (const std::string& t : layers)
     c.isolated.push_back(diff_steps(t, ours[t], ref.computed(t).v, ref.before_rounding(t)));

@@ -163,3 +163,36 @@ TEST(QOperator, ConvIntegerBeyondExactFloatSumsIsRefusedNamingTheNode) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(QOperator, QuantizeLinearWithRunTimeScaleRoundsTiesToEven) {
+  // y = saturate(round_half_even(x / s) + zp): x = {0.5, 1.5, 2.5, -2.5, 300, -0.25} with s = 1,
+  // zp = 3 (int8) gives {3, 5, 5, 1, 127, 3}; the scale and zero point are model inputs.
+  test::OnnxBuilder b(13);
+  b.input("x", {6});
+  b.input("s", {});
+  b.input("z", {}, onnx::TensorProto::INT8);
+  b.node("QuantizeLinear", {"x", "s", "z"}, {"q"}, "quantize");
+  b.node("DequantizeLinear", {"q", "s", "z"}, {"y"}, "dequantize");
+  b.output("q", {6}, onnx::TensorProto::INT8);
+  b.output("y", {6});
+  compiler::Model m = compiler::load_model_bytes(b.bytes(), "q.onnx");
+  ASSERT_TRUE(m.summary().supported()) << m.summary().unsupported_operators.at(0).reason;
+  compiler::Budgets budget;
+  budget.fast = 1 << 16;
+  compiler::CompileResult c = compiler::compile(m, budget);
+  ASSERT_TRUE(c.ok()) << c.error;
+  float x[6] = {0.5f, 1.5f, 2.5f, -2.5f, 300.0f, -0.25f}, s = 1.0f;
+  std::vector<uint8_t> xb(sizeof x), sb(4), zb = {3};
+  std::memcpy(xb.data(), x, sizeof x);
+  std::memcpy(sb.data(), &s, 4);
+  test::PlanRun r = test::run_plan(c.plan, {xb, sb, zb}, 1 << 16);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs.at(0), (std::vector<uint8_t>{3, 5, 5, 1, 127, 3}));
+  float y[6];
+  std::memcpy(y, r.outputs.at(1).data(), sizeof y);
+  EXPECT_EQ(std::vector<float>(y, y + 6), (std::vector<float>{0, 2, 2, -2, 124, 0}));
+}
+
+}  // namespace

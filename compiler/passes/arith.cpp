@@ -1,6 +1,7 @@
 // Arithmetic with constants into the forms the kernels take: Neg -> Mul(-1),
 // Sub(x, c) -> Add(x, -c), Div(x, c) -> Mul(x, 1/c) (each constant converted once, however
-// many readers it has), and a per-channel constant Add after Conv/Gemm folded into the bias.
+// many readers it has; not a Div marked "exact_division", a QuantizeLinear's), and a per-channel constant Add after
+// Conv/Gemm folded into the bias.
 #include <map>
 #include <optional>
 
@@ -93,7 +94,7 @@ void fold_constant_arithmetic(ir::Graph& g) {
     } else if (n.op == "Sub" && n.inputs.size() == 2 && is_const(g, n.inputs[1])) {
       n.op = "Add";
       n.inputs[1] = converted(g, cache, n.inputs[1], 'n');
-    } else if (n.op == "Div" && n.inputs.size() == 2 && is_const(g, n.inputs[1])) {
+    } else if (n.op == "Div" && n.inputs.size() == 2 && is_const(g, n.inputs[1]) && !n.attrs.has("exact_division")) {
       n.op = "Mul";
       n.inputs[1] = converted(g, cache, n.inputs[1], 'r');
     }

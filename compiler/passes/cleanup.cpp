@@ -24,7 +24,17 @@ bool forward(ir::Graph& g, ir::TensorId in, ir::TensorId out) {
   return true;
 }
 
-bool is_identity_like(const ir::Node& n) { return n.domain.empty() && (n.op == "Identity" || n.op == "Dropout"); }
+// A Cast to the dtype its input has already (PyTorch's QDQ export writes one, uint8 to uint8,
+// after every QuantizeLinear) is an Identity.
+bool is_same_type_cast(const ir::Graph& g, const ir::Node& n) {
+  if (n.op != "Cast" || n.inputs.empty() || n.inputs[0] < 0 || n.outputs.empty()) return false;
+  ir::DType from = g.tensor(n.inputs[0]).dtype;
+  return from != ir::DType::Undefined && n.attrs.get_int("to", 0) == static_cast<int64_t>(from);
+}
+
+bool is_identity_like(const ir::Graph& g, const ir::Node& n) {
+  return n.domain.empty() && (n.op == "Identity" || n.op == "Dropout" || is_same_type_cast(g, n));
+}
 
 }  // namespace
 
@@ -32,7 +42,7 @@ void remove_identities(ir::Graph& g) {
   std::vector<char> remove(g.nodes.size(), 0);
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     ir::Node& n = g.nodes[i];
-    if (!is_identity_like(n) || n.inputs.empty() || n.outputs.empty()) continue;
+    if (!is_identity_like(g, n) || n.inputs.empty() || n.outputs.empty()) continue;
     if (n.op == "Dropout" && n.outputs.size() > 1 && n.outputs[1] != ir::kNoTensor &&
         (!g.consumers(n.outputs[1]).empty() || g.is_output(n.outputs[1])))
       continue;  // the mask is read: left for the support check to name

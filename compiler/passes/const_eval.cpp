@@ -62,6 +62,7 @@ std::optional<double> binary(const std::string& op, double a, double b, bool int
   if (op == "Mul") return a * b;
   if (op == "Div") return integer ? (b == 0 ? 0 : std::trunc(a / b)) : a / b;
   if (op == "Pow") return std::pow(a, b);
+  if (op == "Mod") return integer ? (b == 0 ? 0 : a - b * std::floor(a / b)) : std::fmod(a, b);
   if (op == "Max") return std::max(a, b);
   if (op == "Min") return std::min(a, b);
   if (op == "Equal") return a == b;
@@ -84,6 +85,7 @@ std::optional<double> unary(const std::string& op, double a) {
   if (op == "Not") return a == 0;
   if (op == "Relu") return std::max(a, 0.0);
   if (op == "Exp") return std::exp(a);
+  if (op == "Sign") return a > 0 ? 1.0 : a < 0 ? -1.0 : 0.0;
   return std::nullopt;
 }
 
@@ -217,7 +219,15 @@ Result evaluate_arithmetic(const ir::Node& n, const Inputs& in, const Arg& arg) 
   if (binary(op, 0, 1, false) && arg(1)) {
     DType t = is_comparison(op) ? DType::Bool : x->dtype;
     bool integer = !is_float(x->dtype);
-    return one(elementwise({x, arg(1)}, t, [&](const double* a) { return *binary(op, a[0], a[1], integer); }));
+    // Mod: integer remainders follow the divisor's sign unless fmod = 1 (C's fmod).
+    bool c_mod = op == "Mod" && n.attrs.get_int("fmod", 0) != 0;
+    Value r = elementwise({x, arg(1)}, t, [&](const double* a) {
+      return c_mod ? std::fmod(a[0], a[1]) : *binary(op, a[0], a[1], integer);
+    });
+    // Max and Min take any number of operands.
+    for (size_t i = 2; (op == "Max" || op == "Min") && i < in.size() && arg(i); ++i)
+      r = elementwise({&r, arg(i)}, t, [&](const double* a) { return *binary(op, a[0], a[1], integer); });
+    return one(r);
   }
   if (op == "Where" && arg(1) && arg(2))
     return one(elementwise({x, arg(1), arg(2)}, arg(1)->dtype, [](const double* a) { return a[0] ? a[1] : a[2]; }));
@@ -277,6 +287,75 @@ Result evaluate_movement(const ir::Node& n, const Inputs& in, int64_t opset, con
   return std::nullopt;
 }
 
+// ReduceSum/Prod/Max/Min/Mean over the node's axes (attribute, or input 1 from opset 13 for
+// ReduceSum and 18 for the others), keepdims honoured; an empty list reduces every axis.
+Result evaluate_reduction(const ir::Node& n, int64_t opset, const Arg& arg) {
+  static const char* ops[] = {"ReduceSum", "ReduceProd", "ReduceMax", "ReduceMin", "ReduceMean"};
+  if (std::find_if(std::begin(ops), std::end(ops), [&](const char* o) { return n.op == o; }) == std::end(ops))
+    return std::nullopt;
+  const Value* x = arg(0);
+  bool axes_input = opset >= (n.op == "ReduceSum" ? 13 : 18);
+  std::vector<int64_t> axes = axes_input ? (arg(1) ? ints(*arg(1)) : std::vector<int64_t>{}) : n.attrs.get_ints("axes");
+  size_t rank = x->shape.size();
+  if (axes.empty() && n.attrs.get_int("noop_with_empty_axes", 0)) return one(*x);
+  std::vector<bool> reduced(rank, axes.empty());
+  for (int64_t a : axes) reduced[static_cast<size_t>(normalize_axis(a, static_cast<int64_t>(rank), n))] = true;
+  ir::Shape kept, out_shape;
+  for (size_t d = 0; d < rank; ++d) {
+    kept.push_back(reduced[d] ? 1 : x->shape[d]);
+    if (!reduced[d]) out_shape.push_back(x->shape[d]);
+  }
+  int64_t count = ir::num_elements(kept);
+  std::vector<double> acc(static_cast<size_t>(count), n.op == "ReduceProd"  ? 1.0
+                                                      : n.op == "ReduceMax" ? -INFINITY
+                                                      : n.op == "ReduceMin" ? INFINITY
+                                                                            : 0.0);
+  std::vector<int64_t> kept_strides = ir::strides_of(kept);
+  for (int64_t i = 0; i < static_cast<int64_t>(x->v.size()); ++i) {
+    int64_t rem = i, o = 0;
+    for (size_t d = rank; d-- > 0;) {
+      int64_t c = rem % x->shape[d];
+      rem /= x->shape[d];
+      if (!reduced[d]) o += c * kept_strides[d];
+    }
+    double& a = acc[static_cast<size_t>(o)];
+    double v = x->v[static_cast<size_t>(i)];
+    a = n.op == "ReduceProd"  ? a * v
+        : n.op == "ReduceMax" ? std::max(a, v)
+        : n.op == "ReduceMin" ? std::min(a, v)
+                              : a + v;
+  }
+  if (n.op == "ReduceMean" && count > 0)
+    for (double& a : acc) a /= static_cast<double>(static_cast<int64_t>(x->v.size()) / count);
+  Value out{x->dtype, n.attrs.get_int("keepdims", 1) ? kept : out_shape, {}};
+  for (double a : acc) out.v.push_back(round_to(x->dtype, a));
+  return one(out);
+}
+
+// Split into the node's outputs: `split` sizes (attribute, or input 1 from opset 13), else equal parts.
+Result evaluate_split(const ir::Node& n, int64_t opset, const Arg& arg) {
+  if (n.op != "Split") return std::nullopt;
+  const Value* x = arg(0);
+  int64_t rank = static_cast<int64_t>(x->shape.size());
+  int64_t axis = normalize_axis(n.attrs.get_int("axis", 0), rank, n);
+  int64_t extent = x->shape[static_cast<size_t>(axis)];
+  std::vector<int64_t> sizes =
+      opset >= 13 ? (arg(1) ? ints(*arg(1)) : std::vector<int64_t>{}) : n.attrs.get_ints("split");
+  size_t parts = n.outputs.size();
+  if (sizes.empty()) {
+    if (parts == 0) return std::nullopt;
+    int64_t each = (extent + static_cast<int64_t>(parts) - 1) / static_cast<int64_t>(parts);
+    for (size_t k = 0; k < parts; ++k) sizes.push_back(std::min(each, extent - each * static_cast<int64_t>(k)));
+  }
+  std::vector<Value> out;
+  int64_t start = 0;
+  for (int64_t size : sizes) {
+    out.push_back(slice(n, *x, {start}, {start + size}, {axis}, {1}));
+    start += size;
+  }
+  return out;
+}
+
 // ConstantOfShape, Range, Expand, Size: bounded in size.
 Result evaluate_generators(const ir::Node& n, const Arg& arg) {
   const std::string& op = n.op;
@@ -334,6 +413,8 @@ std::optional<std::vector<Value>> evaluate(const ir::Node& n, const Inputs& in, 
   if (!arg(0)) return std::nullopt;
   if (Result r = evaluate_arithmetic(n, in, arg)) return r;
   if (Result r = evaluate_movement(n, in, opset, arg)) return r;
+  if (Result r = evaluate_reduction(n, opset, arg)) return r;
+  if (Result r = evaluate_split(n, opset, arg)) return r;
   return evaluate_generators(n, arg);
 }
 

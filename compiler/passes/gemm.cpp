@@ -26,15 +26,38 @@ ir::TensorId insert_node(ir::Graph& g, size_t at, const std::string& op, std::ve
   return out;
 }
 
+// The fused clamp a folded QDQ operator carries ("fused_clip", "fused_activation"), moved to `to`.
+void keep_fused(const ir::Attributes& from, ir::Attributes& to) {
+  for (const char* a : {"fused_clip", "fused_activation"})
+    if (from.has(a)) to.set(a, from.all().at(a));
+}
+
 ir::Attributes perm_attr(std::vector<int64_t> perm) {
   ir::Attributes a;
   a.set("perm", std::move(perm));
   return a;
 }
 
+// Weights a Gemm can take: float32, or int8 quantized (QDQ folded) when not scaled.
+bool gemm_weight_type(const ir::Tensor& b, float alpha) {
+  return b.dtype == ir::DType::Float32 || (b.dtype == ir::DType::Int8 && b.quant && alpha == 1.0f);
+}
+
+// int8 B[K,N] -> W[N,K]: the per-channel axis (output columns, 1) becomes 0.
+ir::TensorId transposed_int8_weight(ir::Graph& g, ir::TensorId b) {
+  const ir::Tensor bt = g.tensor(b);
+  ir::TensorId w = add_constant(g, bt.name + "_gemm", bt.dtype, {bt.shape[1], bt.shape[0]},
+                                transpose_data(bt.data, bt.shape, {1, 0}, 1));
+  ir::QuantParam q = *bt.quant;
+  if (q.per_channel()) q.axis = q.axis == 1 ? 0 : 1;
+  g.tensor(w).quant = q;
+  return w;
+}
+
 // W[N,K] from B (constant), scaled by alpha.
 ir::TensorId gemm_weight(ir::Graph& g, ir::TensorId b, bool trans_b, float alpha) {
   if (trans_b && alpha == 1.0f) return b;  // already [N, K]
+  if (g.tensor(b).dtype == ir::DType::Int8) return transposed_int8_weight(g, b);
   const ir::Tensor& bt = g.tensor(b);
   std::vector<float> w = const_floats(bt);
   ir::Shape shape = bt.shape;
@@ -51,9 +74,16 @@ ir::TensorId gemm_weight(ir::Graph& g, ir::TensorId b, bool trans_b, float alpha
 // bias[N] when C broadcasts along rows only (scalar, [N], [1,N]); else nullopt.
 std::optional<ir::TensorId> gemm_bias(ir::Graph& g, ir::TensorId c, int64_t n_out, float beta) {
   const ir::Tensor& ct = g.tensor(c);
-  if (!ct.constant || ct.dtype != ir::DType::Float32) return std::nullopt;
   int64_t count = ct.elements();
   bool per_column = count == n_out && (ct.rank() == 1 || (ct.rank() == 2 && ct.shape[0] == 1));
+  // A folded QDQ bias (int32, quantized) already has one value per column.
+  if (ct.constant && ct.dtype == ir::DType::Int32 && ct.quant && per_column && beta == 1.0f) {
+    if (ct.rank() == 1) return c;
+    ir::TensorId b = add_constant(g, ct.name + "_bias", ir::DType::Int32, {n_out}, ct.data);
+    g.tensor(b).quant = g.tensor(c).quant;
+    return b;
+  }
+  if (!ct.constant || ct.dtype != ir::DType::Float32) return std::nullopt;
   if (count != 1 && !per_column) return std::nullopt;
   std::vector<float> v = const_floats(ct);
   std::vector<float> bias(static_cast<size_t>(n_out));
@@ -94,7 +124,7 @@ size_t fold_one_gemm(ir::Graph& g, size_t i) {
   ir::TensorId y = n.outputs[0];
   const ir::Tensor yt = g.tensor(y);  // a copy: adding tensors below moves the vector
   if (!is_const(g, b)) return gemm_as_matmul(g, i);
-  if (g.tensor(b).dtype != ir::DType::Float32 || g.tensor(b).rank() != 2) return i;
+  if (!gemm_weight_type(g.tensor(b), alpha) || g.tensor(b).rank() != 2) return i;
   size_t at = i;
   if (trans_a) {
     const ir::Shape& as = g.tensor(a).shape;
@@ -111,6 +141,7 @@ size_t fold_one_gemm(ir::Graph& g, size_t i) {
   if (bias) gemm.inputs.push_back(*bias);
   gemm.attrs.set("transB", int64_t{1});
   if (c < 0 || beta == 0.0f || bias) {
+    keep_fused(n.attrs, gemm.attrs);
     gemm.outputs = {y};
     g.nodes[at] = gemm;
     return at;
@@ -135,6 +166,7 @@ size_t fold_one_gemm(ir::Graph& g, size_t i) {
   add.op = "Add";
   add.inputs = {mid, addend};
   add.outputs = {y};
+  keep_fused(n.attrs, add.attrs);
   g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(at + 1), add);
   return at + 1;
 }
@@ -152,10 +184,12 @@ void matmul_to_gemm(ir::Graph& g) {
     if (n.op != "MatMul" || !n.domain.empty() || n.inputs.size() != 2) continue;
     const ir::Tensor& a = g.tensor(n.inputs[0]);
     const ir::Tensor& b = g.tensor(n.inputs[1]);
-    if (!b.constant || b.dtype != ir::DType::Float32 || b.rank() != 2 || a.rank() != 2 || a.constant) continue;
+    if (!b.constant || !gemm_weight_type(b, 1.0f) || b.rank() != 2 || a.rank() != 2 || a.constant) continue;
     n.inputs[1] = gemm_weight(g, n.inputs[1], false, 1.0f);
     n.op = "Gemm";
-    n.attrs = {};
+    ir::Attributes attrs;
+    keep_fused(n.attrs, attrs);
+    n.attrs = attrs;
     n.attrs.set("transB", int64_t{1});
   }
   g.compact();
@@ -167,19 +201,23 @@ void lower_batched_matmul(ir::Graph& g) {
     if (n.op != "MatMul" || !n.domain.empty() || n.inputs.size() != 2) continue;
     const ir::Tensor& a = g.tensor(n.inputs[0]);
     const ir::Tensor& b = g.tensor(n.inputs[1]);
-    if (!b.constant || b.dtype != ir::DType::Float32 || b.rank() != 2 || a.constant || a.rank() < 1) continue;
+    if (!b.constant || !gemm_weight_type(b, 1.0f) || b.rank() != 2 || a.constant || a.rank() < 1) continue;
     int64_t k = a.shape.back(), rows = a.elements() / std::max<int64_t>(k, 1), cols = b.shape[1];
     ir::TensorId y = n.outputs[0];
     ir::Attributes rs;
     rs.set("shape", ir::Shape{rows, k});
+    std::optional<ir::QuantParam> aq = a.quant;  // int8 (QDQ folded): the reshapes keep the quantization
     ir::TensorId a2 = insert_node(g, i, "Reshape", {n.inputs[0]}, {rows, k}, a.dtype, n.name + "_rows", rs);
+    g.tensor(a2).quant = aq;
     ir::TensorId w = gemm_weight(g, n.inputs[1], false, 1.0f);
     ir::Node gemm;
     gemm.name = n.name;
     gemm.op = "Gemm";
     gemm.inputs = {a2, w};
     gemm.attrs.set("transB", int64_t{1});
+    keep_fused(n.attrs, gemm.attrs);
     gemm.outputs = {add_activation(g, g.tensor(y).name + "_rows", g.tensor(y).dtype, {rows, cols})};
+    g.tensor(gemm.outputs[0]).quant = g.tensor(y).quant;
     ir::Node back;
     back.name = g.unique_node_name(n.name + "_unrows");
     back.op = "Reshape";

@@ -5,9 +5,10 @@ namespace tigris::passes {
 const std::vector<Pass>& normalization_pipeline() {
   static const std::vector<Pass> passes = {
       {"remove_identities", remove_identities},
-      {"fold_qdq", fold_qdq},
       {"fold_constants", fold_constants},
       {"fold_shape_chains", fold_shape_chains},
+      {"expand_qoperators", expand_qoperators},
+      {"fold_qdq", fold_qdq},
       {"canonicalize_operands", canonicalize_operands},
       {"decompose_operators", decompose_operators},
       {"fold_gemm_scalars", fold_gemm_scalars},

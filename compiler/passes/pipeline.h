@@ -24,10 +24,12 @@ const std::vector<Pass>& normalization_pipeline();
 void normalize(ir::Graph& g);
 
 // ---- the passes (one line each: what it rewrites) ----
-void remove_identities(ir::Graph& g);      // Dropout, Identity (initializer Identity included)
-void fold_qdq(ir::Graph& g);               // QDQ ONNX: Q/DQ pairs -> quantized tensors, int8 operators (qdq.cpp)
-void fold_constants(ir::Graph& g);         // Constant nodes -> weights; constant subgraphs evaluated
-void fold_shape_chains(ir::Graph& g);      // Shape of a static tensor -> constant, then fold again
+void remove_identities(ir::Graph& g);  // Dropout, Identity (initializer Identity included), same-type Cast
+void fold_constants(ir::Graph& g);     // Constant nodes -> weights; constant subgraphs evaluated
+void fold_shape_chains(ir::Graph& g);  // Shape of a static tensor -> constant, then fold again
+void expand_qoperators(
+    ir::Graph& g);            // QLinearConv/MatMul -> Q/DQ around Conv/MatMul; Conv/MatMulInteger -> exact float
+void fold_qdq(ir::Graph& g);  // QDQ ONNX: Q/DQ pairs -> quantized tensors, int8 operators (qdq.cpp)
 void canonicalize_operands(ir::Graph& g);  // constant operand inputs (axes, pads, shape...) -> attributes
 void decompose_operators(ir::Graph& g);    // Reciprocal, Pow(const), Reduce L1/L2/..., HardSigmoid... -> kernels' ops
 void fold_gemm_scalars(ir::Graph& g);      // Gemm alpha/beta/transA/transB -> plain Gemm(A, W[N,K], b[N])

@@ -69,7 +69,9 @@ void relabel_global_pools(ir::Graph& g) {
       }
     } else if (n.op == "ReduceMean" && is_spatial_mean(g, n)) {
       n.op = "GlobalAveragePool";
+      int64_t rounding = n.attrs.get_int("average_pool_rounding", 0);  // set by fold_qdq
       n.attrs = {};
+      if (rounding) n.attrs.set("average_pool_rounding", rounding);
     }
   }
 }

@@ -141,6 +141,9 @@ void reduce(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) 
   std::vector<int64_t> axes = n.attrs.get_ints("axes");
   if (axes.empty() && n.attrs.get_int("noop_with_empty_axes", 0)) unsupported(n, "reduction over no axes");
   if (!axes.empty() && rank > 0) add_attr(op, TIGRIS_ATTR_AXES, axes_payload(n, axes, rank));
+  // int8 mean that keeps its quantization, from a QDQ model: the exact average rounded.
+  if (op.type == TIGRIS_OP_REDUCE_MEAN && is_q8(g, x) && n.attrs.get_int("average_pool_rounding", 0))
+    add_attr(op, TIGRIS_ATTR_POOL_ROUNDING, Payload().u8(1));
 }
 
 void arg_extreme(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) {

@@ -38,6 +38,8 @@ void check(const ::onnx::ModelProto& model, const std::string& path) {
   }
 }
 
+}  // namespace
+
 void infer_shapes(::onnx::ModelProto& model, const std::string& path) {
   ::onnx::ModelProto backup = model;
   try {
@@ -55,8 +57,6 @@ void infer_shapes(::onnx::ModelProto& model, const std::string& path) {
   }
 }
 
-}  // namespace
-
 ir::Graph load_onnx(const std::vector<uint8_t>& bytes, const std::string& path,
                     const std::vector<InputShape>& input_shapes, std::vector<std::string>& warnings) {
   ::onnx::ModelProto model;
@@ -67,9 +67,11 @@ ir::Graph load_onnx(const std::vector<uint8_t>& bytes, const std::string& path,
   check(model, path);
   bind_input_shapes(model, input_shapes, warnings);
   infer_shapes(model, path);
+  fold_static_shapes(model, path);
   ir::Graph graph;
   try {
     graph = import_graph(model);
+    require_static_shapes(graph);
   } catch (const CompileError& e) {
     throw CompileError(e.kind(), path + ": " + e.what(), e.ops(), e.tensors());
   }

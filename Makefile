@@ -4,7 +4,9 @@ BUILD_ARM  ?= build-cortex-m
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build cortex-m test demo bench clean
+PREFIX     ?= /usr/local
+
+.PHONY: all deps configure build cortex-m test demo bench install clean
 
 all: build
 
@@ -27,6 +29,11 @@ test: build cortex-m
 
 demo: build
 	scripts/demo.sh $(BUILD)
+
+# The command on the PATH (PREFIX/bin), its docs, the runtime's headers, library, CMake and
+# pkg-config files (docs/firmware.md). `make install PREFIX=$$HOME/.local` needs no root.
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build
 	scripts/bench.sh $(BUILD)

@@ -75,6 +75,24 @@ def test_memory_as_tigris_run_reports_it(demo_dir, demo_plan):
     assert s.closed
 
 
+def test_arena_sizes_as_tigris_run_takes_them(demo_dir, demo_plan):
+    x = np.load(demo_dir / "demo_input.npy")
+    np.save(demo_dir / "x.npy", x)
+    small = tigris.Session(demo_plan, fast=1000)
+    with pytest.raises(tigris.Error) as e:
+        small.run(x)
+    cli = run_cli(["run", "demo48.tgrs", "-i", "x.npy", "-o", "small.npy", "--fast", "1000"], demo_dir)
+    assert (e.value.exit_status, str(e.value)) == (cli.status, error_message(cli))
+    with tigris.Session(demo_plan, fast="256K", slow="2M") as roomy:
+        y = roomy.run(x)
+        assert (roomy.memory.fast_capacity_bytes, roomy.memory.slow_capacity_bytes) == (256 * 1024, 2 << 20)
+    with tigris.Session(demo_plan) as exact:
+        assert y["logits"].tobytes() == exact.run(x)["logits"].tobytes()
+    with pytest.raises(tigris.Error, match="fast must be between 0 and 4294967295 bytes") as e:
+        tigris.Session(demo_plan, fast=-1)
+    assert e.value.exit_status == 2
+
+
 def test_stored_order_takes_the_plans_axes(demo_dir, demo_plan):
     x = np.load(demo_dir / "demo_input.npy")
     with tigris.Session(demo_plan, stored_order=True) as s:

@@ -14,7 +14,9 @@ BACKEND_ARGS  = -DTIGRIS_CMSIS_NN_DIR=$(CMSIS_NN_DIR) -DTIGRIS_ESP_NN_DIR=$(ESP_
 backends-note = $(if $(CMSIS_NN_DIR),,echo "backends: no CMSIS-NN tree at $(THIRD_PARTY)/CMSIS-NN: the CMSIS-NN adapter is not built, its tests skip";) \
                 $(if $(ESP_NN_DIR),,echo "backends: no esp-nn tree at $(THIRD_PARTY)/esp-nn: the ESP-NN adapter is not built, its tests skip";) true
 
-.PHONY: all deps configure build cortex-m test demo bench clean
+PREFIX     ?= /usr/local
+
+.PHONY: all deps configure build cortex-m test demo bench install clean
 
 all: build
 
@@ -39,6 +41,11 @@ test: build cortex-m
 
 demo: build
 	scripts/demo.sh $(BUILD)
+
+# The command on the PATH (PREFIX/bin), its docs, the runtime's headers, library, CMake and
+# pkg-config files (docs/firmware.md). `make install PREFIX=$$HOME/.local` needs no root.
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build
 	scripts/bench.sh $(BUILD)

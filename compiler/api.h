@@ -75,6 +75,7 @@ struct ModelSummary {
   std::string dtype;                    // "float32" | "int8" | "mixed" (activations)
   int64_t opset = 0;                    // default-domain opset (ONNX)
   uint32_t operators = 0;               // after normalization
+  uint32_t source_operators = 0;        // as the file writes them (ONNX nodes, TFLite operators)
   uint32_t tensors = 0;                 // all tensors, weights included
   uint32_t activations = 0;             // non-constant tensors
   uint64_t weight_bytes = 0;            // constant data, in the plan's layouts (before alignment)

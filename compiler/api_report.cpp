@@ -67,6 +67,7 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path) {
   s.dtype = model_dtype(g);
   s.opset = g.opset;
   s.operators = static_cast<uint32_t>(g.nodes.size());
+  s.source_operators = g.source_operators;
   s.tensors = static_cast<uint32_t>(g.tensors.size());
   for (const ir::Tensor& t : g.tensors) {
     if (t.constant) {

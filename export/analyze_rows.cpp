@@ -45,4 +45,12 @@ TflmRows tflite_micro_rows_for_file(const std::string& path) {
   }
 }
 
+TflmRows tflite_micro_rows_for_bytes(const std::vector<uint8_t>& bytes, const std::string& file) {
+  try {
+    return tflite_micro_rows(tflite::read_model(bytes, file, tflite::ReadOptions{.lenient = true}));
+  } catch (const tflite::ModelError&) {
+    return {};
+  }
+}
+
 }  // namespace tigris::exporter

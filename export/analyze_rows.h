@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "export/search.h"
 #include "export/tflite/model.h"
@@ -29,5 +30,7 @@ TflmRows tflite_micro_rows(const tflite::Model& m);
 
 // Reads the file; an unreadable file gives shown == false.
 TflmRows tflite_micro_rows_for_file(const std::string& path);
+// The same for a file's bytes already in memory (`file` names it in the reader's messages).
+TflmRows tflite_micro_rows_for_bytes(const std::vector<uint8_t>& bytes, const std::string& file);
 
 }  // namespace tigris::exporter

@@ -32,15 +32,25 @@ std::string run_text(const BandedRun& r) {
   return ops + " computed in " + std::to_string(r.bands) + " row bands";
 }
 
-std::string report_text(const ExportRequest& req, const ExportResult& res) {
-  const ExportPlan& p = res.outcome.plan;
+// The report up to its `wrote` line.
+std::string report_text(const ExportOptions& options, const ExportPlan& p) {
   std::string t = describe_plan(p) + "\n\n";
-  t += std::string("TFLite Micro arena, reference kernels on ") + tflm::target_name(req.options.target) + "\n";
+  t += std::string("TFLite Micro arena, reference kernels on ") + tflm::target_name(options.target) + "\n";
   t += row("head", format_bytes(p.after.head)) + "   " + format_bytes(p.before.head) + " before\n";
   t += row("persistent", format_signed_bytes(p.persistent_growth())) + "\n";
   t += row("total change", format_signed_bytes(p.total_change())) + "\n\n";
-  t += "wrote " + res.written + "   " + format_bytes(static_cast<int64_t>(res.written_bytes)) + "\n";
   return t;
+}
+
+// The first line (when the file was read) and, on a refusal, the error; true when refused.
+bool start_result(const std::string& model, ExportResult& res) {
+  const ExportOutcome& o = res.outcome;
+  bool read = !(o.refusal == Refusal::Unreadable && o.input_operators == 0);
+  if (read) res.out = model + "   " + std::to_string(o.input_operators) + " operators\n";
+  if (o.refusal == Refusal::None) return false;
+  res.exit_status = 1;
+  res.error = "no model written: " + o.reason;
+  return true;
 }
 
 }  // namespace
@@ -79,13 +89,7 @@ ExportResult run_export(const ExportRequest& req) {
   ExportResult res;
   res.outcome = plan_export_file(req.model, req.options);
   const ExportOutcome& o = res.outcome;
-  bool read = !(o.refusal == Refusal::Unreadable && o.input_operators == 0);
-  if (read) res.out = req.model + "   " + std::to_string(o.input_operators) + " operators\n";
-  if (o.refusal != Refusal::None) {
-    res.exit_status = 1;
-    res.error = "no model written: " + o.reason;
-    return res;
-  }
+  if (start_result(req.model, res)) return res;
   res.written = req.output ? *req.output : default_output_path(req.model);
   try {
     res.written_bytes = tflite::write_model_file(o.model, res.written);
@@ -95,7 +99,25 @@ ExportResult run_export(const ExportRequest& req) {
     res.written.clear();
     return res;
   }
-  res.out += report_text(req, res);
+  res.out += report_text(req.options, o.plan);
+  res.out += "wrote " + res.written + "   " + format_bytes(static_cast<int64_t>(res.written_bytes)) + "\n";
+  return res;
+}
+
+ExportResult export_to_memory(const std::vector<uint8_t>& bytes, const std::string& file, const ExportOptions& options,
+                              std::vector<uint8_t>& model) {
+  ExportResult res;
+  res.outcome = plan_export_bytes(bytes, file, options);
+  if (start_result(file, res)) return res;
+  try {
+    model = tflite::write_model(res.outcome.model);
+  } catch (const tflite::ModelError& e) {
+    res.exit_status = 1;
+    res.error = std::string("no model written: ") + e.what();
+    return res;
+  }
+  res.written_bytes = model.size();
+  res.out += report_text(options, res.outcome.plan);
   return res;
 }
 

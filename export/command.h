@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "export/search.h"
 
@@ -27,6 +28,12 @@ struct ExportResult {
 // Runs the search and, when the total goes down, writes the model (temporary file, then
 // rename); otherwise writes nothing.
 ExportResult run_export(const ExportRequest& request);
+
+// The same search on a file's bytes already in memory, nothing written (the Python module's
+// export): on success `model` receives the rewritten model's bytes and `out` the report
+// without its `wrote` line; `written` stays empty. `file` names the model in the report.
+ExportResult export_to_memory(const std::vector<uint8_t>& bytes, const std::string& file, const ExportOptions& options,
+                              std::vector<uint8_t>& model);
 
 // `<dir>/<stem>_export.tflite` for `<dir>/<stem>.tflite`.
 std::string default_output_path(const std::string& model);

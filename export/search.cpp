@@ -201,9 +201,15 @@ ExportOutcome plan_export_file(const std::string& path, const ExportOptions& opt
     out.reason = e.what();  // names the file: it could not be read at all
     return out;
   }
+  return plan_export_bytes(bytes, path, opts);
+}
+
+ExportOutcome plan_export_bytes(const std::vector<uint8_t>& bytes, const std::string& file, const ExportOptions& opts) {
   try {
-    return plan_export(tflite::read_model(bytes, path, tflite::ReadOptions{.lenient = true}), opts);
+    return plan_export(tflite::read_model(bytes, file, tflite::ReadOptions{.lenient = true}), opts);
   } catch (const tflite::ModelError& e) {
+    ExportOutcome out;
+    out.refusal = Refusal::Unreadable;
     out.reason = e.reason();  // what in the file is wrong
     return out;
   }

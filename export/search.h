@@ -64,5 +64,8 @@ ExportOutcome plan_export(const tflite::Model& m, const ExportOptions& opts = {}
 // Reads `path` and runs the search; unreadable files give Refusal::Unreadable with the
 // reader's message (without the file name when the content is at fault).
 ExportOutcome plan_export_file(const std::string& path, const ExportOptions& opts = {});
+// The same for a file's bytes already in memory (`file` names it in the reader's messages).
+ExportOutcome plan_export_bytes(const std::vector<uint8_t>& bytes, const std::string& file,
+                                const ExportOptions& opts = {});
 
 }  // namespace tigris::exporter

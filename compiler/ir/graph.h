@@ -56,6 +56,9 @@ struct Graph {
   std::string name;
   std::string format = "onnx";  // source format: "onnx" or "tflite"
   int64_t opset = 0;            // default-domain opset the model imports
+  // Operators as the file writes them (ONNX nodes of the main graph, TFLite subgraph-0
+  // operators), before normalization fuses, folds or adds any.
+  uint32_t source_operators = 0;
   std::vector<Tensor> tensors;
   std::vector<Node> nodes;       // a topological order; the schedule runs them in this order
   std::vector<TensorId> inputs;  // model inputs (never constants)

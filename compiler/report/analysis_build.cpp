@@ -17,6 +17,7 @@ AnalysisModel model_of(const std::string& file, const compiler::ModelSummary& s)
   m.format = s.format;
   m.dtype = s.dtype;
   m.operators = s.operators;
+  m.source_operators = s.source_operators;
   m.tensors = s.tensors;
   m.activations = s.activations;
   m.unscheduled_peak_bytes = s.unscheduled_peak_bytes;

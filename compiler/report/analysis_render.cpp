@@ -10,7 +10,9 @@ namespace {
 constexpr size_t kListedRows = 5;
 
 std::string header(const AnalysisModel& m) {
-  std::string line = m.file + "   " + m.dtype + ", " + plural(m.operators, "operator", "operators");
+  // The plan's operators after fusing and folding, beside inspect's count of the file's own.
+  std::string line = m.file + "   " + m.dtype + ", " + plural(m.operators, "operator", "operators") +
+                     " after normalization (" + std::to_string(m.source_operators) + " in the file)";
   if (m.subgraphs) line += ", " + plural(m.subgraphs, "subgraph", "subgraphs");
   TextTable t;
   for (const auto& io : m.inputs) t.add({"input", io.name, format_shape(io.shape) + " " + io.dtype});
@@ -154,6 +156,7 @@ nlohmann::ordered_json model_json(const AnalysisModel& m) {
             {"format", m.format},
             {"dtype", m.dtype == "int8" || m.dtype == "float32" ? json(m.dtype) : json(nullptr)},
             {"operators", m.operators},
+            {"source_operators", m.source_operators},
             {"tensors", m.tensors},
             {"activations", m.activations},
             {"subgraphs", m.subgraphs},

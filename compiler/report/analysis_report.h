@@ -30,7 +30,9 @@ struct AnalysisModel {
   std::string name;
   std::string format;  // onnx | tflite
   std::string dtype;   // int8 | float32 | mixed
-  uint32_t operators = 0, tensors = 0, activations = 0, subgraphs = 0;
+  uint32_t operators = 0;         // after normalization: what the plan runs
+  uint32_t source_operators = 0;  // as the file writes them (inspect's count)
+  uint32_t tensors = 0, activations = 0, subgraphs = 0;
   uint64_t unscheduled_peak_bytes = 0;
   uint64_t weight_bytes = 0;
   ReportTensor largest_tensor;

@@ -17,7 +17,8 @@ std::string header_line(const OnnxInspection& p) {
   for (size_t i = 0; i < p.opsets.size(); ++i) {
     line += (i ? ", " : " ") + p.opsets[i].first + " " + std::to_string(p.opsets[i].second);
   }
-  line += ", " + plural(p.num_ops, "operator", "operators");
+  // As written: analyze counts the operators left after normalization fuses and folds.
+  line += ", " + plural(p.num_ops, "operator", "operators") + " in the file";
   if (p.num_subgraphs) line += ", " + plural(p.num_subgraphs, "subgraph", "subgraphs");
   return line + ", " + format_bytes(p.file_bytes) + "\n";
 }

@@ -187,7 +187,7 @@ std::string quantization_rows(const TfliteQuantization& q) {
 
 std::string render_text(const TfliteInspection& p, bool) {
   std::string out = p.file + "   TFLite, schema " + std::to_string(p.schema_version) + ", " +
-                    plural(p.num_ops, "operator", "operators");
+                    plural(p.num_ops, "operator", "operators") + " in the file";
   if (p.num_subgraphs) out += ", " + plural(p.num_subgraphs, "subgraph", "subgraphs");
   out += ", " + format_bytes(p.file_bytes) + "\n";
   TextTable io;

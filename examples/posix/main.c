@@ -3,10 +3,12 @@
  *
  *   tigris-posix PLAN.tgrs OUTPUT.bin [INPUT.bin ...]
  *
- * One INPUT.bin per model input, in the plan's order, each holding exactly the bytes
- * tigris_input_write takes: the dtype the model declares, in the plan's stored axis order
- * (what `tigris run --stored-order` reads from a .bin file). OUTPUT.bin receives every
- * model output in turn, the same way. Exit status: 0 done, 1 failed, 2 usage error.
+ * One INPUT.bin per model input, in the plan's order, each holding the array the model
+ * declares: its dtype, its shape and its axis order (NCHW for an ONNX image, NHWC for a
+ * TFLite one), row-major, as `tigris run` reads a .bin file. The plan stores images
+ * channels-last, so this program moves the channel axis where the plan says it must.
+ * OUTPUT.bin receives every model output in turn, in the model's order too.
+ * Exit status: 0 done, 1 failed, 2 usage error.
  */
 #define _POSIX_C_SOURCE 200112L /* posix_memalign */
 
@@ -71,23 +73,64 @@ static uint32_t slow_bytes_for(const tigris_plan_t *plan)
     return total;
 }
 
+/* Plans store rank-4 and rank-3 activations channels-last (NHWC, NLC) unless the tensor is
+ * LINEAR (kept in the model's order) or CALLER_ORDER (the model declares that order itself). */
+static int stored_channels_last(const tigris_tensor_t *t)
+{
+    return (t->flags & (TIGRIS_TENSOR_LINEAR | TIGRIS_TENSOR_CALLER_ORDER)) == 0 && (t->ndim == 4 || t->ndim == 3);
+}
+
+/* Copies a boundary tensor between the model's order (N, C, spatial...) and the plan's
+ * (N, spatial..., C): to_stored 1 reads `src` in the model's order, 0 writes `dst` in it. */
+static void move_channels(const tigris_plan_t *plan, const tigris_tensor_t *t, const uint8_t *src, uint8_t *dst,
+                          int to_stored)
+{
+    const int32_t *stored = tigris_tensor_shape(plan, t); /* N, H, W, C or N, L, C */
+    const size_t elem = tigris_dtype_size(tigris_tensor_declared_dtype(t));
+    const size_t batch = (size_t)stored[0], channels = (size_t)stored[t->ndim - 1];
+    size_t spatial = 1, b, s, c;
+    int axis;
+    for (axis = 1; axis < t->ndim - 1; ++axis) spatial *= (size_t)stored[axis];
+    for (b = 0; b < batch; ++b) {
+        for (s = 0; s < spatial; ++s) {
+            for (c = 0; c < channels; ++c) {
+                const size_t at_stored = ((b * spatial + s) * channels + c) * elem;
+                const size_t at_model = ((b * channels + c) * spatial + s) * elem;
+                if (to_stored) {
+                    memcpy(dst + at_stored, src + at_model, elem);
+                } else {
+                    memcpy(dst + at_model, src + at_stored, elem);
+                }
+            }
+        }
+    }
+}
+
 /* Writes every model input from its file, one file per input in plan order. */
 static int write_inputs(const tigris_plan_t *plan, tigris_mem_t *mem, char **paths)
 {
     uint8_t i;
     for (i = 0; i < plan->header->num_model_inputs; ++i) {
         const uint16_t idx = plan->model_inputs[i];
+        const tigris_tensor_t *t = &plan->tensors[idx];
         uint32_t len = 0;
         uint8_t *data = read_file(paths[i], &len);
+        uint8_t *stored;
         tigris_error_t err;
         if (data == NULL) return 1;
         if (len != tigris_iface_bytes(plan, idx)) {
             fprintf(stderr, "Error: %s: %u bytes, input '%s' takes %u\n", paths[i], (unsigned)len,
-                    tigris_tensor_name(plan, &plan->tensors[idx]), (unsigned)tigris_iface_bytes(plan, idx));
+                    tigris_tensor_name(plan, t), (unsigned)tigris_iface_bytes(plan, idx));
             free(data);
             return 1;
         }
-        err = tigris_input_write(plan, mem, idx, data, len);
+        stored = data;
+        if (stored_channels_last(t)) {
+            stored = (uint8_t *)zeroed_block(len);
+            if (stored != NULL) move_channels(plan, t, data, stored, 1);
+        }
+        err = stored ? tigris_input_write(plan, mem, idx, stored, len) : TIGRIS_ERR_NULL;
+        if (stored != data) free(stored);
         free(data);
         if (err != TIGRIS_OK) {
             fprintf(stderr, "Error: input '%s': %s\n", tigris_tensor_name(plan, &plan->tensors[idx]),
@@ -104,15 +147,20 @@ static int write_outputs(const tigris_plan_t *plan, const tigris_mem_t *mem, FIL
     uint8_t i;
     for (i = 0; i < plan->header->num_model_outputs; ++i) {
         const uint16_t idx = plan->model_outputs[i];
+        const tigris_tensor_t *t = &plan->tensors[idx];
         const uint32_t bytes = tigris_iface_bytes(plan, idx);
         uint8_t *data = (uint8_t *)zeroed_block(bytes);
-        tigris_error_t err = data ? tigris_output_read(plan, mem, idx, data, bytes) : TIGRIS_ERR_NULL;
-        if (err != TIGRIS_OK || fwrite(data, 1, bytes, out) != bytes) {
-            fprintf(stderr, "Error: output '%s': %s\n", tigris_tensor_name(plan, &plan->tensors[idx]),
+        uint8_t *model = stored_channels_last(t) ? (uint8_t *)zeroed_block(bytes) : data;
+        tigris_error_t err = data && model ? tigris_output_read(plan, mem, idx, data, bytes) : TIGRIS_ERR_NULL;
+        if (err == TIGRIS_OK && model != data) move_channels(plan, t, data, model, 0);
+        if (err != TIGRIS_OK || fwrite(model, 1, bytes, out) != bytes) {
+            fprintf(stderr, "Error: output '%s': %s\n", tigris_tensor_name(plan, t),
                     err != TIGRIS_OK ? tigris_error_str(err) : "cannot write");
+            if (model != data) free(model);
             free(data);
             return 1;
         }
+        if (model != data) free(model);
         free(data);
     }
     return 0;

@@ -15,6 +15,7 @@ AnalysisReport base_report() {
   r.model.format = "onnx";
   r.model.dtype = "float32";
   r.model.operators = 4;
+  r.model.source_operators = 6;
   r.model.unscheduled_peak_bytes = 98304;
   r.model.largest_tensor = {"c1", {1, 8, 32, 32}, "float32", 32768};
   r.model.inputs = {{"x", {1, 3, 32, 32}, "float32", 12288}};
@@ -40,7 +41,7 @@ TEST(AnalysisText, FitsWithHeadroomSweepAndFlash) {
   r.flash.budget_bytes = 4096;
   r.budgets_tried = {{32768, false, 4, 0}};
   EXPECT_EQ(render_text(r, false, true),
-            "net.onnx   float32, 4 operators\n"
+            "net.onnx   float32, 4 operators after normalization (6 in the file)\n"
             "  input    x   1x3x32x32 float32\n"
             "  output   y   1x10 float32\n"
             "fits 64.00 KiB fast memory, 3 stages\n"

@@ -19,6 +19,15 @@ TEST(Main, HelpListsTheSubcommandsAndExitsZero) {
   EXPECT_EQ(run_cli({"run", "--help"}).exit_code, 0);
 }
 
+// analyze and compile take TFLite models as well as ONNX ones, and say so.
+TEST(Main, ModelHelpNamesBothFormats) {
+  for (const char* sub : {"analyze", "compile"}) {
+    const CliResult r = run_cli({sub, "--help"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find(".onnx or .tflite model"), std::string::npos) << sub << ":\n" << r.out;
+  }
+}
+
 TEST(Main, UsageErrorsAreOneLineWithExitTwo) {
   for (const auto& args :
        std::vector<std::vector<std::string>>{{}, {"bogus"}, {"inspect"}, {"inspect", "--nope", "x"}}) {

@@ -118,7 +118,7 @@ TEST(InspectOnnx, TextAndJsonThroughTheBinary) {
   write_bytes(dir.file("m.onnx"), small_model(true));
   const CliResult text = run_cli({"inspect", "m.onnx"}, dir.path());
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_EQ(text.out.substr(0, text.out.find('\n')), "m.onnx   ONNX, IR 8, opsets ai.onnx 13, 5 operators, " +
+  EXPECT_EQ(text.out.substr(0, text.out.find('\n')), "m.onnx   ONNX, IR 8, opsets ai.onnx 13, 5 operators in the file, " +
                                                          tigris::report::format_bytes(small_model(true).size()));
   EXPECT_NE(text.out.find("  input    x   ?x3x10x10 float32\n"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  Conv          1      448 B      25.9%   6,912    95.6%\n"), std::string::npos) << text.out;

@@ -90,7 +90,7 @@ TEST(TfliteCli, InspectVww) {
   REQUIRE_MODEL("vww_96_int8");
   CliResult r = run_cli({"inspect", tflite("vww_96_int8")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out.rfind(tflite("vww_96_int8") + "   TFLite, schema 3, 31 operators, 325.48 KiB\n", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.rfind(tflite("vww_96_int8") + "   TFLite, schema 3, 31 operators in the file, 325.48 KiB\n", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("  input    input_1_int8    1x96x96x3 int8\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  CONV_2D                14"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  activations   int8\n"), std::string::npos) << r.out;

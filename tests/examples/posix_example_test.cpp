@@ -18,14 +18,14 @@ class PosixExample : public ::testing::Test {
   CliResult example(const std::vector<std::string>& args) {
     return run_program(TIGRIS_POSIX_EXAMPLE, args, dir.path());
   }
-  // The example's output bytes and `tigris run --stored-order`'s for the same plan and input.
+  // The example's output bytes and `tigris run`'s for the same plan and input, both in the
+  // model's own axis order.
   void expect_same_as_run(const std::string& plan, const std::string& input) {
     const CliResult ran = example({plan, "example.bin", input});
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
     EXPECT_NE(ran.out.find(": fast peak "), std::string::npos) << ran.out;
     std::filesystem::remove(dir.file("host.bin"));
-    const CliResult host =
-        run_cli({"run", plan, "--input", input, "--stored-order", "--output", "host.bin"}, dir.path());
+    const CliResult host = run_cli({"run", plan, "--input", input, "--output", "host.bin"}, dir.path());
     ASSERT_EQ(host.exit_code, 0) << host.err;
     const std::vector<uint8_t> expected = read_bytes(dir.file("host.bin"));
     EXPECT_EQ(read_bytes(dir.file("example.bin")), expected);
@@ -42,6 +42,27 @@ TEST_F(PosixExample, RunsTheDemoPlanLikeTigrisRun) {
   ASSERT_EQ(c.exit_code, 0) << c.err;
   write_bytes(dir.file("image.bin"), float_input(3 * 64 * 64, 5));
   expect_same_as_run("demo.tgrs", "image.bin");
+}
+
+// The demo's image is declared NCHW and stored NHWC: the example takes the model's order and
+// moves the channels itself, so the NHWC bytes `tigris run --stored-order` takes give the
+// same logits, and NCHW bytes fed as NHWC would not.
+TEST_F(PosixExample, TakesTheModelsAxisOrderNotThePlans) {
+  ASSERT_EQ(run_program(TIGRIS_DEMO_MODEL_BINARY, {"write", dir.path()}).exit_code, 0);
+  ASSERT_EQ(run_cli({"compile", "demo.onnx", "-m", "96K+1M", "-o", "demo.tgrs"}, dir.path()).exit_code, 0);
+  const std::vector<uint8_t> nchw = float_input(3 * 64 * 64, 9);
+  std::vector<uint8_t> nhwc(nchw.size());
+  for (size_t c = 0; c < 3; ++c) {
+    for (size_t s = 0; s < 64 * 64; ++s) std::memcpy(&nhwc[(s * 3 + c) * 4], &nchw[(c * 64 * 64 + s) * 4], 4);
+  }
+  write_bytes(dir.file("nchw.bin"), nchw);
+  write_bytes(dir.file("nhwc.bin"), nhwc);
+  ASSERT_EQ(example({"demo.tgrs", "example.bin", "nchw.bin"}).exit_code, 0);
+  ASSERT_EQ(run_cli({"run", "demo.tgrs", "-i", "nhwc.bin", "--stored-order", "-o", "stored.bin"}, dir.path()).exit_code,
+            0);
+  EXPECT_EQ(read_bytes(dir.file("example.bin")), read_bytes(dir.file("stored.bin")));
+  ASSERT_EQ(example({"demo.tgrs", "swapped.bin", "nhwc.bin"}).exit_code, 0);
+  EXPECT_NE(read_bytes(dir.file("swapped.bin")), read_bytes(dir.file("stored.bin")));
 }
 
 TEST_F(PosixExample, RunsAnInt8PlanLikeTigrisRun) {

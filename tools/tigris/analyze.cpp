@@ -9,10 +9,8 @@
 
 #include <cstdio>
 #include <memory>
-#include <optional>
 
-#include "compiler/report/analysis_build.h"
-#include "export/analyze_rows.h"
+#include "tools/tigris/analysis.h"
 #include "tools/tigris/cli_errors.h"
 #include "tools/tigris/commands.h"
 #include "tools/tigris/files.h"
@@ -36,10 +34,6 @@ struct AnalyzeOptions {
   std::string svg;
 };
 
-void collect_event(const tigris_trace_event_t* event, void* ctx) {
-  static_cast<std::vector<tigris_trace_event_t>*>(ctx)->push_back(*event);
-}
-
 // Runs the compiled plan once with the trace hook; zero inputs unless files are given.
 TraceSummary traced_run(const tigris_plan_t& plan, const std::vector<std::string>& input_args) {
   std::vector<IfaceSpec> specs;
@@ -52,14 +46,7 @@ TraceSummary traced_run(const tigris_plan_t& plan, const std::vector<std::string
   } else {
     inputs = gather_inputs(input_args, specs);
   }
-  std::vector<tigris_trace_event_t> events;
-  HostRunConfig config;
-  config.fast_bytes = tigris_fast_arena_required(&plan);
-  config.slow_bytes = default_slow_bytes(plan);
-  config.trace = collect_event;
-  config.trace_ctx = &events;
-  const HostRunResult r = run_on_host(plan, inputs, config);
-  return summarize_trace(plan, std::move(events), r.stats, r.fast_peak);
+  return cli::traced_run(plan, inputs);
 }
 
 void check_trace_flags(const AnalyzeOptions& opt, const GivenBudgets& given) {
@@ -99,20 +86,6 @@ void trace_and_draw(const AnalyzeOptions& opt, const compiler::CompileResult& c,
     throw Failure("the trace disagrees with the runtime's counters: " + trace.mismatches[0]);
 }
 
-// TensorFlow Lite Micro's arena and what `tigris export` would save (none for a file the
-// arena model does not cover).
-std::optional<report::AnalysisTflm> tflite_micro(const std::string& path) {
-  const exporter::TflmRows rows = exporter::tflite_micro_rows_for_file(path);
-  if (!rows.shown) return std::nullopt;
-  report::AnalysisTflm t;
-  t.tensor_arena_bytes = static_cast<uint64_t>(rows.tensor_arena_bytes);
-  t.export_written = rows.export_written;
-  if (rows.export_written) t.export_change_bytes = rows.outcome.plan.total_change();
-  t.export_value = rows.export_value;
-  t.export_detail = rows.export_detail;
-  return t;
-}
-
 void run_analyze(const AnalyzeOptions& opt) {
   const GivenBudgets given = parse_budgets(opt.model);
   if (given.flash && *given.flash <= 0) throw UsageError("--flash must be greater than zero");
@@ -124,29 +97,17 @@ void run_analyze(const AnalyzeOptions& opt) {
   if (given.fast_given && given.fast <= 0) throw Failure("Fast-memory budget must be greater than zero");
   check_trace_flags(opt, given);
 
-  const compiler::Model model = load_model_for_cli(opt.model, opt.json);
-  const compiler::ModelSummary& summary = model.summary();
+  std::vector<uint8_t> bytes;
+  const compiler::Model model = load_model_for_cli(opt.model, opt.json, &bytes);
   if (opt.trace) {
     trace_and_draw(opt, compiler::compile(model, budgets), budgets.fast);
     return;
   }
-  report::AnalysisReport r;
-  std::optional<compiler::CompileResult> compiled;
-  if (!summary.supported()) {
-    r = report::build_analysis(opt.model.model, summary, budgets, nullptr, nullptr);
-  } else if (budgets.fast == 0) {
-    const compiler::ScheduleResult s = compiler::schedule(model, budgets);
-    r = report::build_analysis(opt.model.model, summary, budgets, &s, nullptr);
-  } else {
-    // Compile in memory: the flash figures are those of the plan compile would write.
-    compiled = compiler::compile(model, budgets);
-    r = report::build_analysis(opt.model.model, summary, budgets, &compiled->schedule, &compiled->flash);
-    r.budgets_tried = report::sweep_budgets(model, budgets, r.fast.verdict == report::Verdict::kFits);
-  }
-  if (summary.format == "tflite") r.tflite_micro = tflite_micro(opt.model.model);
+  const ModelAnalysis a = analyze_model(opt.model.model, bytes, model, budgets);
+  const report::AnalysisReport& r = a.report;
   const std::string out = opt.json ? report::to_json(r).dump(2) + "\n" : report::render_text(r, opt.verbose, true);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  if (!opt.svg.empty()) trace_and_draw(opt, compiled ? *compiled : compiler::compile(model, budgets), budgets.fast);
+  if (!opt.svg.empty()) trace_and_draw(opt, a.compiled ? *a.compiled : compiler::compile(model, budgets), budgets.fast);
 }
 
 }  // namespace

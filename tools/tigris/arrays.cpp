@@ -22,26 +22,6 @@ constexpr Descr kDescrs[] = {
     {"i8", 7}, {"b1", 9}, {"f2", 10}, {"f8", 11}, {"u4", 12}, {"u8", 13},
 };
 
-int dtype_of_descr(const std::string& descr, const std::string& where) {
-  if (descr.size() != 3) throw Failure(where + ": unsupported array dtype '" + descr + "'");
-  const char order = descr[0];
-  const std::string kind = descr.substr(1);
-  for (const Descr& d : kDescrs) {
-    if (kind != d.text) continue;
-    const bool single_byte = kind[1] == '1';
-    if (order == '<' || order == '|' || (order == '>' && single_byte) || (order == '=')) return d.dtype;
-    throw Failure(where + ": big-endian arrays are not supported ('" + descr + "')");
-  }
-  throw Failure(where + ": unsupported array dtype '" + descr + "'");
-}
-
-std::string descr_of_dtype(int dtype) {
-  for (const Descr& d : kDescrs) {
-    if (d.dtype == dtype) return std::string(d.text[1] == '1' ? "|" : "<") + d.text;
-  }
-  throw Failure("cannot write an array of dtype " + report::dtype_name(dtype) + " as .npy");
-}
-
 // The value that follows 'key': in a NumPy header dict, or npos.
 size_t value_pos(const std::string& header, const std::string& key) {
   for (const char quote : {'\'', '"'}) {
@@ -110,6 +90,26 @@ std::string shape_tuple(const std::vector<int64_t>& shape) {
 }
 
 }  // namespace
+
+int dtype_of_descr(const std::string& descr, const std::string& where) {
+  if (descr.size() != 3) throw Failure(where + ": unsupported array dtype '" + descr + "'");
+  const char order = descr[0];
+  const std::string kind = descr.substr(1);
+  for (const Descr& d : kDescrs) {
+    if (kind != d.text) continue;
+    const bool single_byte = kind[1] == '1';
+    if (order == '<' || order == '|' || (order == '>' && single_byte) || (order == '=')) return d.dtype;
+    throw Failure(where + ": big-endian arrays are not supported ('" + descr + "')");
+  }
+  throw Failure(where + ": unsupported array dtype '" + descr + "'");
+}
+
+std::string descr_of_dtype(int dtype) {
+  for (const Descr& d : kDescrs) {
+    if (d.dtype == dtype) return std::string(d.text[1] == '1' ? "|" : "<") + d.text;
+  }
+  throw Failure("cannot write an array of dtype " + report::dtype_name(dtype) + " as .npy");
+}
 
 int64_t element_count(const std::vector<int64_t>& shape) {
   int64_t n = 1;

@@ -17,6 +17,11 @@ struct Array {
 
 int64_t element_count(const std::vector<int64_t>& shape);
 
+// NumPy type strings ('<f4', '|i1'; NumPy's dtype.str) and the dtype codes they carry.
+// Failure names `where` for a type the plans have no code for, or a big-endian one.
+int dtype_of_descr(const std::string& descr, const std::string& where);
+std::string descr_of_dtype(int dtype);
+
 // Parse a .npy file. `where` names the file in error messages (Failure).
 // Little-endian or byte-order-free dtypes only; Fortran-ordered arrays are reordered to C order.
 Array read_npy(const std::vector<uint8_t>& bytes, const std::string& where);

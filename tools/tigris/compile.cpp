@@ -9,11 +9,10 @@
 #include <cstring>
 #include <memory>
 
-#include "compiler/report/analysis_build.h"
 #include "compiler/report/format.h"
-#include "tigris_loader.h"
 #include "tools/tigris/cli_errors.h"
 #include "tools/tigris/commands.h"
+#include "tools/tigris/compile_model.h"
 #include "tools/tigris/files.h"
 #include "tools/tigris/model_options.h"
 
@@ -66,27 +65,6 @@ void check_output(const std::string& output, const std::string& model) {
   throw Failure(message);
 }
 
-// The emitted plan goes through the runtime loader before it is written.
-void check_loads(const std::vector<uint8_t>& plan, const std::string& output) {
-  tigris_plan_t loaded{};
-  tigris_plan_limits_t need{};
-  const tigris_error_t err = tigris_plan_load_ex(plan.data(), static_cast<uint32_t>(plan.size()), &loaded, &need);
-  if (err == TIGRIS_OK) return;
-  if (err != TIGRIS_ERR_PLAN_LIMITS) {
-    no_plan(output, std::string("the runtime loader refuses the plan: ") + tigris_error_str(err));
-  }
-  tigris_plan_limits_t have{};
-  tigris_build_limits(&have);
-  if (need.tensors > have.tensors) {
-    std::fprintf(stderr,
-                 "warning: the plan has %u tensors, more than the runtime's default TIGRIS_MAX_TENSORS (%u); "
-                 "build the runtime with -DTIGRIS_MAX_TENSORS=%u\n",
-                 need.tensors, have.tensors, need.tensors);
-  } else {
-    std::fprintf(stderr, "warning: the plan exceeds the runtime's default executor limits; inspect it for the flags\n");
-  }
-}
-
 void run_compile(const CompileCliOptions& opt) {
   const GivenBudgets given = parse_budgets(opt.model);
   if (given.flash && *given.flash <= 0) throw UsageError("--flash must be greater than zero");
@@ -101,27 +79,16 @@ void run_compile(const CompileCliOptions& opt) {
   if (given.flash) budgets.flash = static_cast<uint64_t>(*given.flash);
 
   const compiler::Model model = load_model_for_cli(opt.model, false);
-  const compiler::ModelSummary& summary = model.summary();
   compiler::CompileOptions co;
   co.compression = opt.compress == "lz4" ? compiler::Compression::Lz4 : compiler::Compression::None;
   co.xip = opt.xip;
-  const compiler::CompileResult c = compiler::compile(model, budgets, co);
-  const report::AnalysisReport r =
-      report::build_analysis(opt.model.model, summary, budgets, summary.supported() ? &c.schedule : nullptr, &c.flash);
-  const std::string text = report::render_text(r, false, false);
+  const CompiledModel compiled = compile_model(opt.model.model, model, budgets, co);
+  const compiler::CompileResult& c = compiled.result;
+  const std::string text = report::render_text(compiled.report, false, false);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
-  if (!summary.supported()) {
-    // The summary above lists them; the error line stays one short line.
-    no_plan(output,
-            summary.unsupported_operators.empty()
-                ? "cannot compile: " + summary.dtype_errors.front()
-                : "cannot compile: " + std::to_string(summary.unsupported_operators.size()) +
-                      (summary.unsupported_operators.size() == 1 ? " unsupported operator" : " unsupported operators"));
-  }
-  if (!c.ok()) no_plan(output, c.error.empty() ? "the compiler gave no reason" : c.error);
-  if (r.fast.verdict != report::Verdict::kFits) no_plan(output, "the scheduled peak exceeds the fast budget");
-  check_loads(c.plan, output);
+  if (!compiled.refusal.empty()) no_plan(output, compiled.refusal);
+  if (!compiled.limits_warning.empty()) std::fprintf(stderr, "warning: %s\n", compiled.limits_warning.c_str());
   write_file_atomic(output, c.plan, IfExists::kReplace);
   std::string note;
   if (co.compression == compiler::Compression::Lz4) {

@@ -1,6 +1,5 @@
 #include "tools/tigris/host_run.h"
 
-#include <memory>
 #include <string>
 
 #include "tigris_iface.h"
@@ -14,21 +13,13 @@ namespace {
 
 constexpr size_t kArenaAlign = 64;
 
-// A zeroed byte buffer whose first `size` bytes start on a kArenaAlign boundary.
-class AlignedBuffer {
- public:
-  explicit AlignedBuffer(size_t size) : storage_(size + kArenaAlign, 0), size_(size) {
-    const auto addr = reinterpret_cast<uintptr_t>(storage_.data());
-    offset_ = (kArenaAlign - addr % kArenaAlign) % kArenaAlign;
-  }
-  uint8_t* data() { return size_ ? storage_.data() + offset_ : nullptr; }
-  size_t size() const { return size_; }
-
- private:
-  std::vector<uint8_t> storage_;
-  size_t size_;
-  size_t offset_ = 0;
-};
+// A zeroed buffer of `size` bytes plus the slack; returns its first kArenaAlign-aligned byte.
+uint8_t* aligned_block(std::vector<uint8_t>& storage, size_t size) {
+  if (size == 0) return nullptr;
+  storage.assign(size + kArenaAlign, 0);
+  const auto addr = reinterpret_cast<uintptr_t>(storage.data());
+  return storage.data() + (kArenaAlign - addr % kArenaAlign) % kArenaAlign;
+}
 
 std::string name_of(const tigris_plan_t& plan, uint16_t idx) {
   return "'" + std::string(tigris_tensor_name(&plan, &plan.tensors[idx])) + "'";
@@ -56,14 +47,38 @@ uint32_t default_slow_bytes(const tigris_plan_t& plan) {
   return total > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(total);
 }
 
-HostRunResult run_on_host(const tigris_plan_t& plan, const std::vector<std::vector<uint8_t>>& inputs,
-                          const HostRunConfig& config) {
+HostSession::HostSession(const tigris_plan_t& plan, const HostRunConfig& config)
+    : plan_(plan),
+      config_(config),
+      tensor_ptrs_(plan.header->num_tensors, nullptr),
+      workspace_(tigris_executor_workspace_required(&plan)),
+      state_(tigris_state_required(&plan)) {
+  fast_ = aligned_block(fast_storage_, config.fast_bytes);
+  slow_ = aligned_block(slow_storage_, config.slow_bytes);
+  if (workspace_.empty()) throw Failure("the plan's metadata gives no executor workspace size");
+  reset_state();
+}
+
+void HostSession::reset_state() {
+  if (state_.empty()) return;
+  const tigris_exec_error_t err = tigris_state_init(&plan_, state_.data(), state_.size());
+  if (err != TIGRIS_EXEC_OK) throw Failure(std::string("cannot prepare the state: ") + tigris_exec_error_str(err));
+}
+
+void HostSession::set_trace(tigris_trace_fn trace, void* ctx) {
+  config_.trace = trace;
+  config_.trace_ctx = ctx;
+}
+
+HostRunResult HostSession::run(const std::vector<std::vector<uint8_t>>& inputs) {
+  const tigris_plan_t& plan = plan_;
+  const HostRunConfig& config = config_;
   const tigris_file_header_t& h = *plan.header;
-  AlignedBuffer fast(config.fast_bytes), slow(config.slow_bytes);
-  std::vector<void*> tensor_ptrs(h.num_tensors, nullptr);
+  // Each run starts from empty arenas (the pointer table zeroed, peaks reset); only the
+  // state buffer carries over.
   tigris_mem_t mem{};
-  const tigris_mem_error_t mem_err = tigris_mem_init(&mem, tensor_ptrs.data(), h.num_tensors, fast.data(),
-                                                     config.fast_bytes, slow.data(), config.slow_bytes);
+  const tigris_mem_error_t mem_err =
+      tigris_mem_init(&mem, tensor_ptrs_.data(), h.num_tensors, fast_, config.fast_bytes, slow_, config.slow_bytes);
   if (mem_err != TIGRIS_MEM_OK)
     throw Failure(std::string("cannot set up the arenas: ") + tigris_mem_error_str(mem_err));
   if (config.trace) tigris_mem_set_trace(&mem, config.trace, config.trace_ctx);
@@ -81,20 +96,13 @@ HostRunResult run_on_host(const tigris_plan_t& plan, const std::vector<std::vect
   }
 
   HostRunResult result;
-  result.workspace_bytes = tigris_executor_workspace_required(&plan);
-  if (result.workspace_bytes == 0) throw Failure("the plan's metadata gives no executor workspace size");
-  std::vector<uint8_t> workspace(result.workspace_bytes);
-  result.state_bytes = tigris_state_required(&plan);
-  std::vector<uint8_t> state(result.state_bytes);
-  if (result.state_bytes) {
-    const tigris_exec_error_t err = tigris_state_init(&plan, state.data(), state.size());
-    if (err != TIGRIS_EXEC_OK) throw Failure(std::string("cannot prepare the state: ") + tigris_exec_error_str(err));
-  }
+  result.workspace_bytes = workspace_.size();
+  result.state_bytes = state_.size();
   result.int8_kernels = tigris_plan_data_dtype(&plan) == TIGRIS_DTYPE_INT8;
   const tigris_kernel_fn kernel = result.int8_kernels ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel;
   const tigris_exec_error_t err =
-      tigris_run_with_state(&plan, &mem, kernel, nullptr, &result.stats, workspace.data(), workspace.size(),
-                            result.state_bytes ? state.data() : nullptr, state.size());
+      tigris_run_with_state(&plan, &mem, kernel, nullptr, &result.stats, workspace_.data(), workspace_.size(),
+                            state_.empty() ? nullptr : state_.data(), state_.size());
   if (err != TIGRIS_EXEC_OK) throw Failure(exec_failure(err, config, tigris_fast_arena_required(&plan)));
 
   result.fast_peak = mem.fast_peak;
@@ -107,6 +115,12 @@ HostRunResult run_on_host(const tigris_plan_t& plan, const std::vector<std::vect
     result.outputs.push_back(std::move(out));
   }
   return result;
+}
+
+HostRunResult run_on_host(const tigris_plan_t& plan, const std::vector<std::vector<uint8_t>>& inputs,
+                          const HostRunConfig& config) {
+  HostSession session(plan, config);
+  return session.run(inputs);
 }
 
 std::string runtime_version() {

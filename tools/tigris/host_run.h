@@ -1,6 +1,7 @@
-// One inference of a loaded plan on the host build of the runtime: caller-owned
-// arenas, the reference kernels, the plan-sized executor workspace and state.
-// Used by `run` (and by `analyze --trace` through the trace hook).
+// Inference of a loaded plan on the host build of the runtime: caller-owned arenas, the
+// reference kernels, the plan-sized executor workspace and state. Used by `run` (and by
+// `analyze --trace` through the trace hook) for one run, and by the Python module's Session
+// for runs that keep the plan's state between them, as firmware does.
 #pragma once
 
 #include <cstdint>
@@ -35,9 +36,36 @@ std::string runtime_version();
 // the run reports what it actually used.
 uint32_t default_slow_bytes(const tigris_plan_t& plan);
 
-// `inputs` holds, per model input in plan order, the bytes tigris_input_write takes:
-// declared dtype, stored axis order, exactly tigris_iface_bytes long.
-// Throws Failure naming the input, output or runtime error code on any refusal.
+// A plan's arenas, executor workspace and state, allocated once. The state is initialised
+// on construction and carried from each run to the next until reset_state(); a failed run
+// leaves it as it was. `plan` must outlive the session.
+class HostSession {
+ public:
+  HostSession(const tigris_plan_t& plan, const HostRunConfig& config);
+  HostSession(const HostSession&) = delete;
+  HostSession& operator=(const HostSession&) = delete;
+
+  // `inputs` holds, per model input in plan order, the bytes tigris_input_write takes:
+  // declared dtype, stored axis order, exactly tigris_iface_bytes long.
+  // Throws Failure naming the input, output or runtime error code on any refusal.
+  HostRunResult run(const std::vector<std::vector<uint8_t>>& inputs);
+  // Writes every variable's initial value again (tigris_state_init).
+  void reset_state();
+  // The trace hook for the following runs (nullptr: none).
+  void set_trace(tigris_trace_fn trace, void* ctx);
+  const HostRunConfig& config() const { return config_; }
+
+ private:
+  const tigris_plan_t& plan_;
+  HostRunConfig config_;
+  std::vector<uint8_t> fast_storage_, slow_storage_;  // over-allocated for alignment
+  uint8_t* fast_ = nullptr;                           // aligned bases, nullptr for 0 bytes
+  uint8_t* slow_ = nullptr;
+  std::vector<void*> tensor_ptrs_;
+  std::vector<uint8_t> workspace_, state_;
+};
+
+// One run in a fresh session.
 HostRunResult run_on_host(const tigris_plan_t& plan, const std::vector<std::vector<uint8_t>>& inputs,
                           const HostRunConfig& config);
 

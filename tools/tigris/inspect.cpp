@@ -5,13 +5,9 @@
 #include <cstdio>
 #include <memory>
 
-#include "compiler/report/onnx_inspection.h"
-#include "compiler/report/plan_inspection.h"
-#include "compiler/report/tflite_inspection.h"
-#include "tools/tigris/cli_errors.h"
 #include "tools/tigris/commands.h"
 #include "tools/tigris/files.h"
-#include "tools/tigris/model_file.h"
+#include "tools/tigris/inspection.h"
 
 namespace tigris::cli {
 namespace {
@@ -22,33 +18,10 @@ struct InspectOptions {
   bool json = false;
 };
 
-void print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
-
 void run_inspect(const InspectOptions& opt) {
-  const std::vector<uint8_t> bytes = read_file(opt.file);
-  if (bytes.empty()) throw Failure(opt.file + ": empty file");
-  switch (sniff_kind(bytes)) {
-  case FileKind::kPlan: {
-    const LoadedPlan loaded(opt.file, bytes);
-    const auto report = report::inspect_plan(loaded.plan(), loaded.required(), opt.file, bytes.size());
-    print(opt.json ? report::to_json(report).dump(2) + "\n" : report::render_text(report, opt.verbose));
-    return;
-  }
-  case FileKind::kTflite: {
-    report::TfliteInspection r;
-    try {
-      r = report::inspect_tflite(bytes, opt.file);
-    } catch (const std::runtime_error& e) {
-      throw Failure(e.what());
-    }
-    print(opt.json ? report::to_json(r).dump(2) + "\n" : report::render_text(r, opt.verbose));
-    return;
-  }
-  case FileKind::kUnknown: throw Failure(opt.file + ": not an ONNX model, TFLite model or TiGrIS plan");
-  case FileKind::kOnnx: break;
-  }
-  const auto report = report::inspect_onnx(bytes, opt.file);
-  print(opt.json ? report::to_json(report).dump(2) + "\n" : report::render_text(report, opt.verbose));
+  const Inspection r = inspect_bytes(opt.file, read_file(opt.file));
+  const std::string text = opt.json ? r.json.dump(2) + "\n" : opt.verbose ? r.verbose_text : r.text;
+  std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 }  // namespace

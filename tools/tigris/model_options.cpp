@@ -12,7 +12,7 @@
 namespace tigris::cli {
 
 void add_model_options(CLI::App& sub, ModelOptions& opt, bool mem_required) {
-  sub.add_option("MODEL", opt.model, ".onnx model (detected from its bytes)")->required();
+  sub.add_option("MODEL", opt.model, ".onnx or .tflite model (detected from its bytes)")->required();
   CLI::Option* mem =
       sub.add_option("-m,--mem", opt.mem,
                      "memory pool size, fast then slow (256K, 1.5M, 4MB, bytes); -m 256K+4M = -m 256K -m 4M")
@@ -38,29 +38,35 @@ GivenBudgets parse_budgets(const ModelOptions& opt) {
   return b;
 }
 
-compiler::Model load_model_for_cli(const ModelOptions& opt, bool quiet) {
+compiler::Model load_model_bytes_for_cli(const std::string& name, const std::vector<uint8_t>& bytes,
+                                         const std::vector<std::string>& input_shapes) {
   compiler::LoadOptions load;
-  for (const ShapeBinding& b : parse_input_shapes(opt.input_shapes)) load.input_shapes.push_back({b.name, b.dims});
-  // Read and classify the file here so every command words a missing or foreign file alike.
-  const std::vector<uint8_t> bytes = read_file(opt.model);
-  if (bytes.empty()) throw Failure(opt.model + ": empty file");
+  for (const ShapeBinding& b : parse_input_shapes(input_shapes)) load.input_shapes.push_back({b.name, b.dims});
+  // Classify the bytes here so every command words a missing or foreign file alike.
+  if (bytes.empty()) throw Failure(name + ": empty file");
   switch (sniff_kind(bytes)) {
-  case FileKind::kPlan:
-    throw Failure(opt.model + ": a TiGrIS plan, not a model (tigris inspect or tigris run take plans)");
-  case FileKind::kUnknown: throw Failure(opt.model + ": not an ONNX model, TFLite model or TiGrIS plan");
+  case FileKind::kPlan: throw Failure(name + ": a TiGrIS plan, not a model (tigris inspect or tigris run take plans)");
+  case FileKind::kUnknown: throw Failure(name + ": not an ONNX model, TFLite model or TiGrIS plan");
   case FileKind::kOnnx:
   case FileKind::kTflite: break;
   }
   try {
-    compiler::Model model = compiler::load_model_bytes(bytes, opt.model, load);
-    if (!quiet) {
-      for (const std::string& w : model.warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    }
-    return model;
+    return compiler::load_model_bytes(bytes, name, load);
   } catch (const compiler::CompileError& e) {
     if (e.kind() == compiler::ErrorKind::Usage) throw UsageError(e.what());
     throw Failure(e.what());
   }
+}
+
+compiler::Model load_model_for_cli(const ModelOptions& opt, bool quiet, std::vector<uint8_t>* file_bytes) {
+  parse_input_shapes(opt.input_shapes);  // a malformed binding is a usage error before any file is read
+  std::vector<uint8_t> bytes = read_file(opt.model);
+  compiler::Model model = load_model_bytes_for_cli(opt.model, bytes, opt.input_shapes);
+  if (!quiet) {
+    for (const std::string& w : model.warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  }
+  if (file_bytes) *file_bytes = std::move(bytes);
+  return model;
 }
 
 }  // namespace tigris::cli

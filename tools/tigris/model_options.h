@@ -2,6 +2,7 @@
 // through the compiler with its errors mapped to the CLI's exit codes.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +34,12 @@ struct GivenBudgets {
 GivenBudgets parse_budgets(const ModelOptions& opt);
 
 // Loads and normalizes the model. CompileError of kind Usage -> UsageError, other kinds
-// -> Failure. Warnings go to stderr unless `quiet`.
-compiler::Model load_model_for_cli(const ModelOptions& opt, bool quiet);
+// -> Failure. Warnings go to stderr unless `quiet`. `file_bytes`, when given, receives the
+// bytes read from the file.
+compiler::Model load_model_for_cli(const ModelOptions& opt, bool quiet, std::vector<uint8_t>* file_bytes = nullptr);
+// From bytes, `name` standing for the file in messages; prints nothing (the caller shows
+// model.warnings()). The Python module loads models through this.
+compiler::Model load_model_bytes_for_cli(const std::string& name, const std::vector<uint8_t>& bytes,
+                                         const std::vector<std::string>& input_shapes);
 
 }  // namespace tigris::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/report/format.h"
+#include "tools/tigris/host_run.h"
 
 namespace tigris::cli {
 namespace {
@@ -35,7 +36,9 @@ std::string range(const char* axis, int32_t a, int32_t b) {
   return a < 0 ? "" : std::string(" ") + axis + " " + std::to_string(a) + "-" + std::to_string(b);
 }
 
-std::string event_line(const tigris_plan_t& plan, const tigris_trace_event_t& e) {
+}  // namespace
+
+std::string trace_event_text(const tigris_plan_t& plan, const tigris_trace_event_t& e) {
   const std::string size = format_bytes(e.bytes);
   const std::string rows = range("rows", e.row0, e.row1) + range("cols", e.col0, e.col1);
   switch (e.kind) {
@@ -60,8 +63,6 @@ std::string event_line(const tigris_plan_t& plan, const tigris_trace_event_t& e)
   default: return "event " + std::to_string(e.kind);
   }
 }
-
-}  // namespace
 
 std::string trace_kind_name(uint8_t path, uint16_t stages) {
   switch (path) {
@@ -166,7 +167,7 @@ std::string render_trace(const tigris_plan_t& plan, const TraceSummary& trace, c
       for (size_t i = u.first_event; i < u.end_event; ++i) {
         const tigris_trace_event_t& e = trace.events[i];
         if (e.kind == TIGRIS_TRACE_STAGE_BEGIN || e.kind == TIGRIS_TRACE_STAGE_END) continue;
-        out += (e.kind == TIGRIS_TRACE_TILE_BEGIN ? "    " : "      ") + event_line(plan, e) + "\n";
+        out += (e.kind == TIGRIS_TRACE_TILE_BEGIN ? "    " : "      ") + trace_event_text(plan, e) + "\n";
       }
     }
   }
@@ -179,6 +180,21 @@ std::string render_trace(const tigris_plan_t& plan, const TraceSummary& trace, c
     for (const std::string& m : trace.mismatches) out += m + "\n";
   }
   return out;
+}
+
+void collect_event(const tigris_trace_event_t* event, void* ctx) {
+  static_cast<std::vector<tigris_trace_event_t>*>(ctx)->push_back(*event);
+}
+
+TraceSummary traced_run(const tigris_plan_t& plan, const std::vector<std::vector<uint8_t>>& inputs) {
+  std::vector<tigris_trace_event_t> events;
+  HostRunConfig config;
+  config.fast_bytes = tigris_fast_arena_required(&plan);
+  config.slow_bytes = default_slow_bytes(plan);
+  config.trace = collect_event;
+  config.trace_ctx = &events;
+  const HostRunResult r = run_on_host(plan, inputs, config);
+  return summarize_trace(plan, std::move(events), r.stats, r.fast_peak);
 }
 
 }  // namespace tigris::cli

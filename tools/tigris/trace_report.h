@@ -49,6 +49,16 @@ struct TraceHeader {
 // The text `analyze --trace` prints; `verbose` lists every event under its unit.
 std::string render_trace(const tigris_plan_t& plan, const TraceSummary& trace, const TraceHeader& header, bool verbose);
 
+// One event as the verbose trace lists it: "load    slow+0 -> fast+64  1.00 KiB x rows 0-8".
+std::string trace_event_text(const tigris_plan_t& plan, const tigris_trace_event_t& event);
+
+// A tigris_trace_fn that appends each event to the std::vector<tigris_trace_event_t> at ctx.
+void collect_event(const tigris_trace_event_t* event, void* ctx);
+
+// Runs the plan once on the host runtime with the trace hook, in the arenas `tigris run`
+// gives by default, and summarizes the events. `inputs` as run_on_host takes them.
+TraceSummary traced_run(const tigris_plan_t& plan, const std::vector<std::vector<uint8_t>>& inputs);
+
 // "untiled", "1D tile", "2D tile", ..., "chain 3".
 std::string trace_kind_name(uint8_t path, uint16_t stages);
 

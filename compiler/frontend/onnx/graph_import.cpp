@@ -142,6 +142,7 @@ ir::Graph import_graph(const ::onnx::ModelProto& model) {
   im.graph.name = model.graph().name();
   im.graph.format = "onnx";
   im.graph.opset = default_opset(model);
+  im.graph.source_operators = static_cast<uint32_t>(model.graph().node_size());
   im.collect_types();
   im.import_initializers();
   im.import_io();

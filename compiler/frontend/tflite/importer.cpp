@@ -343,6 +343,7 @@ void Importer::convert_operator(size_t index) {
 ir::Graph Importer::run() {
   g.format = "tflite";
   g.opset = 13;
+  g.source_operators = static_cast<uint32_t>(sg_.operators.size());
   for (int32_t i : sg_.inputs) {
     try {
       ir::TensorId id = act(i);

@@ -57,15 +57,39 @@ if(MODE STREQUAL "install")
   run(${CMAKE_COMMAND} -S ${WORK}/consumer-src -B ${WORK}/cmake -DCMAKE_PREFIX_PATH=${prefix}
       -DCMAKE_BUILD_TYPE=Release ${configure_args})
   run(${CMAKE_COMMAND} --build ${WORK}/cmake)
-  # A component this installation was built without is refused with the reason.
+  # A component this installation was built without is refused with the reason; one it was
+  # built with is found.
+  set(missing "")
+  set(built "")
+  foreach(adapter cmsis_nn esp_nn)
+    string(TOUPPER ${adapter} var)
+    if(cache MATCHES "TIGRIS_${var}_DIR:PATH=[^\n]+")
+      list(APPEND built ${adapter})
+    elseif(NOT missing)
+      set(missing ${adapter})
+    endif()
+  endforeach()
+  if(missing)
+    set(expect "built without the ${missing} adapter")
+  else()
+    set(missing npu)
+    set(expect "no component npu")
+  endif()
   file(WRITE ${WORK}/missing/CMakeLists.txt
-       "cmake_minimum_required(VERSION 3.20)\nproject(m C CXX)\nfind_package(tigris REQUIRED COMPONENTS cmsis_nn)\n")
+       "cmake_minimum_required(VERSION 3.20)\nproject(m C CXX)\nfind_package(tigris REQUIRED COMPONENTS ${missing})\n")
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK}/missing -B ${WORK}/missing/build -DCMAKE_PREFIX_PATH=${prefix}
                           ${configure_args}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "built without the cmsis_nn adapter")
-    message(FATAL_ERROR "find_package(tigris COMPONENTS cmsis_nn) of a build without it:\n${out}${err}")
+  if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "${expect}")
+    message(FATAL_ERROR "find_package(tigris COMPONENTS ${missing}) of a build without it:\n${out}${err}")
   endif()
+  foreach(adapter ${built})
+    file(WRITE ${WORK}/${adapter}/CMakeLists.txt
+         "cmake_minimum_required(VERSION 3.20)\nproject(m C CXX)\nfind_package(tigris REQUIRED COMPONENTS ${adapter})\n"
+         "if(NOT TARGET tigris::${adapter})\n  message(FATAL_ERROR \"no tigris::${adapter}\")\nendif()\n")
+    run(${CMAKE_COMMAND} -S ${WORK}/${adapter} -B ${WORK}/${adapter}/build -DCMAKE_PREFIX_PATH=${prefix}
+        ${configure_args})
+  endforeach()
 
   # pkg-config and the C compiler alone.
   find_program(PKG_CONFIG pkg-config REQUIRED)

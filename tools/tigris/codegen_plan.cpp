@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "backends/common/accel_routes.h"
+#include "kernels/kernel_set.h"
 #include "compiler/report/format.h"
 #include "tigris_executor.h"
 #include "tigris_iface.h"
@@ -91,6 +92,22 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
   p.state_bytes = static_cast<uint32_t>(tigris_state_required(&plan));
   p.cmsis_reserve = tigris_accel::cmsis_nn_reserve_bound(&plan);
   p.required = required;
+  bool used[tigris_rt::ops::kFamilyCount] = {};
+  bool float32 = false;  // an operator on float32 data (TIGRIS_NO_KERNEL_FLOAT32 otherwise)
+  for (uint32_t i = 0; i < h.num_ops; ++i) {
+    const tigris_rt::ops::OpInfo* row = tigris_rt::ops::op_info(plan.ops[i].op_type);
+    if (row != nullptr) used[static_cast<uint8_t>(row->family)] = true;
+    float32 = float32 || tigris_rt::op_kernel_dtype(&plan, &plan.ops[i]) == TIGRIS_DTYPE_FLOAT32;
+  }
+  for (uint8_t f = 0; f < tigris_rt::ops::kFamilyCount; ++f) {
+    const char* macro = tigris_rt::ops::family_macro(static_cast<tigris_rt::ops::Family>(f));
+    if (macro == nullptr) continue;
+    if (used[f])
+      p.families.push_back(macro);
+    else
+      p.unused_family_defines.push_back(std::string("-DTIGRIS_NO_KERNEL_") + macro);
+  }
+  if (!float32) p.unused_family_defines.push_back("-DTIGRIS_NO_KERNEL_FLOAT32");
   p.subgraphs = plan.num_subgraphs;
   p.subgraph_depth = plan.subgraph_depth;
   for (uint32_t i = 0; i < h.num_model_inputs; ++i) p.inputs.push_back(iface_of(plan, plan.model_inputs[i]));

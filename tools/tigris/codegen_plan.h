@@ -42,6 +42,9 @@ struct CodegenPlan {
   uint32_t cmsis_reserve = 0;
   tigris_plan_limits_t required{};  // tigris_plan_load_ex
   uint32_t subgraphs = 0, subgraph_depth = 0;
+  // Kernel families the plan's operators use, and the TIGRIS_NO_KERNEL_<FAMILY> defines of the
+  // others: a runtime built with them links only the kernels and loader rules this plan needs.
+  std::vector<std::string> families, unused_family_defines;
   std::vector<CodegenIface> inputs, outputs;
 };
 

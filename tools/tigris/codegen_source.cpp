@@ -19,10 +19,11 @@ std::string upper(std::string s) {
 std::string u32(uint64_t v) { return std::to_string(v) + "u"; }
 
 // `a, b, c` wrapped after `width` columns, continuation lines starting with `indent`.
-std::string wrap(const std::vector<std::string>& items, size_t width, const std::string& indent) {
+std::string wrap(const std::vector<std::string>& items, size_t width, const std::string& indent,
+                 const char* separator = ",") {
   std::string out, line;
   for (size_t i = 0; i < items.size(); ++i) {
-    const std::string item = items[i] + (i + 1 < items.size() ? "," : "");
+    const std::string item = items[i] + (i + 1 < items.size() ? separator : "");
     if (!line.empty() && line.size() + 1 + item.size() > width) {
       out += line + "\n" + indent;
       line.clear();
@@ -89,6 +90,11 @@ std::string header_comment(const CodegenPlan& plan, const RouteCounts& routes, c
          "\n";
   out += std::string(" *   XIP         ") + (m.xip ? "yes" : "no") + "\n";
   out += " *   backend     " + backend_line(plan, routes, r.backend) + "\n";
+  out += " *   kernels     " + wrap(plan.families, 70, pad.substr(3)) + "\n";
+  if (!plan.unused_family_defines.empty()) {
+    out += " *   trim        a runtime built with these links no other kernel or rule:\n" + pad.substr(3) +
+           wrap(plan.unused_family_defines, 70, pad.substr(3), "") + "\n";
+  }
   out += " *   format      " + format_line(r) + "\n";
   for (const CodegenIface& io : plan.inputs) {
     out += " *   input       " + io.name + " " + io.shape + " " + io.dtype + ", " + std::to_string(io.bytes) + " B\n";

@@ -39,6 +39,32 @@ enum class Family : uint8_t {
     kDetection,
 };
 
+// The FAMILY of TIGRIS_NO_KERNEL_<FAMILY> (nullptr for kNone; host code and tests).
+constexpr const char *family_macro(Family f)
+{
+    switch (f) {
+    case Family::kConv: return "CONV";
+    case Family::kConvTranspose: return "CONV_TRANSPOSE";
+    case Family::kPool: return "POOL";
+    case Family::kMatrix: return "MATRIX";
+    case Family::kBinary: return "BINARY";
+    case Family::kActivation: return "ACTIVATION";
+    case Family::kMath: return "MATH";
+    case Family::kSoftmax: return "SOFTMAX";
+    case Family::kNorm: return "NORM";
+    case Family::kReduce: return "REDUCE";
+    case Family::kResize: return "RESIZE";
+    case Family::kMovement: return "MOVEMENT";
+    case Family::kLogic: return "LOGIC";
+    case Family::kCast: return "CAST";
+    case Family::kSequence: return "SEQUENCE";
+    case Family::kDetection: return "DETECTION";
+    case Family::kNone: break;
+    }
+    return nullptr;
+}
+constexpr uint8_t kFamilyCount = (uint8_t)Family::kDetection + 1u;
+
 // The float reference kernel (kernels/f32/, also every non-quantized dtype) of an op.
 enum class F32 : uint8_t {
     kNone,
@@ -625,8 +651,8 @@ constexpr OpInfoTable runtime_rows()
     OpInfoTable t{};
     for (uint32_t i = 0; i < kOpCount; ++i) {
         const OpDef &d = kOpDefs[i];
-        t.rows[i] = OpInfo{d.f32_dtypes, d.attrs, d.band,   d.code,   d.family, d.f32,     d.s8,
-                           d.dtypes,     d.q8,    d.rule,   d.traits, d.accel,  d.lowering};
+        t.rows[i] = OpInfo{d.f32_dtypes, d.attrs, d.band, d.code,   d.family, d.f32,     d.s8,
+                           d.dtypes,     d.q8,    d.rule, d.traits, d.accel,  d.lowering};
     }
     return t;
 }

@@ -188,9 +188,9 @@ bool broadcast_result_ok(const Operand *ops, uint8_t n, const int32_t *out, uint
 Verdict check_elementwise(const OpView &v)
 {
     switch (rule_of(v)) {
-    case ops::Rule::kBinary: return verdict(check_binary(v));
-    case ops::Rule::kAddN: return verdict(check_add_n(v));
-    case ops::Rule::kUnary: return verdict(check_unary(v));
+        TIGRIS_RULE(kBinary, check_binary(v))
+        TIGRIS_RULE(kAddN, check_add_n(v))
+        TIGRIS_RULE(kUnary, check_unary(v))
     default: return kNotMine;
     }
 }

@@ -262,17 +262,17 @@ bool check_dynamic_update_slice(const OpView &v)
 Verdict check_movement(const OpView &v)
 {
     switch (rule_of(v)) {
-    case ops::Rule::kConcatSplit: return verdict(check_concat_split(v, v.op->op_type == TIGRIS_OP_SPLIT));
-    case ops::Rule::kPad: return verdict(check_pad(v));
-    case ops::Rule::kMirrorPad: return verdict(check_mirror_pad(v));
-    case ops::Rule::kTranspose: return verdict(check_transpose(v));
-    case ops::Rule::kReshape: return verdict(check_reshape(v));
-    case ops::Rule::kGather: return verdict(check_gather(v));
-    case ops::Rule::kEmbedding: return verdict(check_embedding(v));
-    case ops::Rule::kGatherNd: return verdict(check_gather_nd(v));
-    case ops::Rule::kStridedSlice: return verdict(check_strided_slice(v));
-    case ops::Rule::kReverse: return verdict(check_reverse(v));
-    case ops::Rule::kDynamicUpdateSlice: return verdict(check_dynamic_update_slice(v));
+        TIGRIS_RULE(kConcatSplit, check_concat_split(v, v.op->op_type == TIGRIS_OP_SPLIT))
+        TIGRIS_RULE(kPad, check_pad(v))
+        TIGRIS_RULE(kMirrorPad, check_mirror_pad(v))
+        TIGRIS_RULE(kTranspose, check_transpose(v))
+        TIGRIS_RULE(kReshape, check_reshape(v))
+        TIGRIS_RULE(kGather, check_gather(v))
+        TIGRIS_RULE(kEmbedding, check_embedding(v))
+        TIGRIS_RULE(kGatherNd, check_gather_nd(v))
+        TIGRIS_RULE(kStridedSlice, check_strided_slice(v))
+        TIGRIS_RULE(kReverse, check_reverse(v))
+        TIGRIS_RULE(kDynamicUpdateSlice, check_dynamic_update_slice(v))
     default: return kNotMine;
     }
 }

@@ -87,9 +87,9 @@ bool check_lstm(const OpView &v)
 Verdict check_sequence(const OpView &v)
 {
     switch (rule_of(v)) {
-    case ops::Rule::kSvdf: return verdict(check_svdf(v));
-    case ops::Rule::kLstm: return verdict(check_lstm(v));
-    case ops::Rule::kDetection: return verdict(check_detection(v));
+        TIGRIS_RULE(kSvdf, check_svdf(v))
+        TIGRIS_RULE(kLstm, check_lstm(v))
+        TIGRIS_RULE(kDetection, check_detection(v))
     default: return kNotMine;
     }
 }

@@ -144,11 +144,11 @@ bool check_cumsum(const OpView &v)
 Verdict check_shape_ops(const OpView &v)
 {
     switch (rule_of(v)) {
-    case ops::Rule::kSoftmax: return verdict(check_softmax(v));
-    case ops::Rule::kNorm: return verdict(check_norm(v));
-    case ops::Rule::kReduce: return verdict(check_reduce(v));
-    case ops::Rule::kArg: return verdict(check_arg(v));
-    case ops::Rule::kCumSum: return verdict(check_cumsum(v));
+        TIGRIS_RULE(kSoftmax, check_softmax(v))
+        TIGRIS_RULE(kNorm, check_norm(v))
+        TIGRIS_RULE(kReduce, check_reduce(v))
+        TIGRIS_RULE(kArg, check_arg(v))
+        TIGRIS_RULE(kCumSum, check_cumsum(v))
     default: return check_movement(v);
     }
 }

@@ -218,13 +218,13 @@ bool check_resize(const OpView &v)
 Verdict check_spatial(const OpView &v)
 {
     switch (rule_of(v)) {
-    case ops::Rule::kConv: return verdict(check_conv(v));
-    case ops::Rule::kConvTranspose: return verdict(check_conv_transpose(v));
-    case ops::Rule::kFullyConnected: return verdict(check_fully_connected(v));
-    case ops::Rule::kMatMul: return verdict(check_matmul(v));
-    case ops::Rule::kPool: return verdict(check_pool(v));
-    case ops::Rule::kGlobalPool: return verdict(check_global_pool(v));
-    case ops::Rule::kResize: return verdict(check_resize(v));
+        TIGRIS_RULE(kConv, check_conv(v))
+        TIGRIS_RULE(kConvTranspose, check_conv_transpose(v))
+        TIGRIS_RULE(kFullyConnected, check_fully_connected(v))
+        TIGRIS_RULE(kMatMul, check_matmul(v))
+        TIGRIS_RULE(kPool, check_pool(v))
+        TIGRIS_RULE(kGlobalPool, check_global_pool(v))
+        TIGRIS_RULE(kResize, check_resize(v))
     default: return kNotMine;
     }
 }

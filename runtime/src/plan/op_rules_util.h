@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/le_bytes.h"
+#include "kernels/kernel_set.h"
 #include "ops/op_table.h"
 #include "tigris.h"
 
@@ -79,6 +80,13 @@ bool check_detection(const OpView &v);       // op_rules_detection.cpp
 bool check_quant(const OpView &v);
 
 inline Verdict verdict(bool ok) { return ok ? kOk : kBad; }
+
+// One case of a family's dispatch: the rule `check` of ops::Rule::R, referenced only when a
+// built kernel family uses it (a TIGRIS_NO_KERNEL_<FAMILY> build links no rule it cannot use).
+#define TIGRIS_RULE(R, check)                                      \
+  case ops::Rule::R:                                               \
+    if constexpr (rule_built(ops::Rule::R)) return verdict(check); \
+    return kBad;
 
 // One operand of an elementwise op or MatMul: a tensor input, or the constant named by
 // weight_idx (shape from CONSTANT_OPERAND). Filled in place; never copy it (shape may point

@@ -11,39 +11,47 @@ using tigris_rt::f32::Call;
 
 namespace {
 
-// The float kernel of the op's row (ops/op_table.h).
+// The float kernel of the op's row (ops/op_table.h). A kernel no built family uses is not
+// referenced, so a build with TIGRIS_NO_KERNEL_<FAMILY> does not link it.
+#define TIGRIS_F32_KERNEL(K, fn)                                        \
+  case F32::K:                                                          \
+    if constexpr (tigris_rt::f32_kernel_built(F32::K)) return k::fn(c); \
+    return -1;
+
 int dispatch(const Call &c, tigris_rt::ops::F32 kernel)
 {
     namespace k = tigris_rt::f32;
     using tigris_rt::ops::F32;
     switch (kernel) {
-    case F32::kConv: return k::conv(c);
-    case F32::kConvTranspose: return k::conv_transpose(c);
-    case F32::kPool: return k::pool(c);
-    case F32::kGlobalPool: return k::global_pool(c);
-    case F32::kFullyConnected: return k::fully_connected(c);
-    case F32::kMatMul: return k::matmul(c);
-    case F32::kBinary: return k::binary(c);
-    case F32::kAddN: return k::add_n(c);
-    case F32::kUnary: return k::unary(c);
-    case F32::kCast: return k::cast(c);
-    case F32::kSoftmax: return k::softmax(c);
-    case F32::kNorm: return k::norm(c);
-    case F32::kReduce: return k::reduce(c);
-    case F32::kResize: return k::resize(c);
-    case F32::kConcatSplit: return k::concat_split(c);
-    case F32::kPad: return k::pad(c);
-    case F32::kTranspose: return k::transpose(c);
-    case F32::kReshape: return k::reshape(c);
-    case F32::kGather: return k::gather(c);
-    case F32::kSlice: return k::slice(c);
-    case F32::kSvdf: return k::svdf(c);
-    case F32::kLstm: return k::lstm(c);
-    case F32::kDetection: return k::detection_postprocess(c);
+        TIGRIS_F32_KERNEL(kConv, conv)
+        TIGRIS_F32_KERNEL(kConvTranspose, conv_transpose)
+        TIGRIS_F32_KERNEL(kPool, pool)
+        TIGRIS_F32_KERNEL(kGlobalPool, global_pool)
+        TIGRIS_F32_KERNEL(kFullyConnected, fully_connected)
+        TIGRIS_F32_KERNEL(kMatMul, matmul)
+        TIGRIS_F32_KERNEL(kBinary, binary)
+        TIGRIS_F32_KERNEL(kAddN, add_n)
+        TIGRIS_F32_KERNEL(kUnary, unary)
+        TIGRIS_F32_KERNEL(kCast, cast)
+        TIGRIS_F32_KERNEL(kSoftmax, softmax)
+        TIGRIS_F32_KERNEL(kNorm, norm)
+        TIGRIS_F32_KERNEL(kReduce, reduce)
+        TIGRIS_F32_KERNEL(kResize, resize)
+        TIGRIS_F32_KERNEL(kConcatSplit, concat_split)
+        TIGRIS_F32_KERNEL(kPad, pad)
+        TIGRIS_F32_KERNEL(kTranspose, transpose)
+        TIGRIS_F32_KERNEL(kReshape, reshape)
+        TIGRIS_F32_KERNEL(kGather, gather)
+        TIGRIS_F32_KERNEL(kSlice, slice)
+        TIGRIS_F32_KERNEL(kSvdf, svdf)
+        TIGRIS_F32_KERNEL(kLstm, lstm)
+        TIGRIS_F32_KERNEL(kDetection, detection_postprocess)
     case F32::kNone: break;
     }
     return -1;  // no float kernel: control flow runs in the executor
 }
+
+#undef TIGRIS_F32_KERNEL
 
 }  // namespace
 

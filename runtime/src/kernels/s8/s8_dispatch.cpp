@@ -35,48 +35,56 @@ bool int8_op(const tigris_plan_t *plan, const tigris_op_t *op)
     return quantized_int8(plan, in0);
 }
 
-// The int8 kernel the op's row names (ops/op_table.h), or nullptr.
+// The int8 kernel the op's row names (ops/op_table.h), or nullptr; one no built family uses
+// is not referenced (TIGRIS_NO_KERNEL_<FAMILY> builds do not link it).
+#define TIGRIS_S8_KERNEL(K, fn)                                    \
+  case S8::K:                                                      \
+    if constexpr (tigris_rt::s8_kernel_built(S8::K)) return k::fn; \
+    return nullptr;
+
 tigris_s8::KernelFn kernel_of(tigris_rt::ops::S8 kernel)
 {
     namespace k = tigris_s8;
     using tigris_rt::ops::S8;
     switch (kernel) {
-    case S8::kConv: return k::conv;
-    case S8::kDepthwise: return k::depthwise;
-    case S8::kFullyConnected: return k::fully_connected;
-    case S8::kAvgPool: return k::avg_pool;
-    case S8::kMaxPool: return k::max_pool;
-    case S8::kGlobalAvg: return k::global_avg;
-    case S8::kGlobalMax: return k::global_max;
-    case S8::kReduceMean: return k::reduce_mean;
-    case S8::kReduceMax: return k::reduce_max;
-    case S8::kReduceMin: return k::reduce_min;
-    case S8::kReduceSum: return k::reduce_sum;
-    case S8::kAdd: return k::add;
-    case S8::kSub: return k::sub;
-    case S8::kMul: return k::mul;
-    case S8::kMaximum: return k::maximum;
-    case S8::kMinimum: return k::minimum;
-    case S8::kRelu: return k::relu;
-    case S8::kRelu6: return k::relu6;
-    case S8::kClip: return k::clip;
-    case S8::kLeakyRelu: return k::leaky_relu;
-    case S8::kHardSwish: return k::hard_swish;
-    case S8::kSigmoid: return k::sigmoid;
-    case S8::kTanh: return k::tanh_act;
-    case S8::kSoftmax: return k::softmax;
-    case S8::kResizeNearest: return k::resize_nearest;
-    case S8::kResizeBilinear: return k::resize_bilinear;
-    case S8::kCopy: return k::copy;
-    case S8::kConcat: return k::concat;
-    case S8::kPad: return k::pad;
-    case S8::kTranspose: return k::transpose;
-    case S8::kStridedSlice: return k::strided_slice;
-    case S8::kQuantizeCast: return k::quantize_cast;
+        TIGRIS_S8_KERNEL(kConv, conv)
+        TIGRIS_S8_KERNEL(kDepthwise, depthwise)
+        TIGRIS_S8_KERNEL(kFullyConnected, fully_connected)
+        TIGRIS_S8_KERNEL(kAvgPool, avg_pool)
+        TIGRIS_S8_KERNEL(kMaxPool, max_pool)
+        TIGRIS_S8_KERNEL(kGlobalAvg, global_avg)
+        TIGRIS_S8_KERNEL(kGlobalMax, global_max)
+        TIGRIS_S8_KERNEL(kReduceMean, reduce_mean)
+        TIGRIS_S8_KERNEL(kReduceMax, reduce_max)
+        TIGRIS_S8_KERNEL(kReduceMin, reduce_min)
+        TIGRIS_S8_KERNEL(kReduceSum, reduce_sum)
+        TIGRIS_S8_KERNEL(kAdd, add)
+        TIGRIS_S8_KERNEL(kSub, sub)
+        TIGRIS_S8_KERNEL(kMul, mul)
+        TIGRIS_S8_KERNEL(kMaximum, maximum)
+        TIGRIS_S8_KERNEL(kMinimum, minimum)
+        TIGRIS_S8_KERNEL(kRelu, relu)
+        TIGRIS_S8_KERNEL(kRelu6, relu6)
+        TIGRIS_S8_KERNEL(kClip, clip)
+        TIGRIS_S8_KERNEL(kLeakyRelu, leaky_relu)
+        TIGRIS_S8_KERNEL(kHardSwish, hard_swish)
+        TIGRIS_S8_KERNEL(kSigmoid, sigmoid)
+        TIGRIS_S8_KERNEL(kTanh, tanh_act)
+        TIGRIS_S8_KERNEL(kSoftmax, softmax)
+        TIGRIS_S8_KERNEL(kResizeNearest, resize_nearest)
+        TIGRIS_S8_KERNEL(kResizeBilinear, resize_bilinear)
+        TIGRIS_S8_KERNEL(kCopy, copy)
+        TIGRIS_S8_KERNEL(kConcat, concat)
+        TIGRIS_S8_KERNEL(kPad, pad)
+        TIGRIS_S8_KERNEL(kTranspose, transpose)
+        TIGRIS_S8_KERNEL(kStridedSlice, strided_slice)
+        TIGRIS_S8_KERNEL(kQuantizeCast, quantize_cast)
     case S8::kNone: break;
     }
     return nullptr;
 }
+
+#undef TIGRIS_S8_KERNEL
 
 }  // namespace
 

@@ -185,6 +185,7 @@ struct Quantization {
   std::vector<float> min, max, scale;
   std::vector<int64_t> zero_point;
   int32_t quantized_dimension = 0;
+  bool details_dropped = false;  // a lenient read dropped its details (custom quantization)
   bool operator==(const Quantization&) const = default;
   // TFLite Micro's test: a tensor is quantized when both scale and zero_point are non-empty.
   bool affine() const { return !scale.empty() && !zero_point.empty(); }

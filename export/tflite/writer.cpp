@@ -316,6 +316,11 @@ Offset<void> write_operator_code(PackBuilder& b, const OperatorCode& c) {
 std::vector<uint8_t> write_model(const Model& m) {
   if (!m.uncarried.empty())
     throw ModelError("", "the model holds parts that cannot be written: " + m.uncarried.front());
+  for (const SubGraph& g : m.subgraphs)
+    for (const Tensor& t : g.tensors)
+      if (t.quantization && t.quantization->details_dropped)
+        throw ModelError("", "the model holds parts that cannot be written: tensor '" + t.name +
+                                 "' lost its quantization details in a lenient read");
   check_model_indices(m, "");
   using T = fb::Model;
   PackBuilder b;

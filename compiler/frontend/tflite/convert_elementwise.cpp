@@ -153,6 +153,8 @@ void fold_dequantize(Importer& imp, int32_t x, int32_t y) {
     ir::QuantParam q = *imp.quant(x);
     std::vector<int64_t> shape = imp.tfl_shape(x);
     int64_t inner = 1;
+    if (q.per_channel() && (q.axis < 0 || q.axis >= static_cast<int>(shape.size())))
+      refuse("constant '" + imp.tensor(x).name + "' has a bad quantized dimension");
     if (q.per_channel())
       for (size_t a = static_cast<size_t>(q.axis) + 1; a < shape.size(); ++a) inner *= shape[a];
     for (size_t k = 0; k < d.size(); ++k) {

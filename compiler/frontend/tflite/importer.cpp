@@ -121,21 +121,32 @@ tfl::TensorType Importer::type(int32_t i) const {
 std::optional<ir::QuantParam> Importer::quant(int32_t i) const {
   if (folded_.count(i)) return std::nullopt;
   const tfl::Tensor& t = tensor(i);
+  // TFLite Micro's reading of a record (micro_allocator.cc): quantized when it has a scale
+  // and a zero point; zero point k when both lists have the same length, else the first
+  // zero point for every channel; the quantized dimension is copied unchecked (the kernels
+  // that read per-channel scales check it against their weights).
   if (!t.quantization || !t.quantization->affine()) return std::nullopt;
   const tfl::Quantization& q = *t.quantization;
   ir::QuantParam p;
   p.scales = q.scale;
-  for (int64_t z : q.zero_point) p.zero_points.push_back(static_cast<int32_t>(z));
-  if (p.scales.size() != p.zero_points.size()) {
-    if (p.zero_points.size() != 1)
-      refuse("tensor '" + t.name + "' has " + std::to_string(p.scales.size()) + " scales and " +
-             std::to_string(p.zero_points.size()) + " zero points");
-    p.zero_points.assign(p.scales.size(), p.zero_points[0]);
+  for (size_t k = 0; k < p.scales.size(); ++k) {
+    int64_t z = q.zero_point.size() == q.scale.size() ? q.zero_point[k] : q.zero_point[0];
+    p.zero_points.push_back(static_cast<int32_t>(z));
   }
-  for (float s : p.scales)
-    if (!(s > 0.0f) || !std::isfinite(s)) refuse("tensor '" + t.name + "' has a scale that is not positive and finite");
   if (p.scales.size() > 1) p.axis = q.quantized_dimension;
   return p;
+}
+
+std::optional<ir::QuantParam> Importer::act_quant(int32_t i) const {
+  std::optional<ir::QuantParam> q = quant(i);
+  if (!q) return q;
+  // An activation's kernels read TfLiteTensor.params: the first scale and zero point.
+  q->scales.resize(1);
+  q->zero_points.resize(1);
+  q->axis = -1;
+  if (!(q->scales[0] > 0.0f) || !std::isfinite(q->scales[0]))
+    refuse("tensor '" + tensor(i).name + "' has a scale that is not positive and finite");
+  return q;
 }
 
 std::vector<int64_t> Importer::ints(int32_t i) const {
@@ -165,10 +176,9 @@ bool Importer::quantized(int32_t i) const { return type(i) == tfl::TensorType::I
 ir::DType Importer::act_dtype(int32_t i) const {
   const tfl::Tensor& t = tensor(i);
   tfl::TensorType ty = type(i);
-  std::optional<ir::QuantParam> q = quant(i);
+  std::optional<ir::QuantParam> q = act_quant(i);
   if (ty == tfl::TensorType::Int8) {
     if (!q) refuse("int8 tensor '" + t.name + "' has no quantization");
-    if (q->per_channel()) refuse("tensor '" + t.name + "' is quantized per channel");
     if (q->zero_points[0] < -128 || q->zero_points[0] > 127)
       refuse("tensor '" + t.name + "' has a zero point outside int8");
     return ir::DType::Int8;
@@ -184,7 +194,7 @@ ir::DType Importer::act_dtype(int32_t i) const {
 }
 
 ir::TensorId Importer::make_tensor(int32_t i, bool constant, const std::vector<int64_t>& perm,
-                                   const std::string& suffix) {
+                                   const std::string& suffix, bool with_quant) {
   const tfl::Tensor& t = tensor(i);
   ir::Tensor x;
   std::string base = t.name.empty() ? "t" + std::to_string(i) : t.name;
@@ -194,7 +204,7 @@ ir::TensorId Importer::make_tensor(int32_t i, bool constant, const std::vector<i
   for (int64_t d : shape)
     if (d <= 0) refuse("tensor '" + t.name + "' has extent " + std::to_string(d));
   x.shape = ir::permute_shape(shape, perm);
-  x.quant = quant(i);
+  if (with_quant) x.quant = constant ? quant(i) : act_quant(i);
   if (x.quant && x.quant->axis >= 0) {
     if (x.quant->axis >= static_cast<int>(shape.size()))
       refuse("tensor '" + t.name + "' has a bad quantized dimension");
@@ -221,6 +231,19 @@ ir::TensorId Importer::act(int32_t i) {
 }
 
 ir::TensorId Importer::constant(int32_t i) { return weight(i, ir_perm(static_cast<int>(tensor(i).shape.size())), ""); }
+
+ir::TensorId Importer::bias(int32_t i) {
+  if (!is_const(i)) refuse("operand '" + tensor(i).name + "' is computed at run time");
+  if (tensor(i).shape.size() != 1) refuse("bias '" + tensor(i).name + "' is not a vector");
+  std::string key = std::to_string(i) + "/bias";
+  auto it = const_ids_.find(key);
+  if (it != const_ids_.end()) return it->second;
+  // The kernels add the int32 (or float) values as they are; TFLite Micro never reads a
+  // bias's quantization record, whatever it holds.
+  ir::TensorId id = make_tensor(i, true, {0}, "", false);
+  const_ids_[key] = id;
+  return id;
+}
 
 ir::TensorId Importer::weight(int32_t i, const std::vector<int64_t>& perm, const std::string& suffix) {
   if (!is_const(i)) refuse("operand '" + tensor(i).name + "' is computed at run time");

@@ -52,6 +52,9 @@ class Importer {
   std::span<const uint8_t> data(int32_t i) const;
   tfl::TensorType type(int32_t i) const;
   std::optional<ir::QuantParam> quant(int32_t i) const;  // TFLite axis for per-channel
+  // An activation's quantization: TFLite Micro's params (first scale and zero point);
+  // refuses a scale that is not positive and finite.
+  std::optional<ir::QuantParam> act_quant(int32_t i) const;
   // Values of an integer constant (shape operands, axes, paddings...).
   std::vector<int64_t> ints(int32_t i) const;
   // An activation's dtype (refuses types plans do not hold, hybrid and uint8 quantization).
@@ -63,6 +66,8 @@ class Importer {
   ir::TensorId constant(int32_t i);  // constant in IR order, quant kept
   // Constant reordered by `perm` (data axes, TFLite order -> IR), quant axis mapped.
   ir::TensorId weight(int32_t i, const std::vector<int64_t>& perm, const std::string& suffix);
+  // A conv-like operator's bias (rank 1), without its quantization record.
+  ir::TensorId bias(int32_t i);
   ir::TensorId operand(int32_t i) { return is_const(i) ? constant(i) : act(i); }
   // A TFLite constant replaced by a value computed here (DEQUANTIZE of a constant).
   void fold_to(int32_t i, tfl::TensorType type, std::vector<uint8_t> bytes);
@@ -87,7 +92,8 @@ class Importer {
  private:
   void convert_operator(size_t index);
   void placeholder(const std::string& reason);
-  ir::TensorId make_tensor(int32_t i, bool constant, const std::vector<int64_t>& perm, const std::string& suffix);
+  ir::TensorId make_tensor(int32_t i, bool constant, const std::vector<int64_t>& perm, const std::string& suffix,
+                           bool with_quant = true);
 
   const tfl::Model& model_;
   const tfl::SubGraph& sg_;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "compiler/frontend/tflite/boundary_transpose.h"
 #include "compiler/ir/error.h"
 #include "compiler/passes/util.h"
 
@@ -366,16 +367,31 @@ void Importer::convert_operator(size_t index) {
 ir::Graph Importer::run() {
   g.format = "tflite";
   g.opset = 13;
+  const std::map<int32_t, size_t> first = channels_first_inputs(model_, sg_);
+  std::vector<char> absorbed(sg_.operators.size(), 0);
+  std::vector<ir::TensorId> channels_first;
   for (int32_t i : sg_.inputs) {
     try {
-      ir::TensorId id = act(i);
+      auto t = first.find(i);
+      ir::TensorId id;
+      if (t != first.end()) {
+        // The input is its TRANSPOSE's output, given channels-first under the input's name.
+        act_dtype(i);
+        id = act(sg_.operators[t->second].outputs[0]);
+        g.tensor(id).name = g.unique_tensor_name(tensor(i).name.empty() ? "input" : tensor(i).name);
+        absorbed[t->second] = 1;
+        channels_first.push_back(id);
+      } else {
+        id = act(i);
+      }
       act_dtype(i);
       g.inputs.push_back(id);
     } catch (const Refusal& r) {
       reasons.push_back({-1, "", "model input " + std::to_string(i) + ": " + r.reason});
     }
   }
-  for (size_t k = 0; k < sg_.operators.size(); ++k) convert_operator(k);
+  for (size_t k = 0; k < sg_.operators.size(); ++k)
+    if (!absorbed[k]) convert_operator(k);
   for (int32_t i : sg_.outputs) {
     try {
       ir::TensorId id = act(i);
@@ -386,7 +402,9 @@ ir::Graph Importer::run() {
       reasons.push_back({-1, "", "model output " + std::to_string(i) + ": " + r.reason});
     }
   }
-  for (ir::TensorId id : g.inputs) g.tensor(id).caller_channels_last = true;
+  for (ir::TensorId id : g.inputs)
+    g.tensor(id).caller_channels_last =
+        std::find(channels_first.begin(), channels_first.end(), id) == channels_first.end();
   for (ir::TensorId id : g.outputs) g.tensor(id).caller_channels_last = true;
   return std::move(g);
 }

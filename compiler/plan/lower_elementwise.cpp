@@ -6,13 +6,9 @@
 
 namespace tigris::plan::detail {
 
-namespace {
-
-using ir::DType;
-
 // Operands of an elementwise op: tensors become inputs; at most one constant becomes the
 // weight with a CONSTANT_OPERAND attribute (long form with its stored shape).
-void operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
+void elementwise_operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
   int constant_at = -1;
   for (size_t i = 0; i < n.inputs.size(); ++i) {
     ir::TensorId id = n.inputs[i];
@@ -28,7 +24,7 @@ void operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& 
   const ir::Tensor& c = g.tensor(n.inputs[static_cast<size_t>(constant_at)]);
   if (!ir::dtype_storable(c.dtype)) unsupported(n, "constant of type " + ir::dtype_name(c.dtype));
   op.weight = w.get(g, n.inputs[static_cast<size_t>(constant_at)], "", [](const ir::Tensor& t) { return t.data; });
-  if (c.dtype == DType::Int8 && c.quant) {
+  if ((c.dtype == ir::DType::Int8 || c.dtype == ir::DType::Int16) && c.quant) {
     if (c.quant->per_channel()) unsupported(n, "a per-channel quantized constant operand");
     op.constant_quant = *c.quant;  // emit writes its index into the payload
   }
@@ -37,6 +33,10 @@ void operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& 
   for (int64_t d : c.shape) p.i32(d);
   add_attr(op, TIGRIS_ATTR_CONSTANT_OPERAND, p);
 }
+
+namespace {
+
+using ir::DType;
 
 DType data_type(const ir::Graph& g, const ir::Node& n, size_t i) { return g.tensor(n.inputs.at(i)).dtype; }
 
@@ -99,7 +99,7 @@ LowerFn binary(uint8_t type, std::initializer_list<DType> dtypes) {
     if (!q8 && std::find(allowed.begin(), allowed.end(), t) == allowed.end())
       unsupported(n, "no kernel for " + ir::dtype_name(t) + " data");
     op.type = type;
-    operands(g, n, w, op);
+    elementwise_operands(g, n, w, op);
     if (type == TIGRIS_OP_ADD)
       op.fused_act = fused_activation(n);
     else if (!q8 && n.attrs.has("fused_activation"))
@@ -146,7 +146,7 @@ void where(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op)
   if (data_type(g, n, 0) != DType::Bool) unsupported(n, "condition is not bool");
   if (data_type(g, n, 1) != data_type(g, n, 2)) unsupported(n, "operands of different types");
   op.type = TIGRIS_OP_SELECT_V2;
-  operands(g, n, w, op);
+  elementwise_operands(g, n, w, op);
 }
 
 void compare(uint8_t type, const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {

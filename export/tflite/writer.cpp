@@ -117,6 +117,16 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
         .scalar(T::VT_DILATION_H_FACTOR, c->dilation_h, 1)
         .end();
   }
+  if (auto* c = o.get<TransposeConvOptions>()) {
+    using T = fb::TransposeConvOptions;
+    return Table(b)
+        .scalar(T::VT_PADDING, i8(c->padding), 0)
+        .scalar(T::VT_STRIDE_W, c->stride_w, 0)
+        .scalar(T::VT_STRIDE_H, c->stride_h, 0)
+        .scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
+        .scalar(T::VT_QUANTIZED_BIAS_TYPE, i8(c->quantized_bias_type), 0)
+        .end();
+  }
   if (auto* c = o.get<Pool2DOptions>()) {
     using T = fb::Pool2DOptions;
     return Table(b)

@@ -5,15 +5,6 @@
 
 namespace tigris::frontend::tflite {
 
-namespace {
-
-template <class T>
-const T& options(Importer& imp) {
-  const T* o = imp.op().options.get<T>();
-  if (!o) refuse("its options table is missing");
-  return *o;
-}
-
 // TFLite Micro's rules for a conv-like weight's scales (PopulateConvolutionQuantizationParams
 // and the kernels' Prepare): one scale, or one per output channel when the quantized
 // dimension names an axis of that extent. The channel of scale k is output channel k
@@ -33,6 +24,15 @@ void check_weight_scales(Importer& imp, int32_t w, int64_t out_channels) {
            ", which is not an axis of their " + std::to_string(out_channels) + " output channels");
 }
 
+namespace {
+
+template <class T>
+const T& options(Importer& imp) {
+  const T* o = imp.op().options.get<T>();
+  if (!o) refuse("its options table is missing");
+  return *o;
+}
+
 // The IR weight (made by `make`) quantized per output channel along IR axis 0.
 ir::TensorId output_channel_weight(Importer& imp, ir::TensorId id) {
   ir::Tensor& t = imp.g.tensor(id);
@@ -42,7 +42,7 @@ ir::TensorId output_channel_weight(Importer& imp, ir::TensorId id) {
 
 // Input dtype of a conv-like op and its weight: float with float weights, or int8 with
 // int8 weights (symmetric); anything else is hybrid or unsupported.
-void check_weights(Importer& imp, int32_t x, int32_t w, int32_t b, int64_t out_channels) {
+void check_weights(Importer& imp, int32_t x, int32_t w, int32_t b, int64_t out_channels, bool int32_bias = true) {
   ir::DType xt = imp.act_dtype(x);
   tfl::TensorType wt = imp.type(w);
   if (!imp.is_const(w)) refuse("weights computed at run time");
@@ -51,6 +51,12 @@ void check_weights(Importer& imp, int32_t x, int32_t w, int32_t b, int64_t out_c
       refuse(std::string("hybrid operator (float32 activations, ") + tfl::tensor_type_name(wt) +
              " weights); TFLite Micro refuses hybrid models too");
     if (b >= 0 && imp.type(b) != tfl::TensorType::Float32) refuse("float operator with a non-float bias");
+    return;
+  }
+  if (xt == ir::DType::Int16) {
+    check_int16_weights(imp, w, out_channels);
+    check_int16_bias(imp, b, int32_bias);
+    if (imp.act_dtype(imp.output(0)) != ir::DType::Int16) refuse("16x8 operator with a non-int16 output");
     return;
   }
   if (xt != ir::DType::Int8) refuse("no kernel for " + ir::dtype_name(xt) + " data");
@@ -71,7 +77,7 @@ void conv(Importer& imp, bool depthwise) {
   int32_t x = imp.input(0), w = imp.input(1), b = imp.input(2), y = imp.output(0);
   std::vector<int64_t> xs = imp.tfl_shape(x), ws = imp.tfl_shape(w), ys = imp.tfl_shape(y);
   if (xs.size() != 4 || ws.size() != 4 || ys.size() != 4) refuse("expects rank-4 input, filter and output");
-  check_weights(imp, x, w, b, ys[3]);
+  check_weights(imp, x, w, b, ys[3], !depthwise);  // TFLite Micro's 16x8 depthwise reads int64 biases
   int64_t cin = xs[3], cout = ys[3];
   std::vector<int64_t> strides, dilations;
   tfl::Padding padding;
@@ -158,7 +164,7 @@ void pool(Importer& imp, const char* op) {
   int32_t x = imp.input(0), y = imp.output(0);
   const auto& o = options<tfl::Pool2DOptions>(imp);
   ir::DType t = imp.act_dtype(x);
-  if (t != ir::DType::Float32 && t != ir::DType::Int8) refuse("no kernel for " + ir::dtype_name(t) + " data");
+  if (t != ir::DType::Float32 && !quantized_dtype(t)) refuse("no kernel for " + ir::dtype_name(t) + " data");
   imp.act_dtype(y);
   std::vector<int64_t> xs = imp.tfl_shape(x), ys = imp.tfl_shape(y);
   if (xs.size() != 4 || ys.size() != 4) refuse("expects rank-4 tensors");
@@ -168,7 +174,7 @@ void pool(Importer& imp, const char* op) {
   n.attrs.set("kernel_shape", kernel);
   n.attrs.set("strides", strides);
   n.attrs.set("pads", pads);
-  imp.fuse(imp.g.nodes.size() - 1, o.activation, t == ir::DType::Int8);
+  imp.fuse(imp.g.nodes.size() - 1, o.activation, quantized_dtype(t));
 }
 
 void avg_pool(Importer& imp) { pool(imp, "AveragePool"); }

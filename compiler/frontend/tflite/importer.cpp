@@ -41,6 +41,7 @@ const std::map<int32_t, Converter>& converters() {
     register_conv(t);
     register_elementwise(t);
     register_shape(t);
+    register_int16(t);
     return t;
   }();
   return table;
@@ -186,11 +187,12 @@ ir::DType Importer::act_dtype(int32_t i) const {
   }
   if (ty == tfl::TensorType::UInt8 && q)
     refuse("tensor '" + t.name + "' is uint8-quantized (TFLite's legacy quantization); convert the model to int8");
-  if (ty == tfl::TensorType::Int16) refuse("tensor '" + t.name + "' is int16 (16x8 quantization is not supported)");
+  if (ty == tfl::TensorType::Int16 && q && (q->zero_points[0] < -32768 || q->zero_points[0] > 32767))
+    refuse("tensor '" + t.name + "' has a zero point outside int16");
   ir::DType d = dtype_of(ty);
   if (!ir::dtype_storable(d))
     refuse("tensor '" + t.name + "' is " + tfl::tensor_type_name(ty) +
-           "; plans hold float32, int8, int32, int64 and bool");
+           "; plans hold float32, int8, int16, int32, int64 and bool");
   return d;
 }
 
@@ -307,8 +309,8 @@ void Importer::fuse(size_t node, tfl::Activation a, bool clamps) {
   if (name.empty())
     refuse("fused activation " + std::to_string(static_cast<int>(a)) + " (TANH or SIGN_BIT) is not supported");
   ir::TensorId y = g.nodes.at(node).outputs.at(0);
-  bool int8 = g.tensor(y).dtype == ir::DType::Int8;
-  if (clamps && (int8 || name != "ReluN1To1")) {
+  bool quantized = g.tensor(y).dtype == ir::DType::Int8 || g.tensor(y).dtype == ir::DType::Int16;
+  if (clamps && (quantized || name != "ReluN1To1")) {
     g.nodes[node].attrs.set("fused_activation", name);
     return;
   }

@@ -29,6 +29,7 @@ using Converter = void (*)(Importer&);
 void register_conv(std::map<int32_t, Converter>& table);
 void register_elementwise(std::map<int32_t, Converter>& table);
 void register_shape(std::map<int32_t, Converter>& table);
+void register_int16(std::map<int32_t, Converter>& table);  // TRANSPOSE_CONV (convert_int16.cpp)
 
 class Importer {
  public:
@@ -109,6 +110,19 @@ class Importer {
   };
   std::map<int32_t, Folded> folded_;
 };
+
+// ---- 16x8 quantization (convert_int16.cpp) ----
+bool quantized_dtype(ir::DType t);  // int8 or int16
+// int8 symmetric weights of a 16x8 operator, scales per TFLite Micro's rules.
+void check_int16_weights(Importer& imp, int32_t w, int64_t out_channels);
+// The bias of a 16x8 operator: int64, or int32 where the kernel has an int32 accumulator.
+void check_int16_bias(Importer& imp, int32_t b, bool int32_allowed);
+// PAD / PADV2 fill of an int16 output (raw 0 without a value), dequantized.
+float dequantized_pad_value(Importer& imp, int32_t value, int32_t y);
+// int16 SOFTMAX's quantization: zero points 0, output scale 1/32768.
+void check_int16_softmax(Importer& imp, int32_t x, int32_t y);
+// A conv-like weight's scales per TFLite Micro's rules (convert_conv.cpp).
+void check_weight_scales(Importer& imp, int32_t w, int64_t out_channels);
 
 // Tensor-independent helpers.
 std::vector<int64_t> ir_perm(int rank);       // TFLite -> IR axis order ([0, r-1, 1..r-2] for rank 3/4)

@@ -43,6 +43,9 @@ bool numeric_class(uint8_t op_type, uint8_t d)
     switch (op_type) {
     case TIGRIS_OP_SQUARED_DIFFERENCE:
     case TIGRIS_OP_PRELU: return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT8;
+    case TIGRIS_OP_ADD:
+    case TIGRIS_OP_SUB:
+    case TIGRIS_OP_MUL: return is_numeric(d) || d == TIGRIS_DTYPE_INT16;  // int16: 16x8 quantized
     default: return is_numeric(d);
     }
 }
@@ -129,8 +132,25 @@ UnaryClass unary_class(uint8_t t)
     }
 }
 
+// int16 (16x8) LEAKY_RELU, LOGISTIC and TANH; the last two carry their 256-entry uint16
+// sigmoid table as the weight.
+bool check_unary_int16(const OpView &v)
+{
+    const tigris_tensor_t &in = v.in(0), &out = v.out(0);
+    if (v.num_in() != 1 || v.num_out() != 1 || v.has_bias() || out.dtype != TIGRIS_DTYPE_INT16) return false;
+    if (!same_shape(v, in, out)) return false;
+    switch (v.op->op_type) {
+    case TIGRIS_OP_LEAKY_RELU: return !v.has_weight() && f32_attr_ok(v, TIGRIS_ATTR_ALPHA, 1, false);
+    case TIGRIS_OP_SIGMOID:
+    case TIGRIS_OP_TANH: return v.has_weight() && v.weight_bytes() == 512u;
+    default: return false;
+    }
+}
+
 bool check_unary(const OpView &v, UnaryClass cls)
 {
+    if (v.num_in() == 1 && v.in(0).dtype == TIGRIS_DTYPE_INT16 && v.op->op_type != TIGRIS_OP_CAST)
+        return check_unary_int16(v);
     if (v.num_in() != 1 || v.num_out() != 1 || v.has_weight() || v.has_bias()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     if (!same_shape(v, in, out)) return false;

@@ -21,6 +21,10 @@ bool kernel_enabled_f32(uint8_t op_type, uint8_t dtype);
 // kernels. kernel_enabled(op, INT8) is kernel_enabled_s8(op) || kernel_enabled_f32(op, INT8).
 bool kernel_enabled_s8(uint8_t op_type);
 
+// The int16 reference set (kernels/s16/s16_kernel_set.cpp): quantized int16 kernels.
+// TEMP registration until the operator table lands.
+bool kernel_enabled_s16(uint8_t op_type);
+
 // The dtype an op's kernel is chosen by (docs/operators.md §1): input 0's dtype, except
 // Select (input 1) and EmbeddingLookup (output 0). The loader passes it to kernel_enabled.
 inline uint8_t op_kernel_dtype(const tigris_plan_t *plan, const tigris_op_t *op)

@@ -5,6 +5,7 @@
 
 #include "kernels/f32/kernels_f32.h"
 #include "kernels/kernel_set.h"
+#include "kernels/s16/s16_kernels.h"
 
 using tigris_rt::f32::Call;
 
@@ -118,6 +119,9 @@ extern "C" int tigris_dispatch_kernel(const tigris_plan_t *plan, const tigris_op
         if (ins[i] >= mem->num_tensors) return -1;
     for (uint8_t i = 0; i < op->num_outputs; ++i)
         if (outs[i] >= mem->num_tensors || mem->tensor_ptrs[outs[i]] == nullptr) return -1;
+    // TEMP registration: quantized int16 ops run on the int16 kernels (byte movement comes back).
+    const int s16 = tigris_s16::dispatch(plan, op, op_index, mem);
+    if (s16 != tigris_s16::kDelegate) return s16;
     if (!tigris_rt::kernel_enabled_f32(op->op_type, tigris_rt::op_kernel_dtype(plan, op))) return -1;
     if (op->op_type == TIGRIS_OP_IF || op->op_type == TIGRIS_OP_WHILE) return -1;  // the executor runs them
     Call c{plan, op, op_index, mem};

@@ -152,7 +152,7 @@ nlohmann::ordered_json model_json(const AnalysisModel& m) {
   json j = {{"name", m.name},
             {"file", m.file},
             {"format", m.format},
-            {"dtype", m.dtype == "int8" || m.dtype == "float32" ? json(m.dtype) : json(nullptr)},
+            {"dtype", m.dtype == "int8" || m.dtype == "int16" || m.dtype == "float32" ? json(m.dtype) : json(nullptr)},
             {"operators", m.operators},
             {"tensors", m.tensors},
             {"activations", m.activations},

@@ -104,12 +104,13 @@ void softmax_params(double beta, float input_scale, int32_t *multiplier, int *le
     quantize_multiplier((double)input_scale * beta / (10.0 / 65535.0), multiplier, left_shift);
 }
 
-int16_t lut_lookup(int16_t value, const int16_t *lut)
+int16_t lut_lookup(int16_t value, const uint8_t *lut)
 {
     const uint16_t index = (uint16_t)(256 + (value >> 7));
     const int16_t offset = (int16_t)(value & 0x7f);
-    const int16_t base = lut[index];
-    const int16_t slope = (int16_t)(lut[index + 1] - lut[index]);
+    const int16_t base = (int16_t)(uint16_t)(lut[2 * index] | (lut[2 * index + 1] << 8));
+    const int16_t next = (int16_t)(uint16_t)(lut[2 * index + 2] | (lut[2 * index + 3] << 8));
+    const int16_t slope = (int16_t)(next - base);
     const int delta = (slope * offset + 64) >> 7;
     return (int16_t)(base + delta);
 }

@@ -41,8 +41,9 @@ bool checked_log2(float x, int *log2_rounded);
 // SOFTMAX (int16): input multiplier and left shift of in_scale * beta / (10 / 65535).
 void softmax_params(double beta, float input_scale, int32_t *multiplier, int *left_shift);
 
-// TFLite LUTLookup (int16 -> int16, 513 entries, 9-bit index and 7-bit interpolation).
-int16_t lut_lookup(int16_t value, const int16_t *lut);
+// TFLite LUTLookup (int16 -> int16, 513 entries, 9-bit index and 7-bit interpolation), the
+// table read as little-endian bytes (a plan weight).
+int16_t lut_lookup(int16_t value, const uint8_t *lut);
 
 // The 256-entry table of sigmoid(i / 24) in Q0.16 the int16 LOGISTIC and TANH interpolate
 // (the op's weight); kSigmoidTableEntries entries.

@@ -27,17 +27,10 @@ int count_leading_zeros(uint32_t x)
     return n;
 }
 
+// The op's two LUTs (little-endian int16): exp, then 1 / (1 + x).
 struct Luts {
-    int16_t exp[kLutEntries], one_over[kLutEntries];
+    const uint8_t *exp, *one_over;
 };
-
-void read_luts(const uint8_t *w, Luts *l)
-{
-    for (int i = 0; i < kLutEntries; i++) {
-        l->exp[i] = (int16_t)(uint16_t)(w[2 * i] | (w[2 * i + 1] << 8));
-        l->one_over[i] = (int16_t)(uint16_t)(w[2 * (kLutEntries + i)] | (w[2 * (kLutEntries + i) + 1] << 8));
-    }
-}
 
 // One row of `depth` values, strided (in elements). The output row holds the exps meanwhile.
 void softmax_row(const int16_t *x, int64_t xs, int16_t *y, int64_t ys, int32_t depth, int32_t m, int shift,
@@ -84,8 +77,7 @@ int softmax(const Call &c)
     const uint8_t *axes = c.attr(TIGRIS_ATTR_AXES, &len);
     if (axes != nullptr && (len != 1 || axes[0] != rank - 1)) return kError;
     if (kern::band_cuts_axis(kern::pointwise_band(c.mem), rank - 1)) return kError;
-    Luts l;
-    read_luts(w, &l);
+    const Luts l{w, w + 2 * kLutEntries};
     return kern::for_each_lane(
         io.vo, io.vi, rank - 1, rank - 1, [&](uint8_t *o, uint8_t *i, int64_t depth, int64_t ostep, int64_t istep) {
             softmax_row((const int16_t *)i, istep / 2, (int16_t *)o, ostep / 2, (int32_t)depth, m, shift, l);

@@ -56,6 +56,7 @@ function(tigris_attach_backends target)
     return()
   endif()
   file(GLOB common ${TIGRIS_BACKENDS_SRC}/common/*.cpp)
+  list(FILTER common EXCLUDE REGEX "/accel_routes\\.cpp$")  # already in every runtime
   target_sources(${target} PRIVATE ${common})
   if(TIGRIS_BACKEND_CMSIS_NN)
     file(GLOB cmsis ${TIGRIS_BACKENDS_SRC}/cmsis_nn/*.cpp)

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/plan/lower_internal.h"
+#include "kernels/kernel_set.h"
 
 namespace tigris::plan {
 
@@ -20,6 +21,12 @@ void runtime_operand(const ir::Graph& g, const ir::Node& n, ir::TensorId id) {
 void require_dtype(const ir::Graph& g, const ir::Node& n, ir::TensorId id, std::initializer_list<ir::DType> allowed) {
   ir::DType t = g.tensor(id).dtype;
   if (std::find(allowed.begin(), allowed.end(), t) == allowed.end())
+    unsupported(n, "no kernel for " + ir::dtype_name(t) + " data");
+}
+
+void require_kernel(const ir::Graph& g, const ir::Node& n, ir::TensorId id, uint8_t op_type) {
+  ir::DType t = g.tensor(id).dtype;
+  if (!tigris_rt::kernel_enabled_f32(op_type, static_cast<uint8_t>(t)))
     unsupported(n, "no kernel for " + ir::dtype_name(t) + " data");
 }
 

@@ -46,8 +46,9 @@ inline void add_attr(LoweredOp& op, uint8_t kind, const Payload& p) { op.attrs.e
 // Check dtype of tensor `id` is one of `allowed`.
 void require_dtype(const ir::Graph& g, const ir::Node& n, ir::TensorId id, std::initializer_list<ir::DType> allowed);
 inline constexpr std::initializer_list<ir::DType> kFloat = {ir::DType::Float32};
-inline constexpr std::initializer_list<ir::DType> kNumeric = {ir::DType::Float32, ir::DType::Int32, ir::DType::Int64,
-                                                              ir::DType::UInt8};
+// Check the runtime has a float reference kernel of `op_type` for the dtype of tensor `id`
+// (the kernel dtypes of the op's row of the operator table, runtime/src/ops/op_table.h).
+void require_kernel(const ir::Graph& g, const ir::Node& n, ir::TensorId id, uint8_t op_type);
 
 // Activation inputs in order (constants skipped).
 std::vector<ir::TensorId> activation_inputs(const ir::Graph& g, const ir::Node& n);

@@ -134,9 +134,7 @@ void reduce(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) 
   if (is_q8(g, x)) {
     require_all_q8(g, n);
   } else {
-    require_dtype(g, n, x, n.op == "ReduceSum" || n.op == "ReduceMax" || n.op == "ReduceMin" ? kNumeric : kFloat);
-    if (op.type != TIGRIS_OP_REDUCE_MEAN && op.type != TIGRIS_OP_REDUCE_SUM && g.tensor(x).dtype != DType::Float32)
-      unsupported(n, "no kernel for " + ir::dtype_name(g.tensor(x).dtype) + " data");
+    require_kernel(g, n, x, op.type);
   }
   op.inputs = {x};
   int64_t rank = rank_of(g, x);
@@ -157,7 +155,7 @@ void arg_extreme(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp&
 
 void cumsum(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) {
   ir::TensorId x = only_input(g, n);
-  require_dtype(g, n, x, kNumeric);
+  require_kernel(g, n, x, TIGRIS_OP_CUMSUM);
   op.type = TIGRIS_OP_CUMSUM;
   op.inputs = {x};
   std::vector<int64_t> axis = n.attrs.get_ints("axis_list");
@@ -224,7 +222,7 @@ void reshape(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op)
 // broadcast of the two is the output shape).
 void expand(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
   ir::TensorId x = only_input(g, n);
-  require_dtype(g, n, x, kNumeric);
+  require_kernel(g, n, x, TIGRIS_OP_ADD);
   const ir::Shape& in = g.tensor(x).shape;
   const ir::Shape& out = g.tensor(n.outputs[0]).shape;
   ir::Shape c(out.size(), 1);

@@ -1,4 +1,5 @@
-// Display names of the plan's operator types (tigris_op_type_t wire values).
+// Display names of the plan's operator types (tigris_op_type_t wire values): the operator
+// table's names (runtime/src/ops/op_table.h).
 #pragma once
 
 #include <string>

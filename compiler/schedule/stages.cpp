@@ -115,7 +115,7 @@ class Partitioner {
     for (int i = 0; i < n_; ++i) {
       chainable_[static_cast<size_t>(i)] = chainable_op(probe_, g_, i);
       const uint8_t t = probe_.op(i).op_type;
-      band_spatial_[static_cast<size_t>(i)] = tigris_rt::hw_spatial_op(t) || t == TIGRIS_OP_CONV1D;
+      band_spatial_[static_cast<size_t>(i)] = tigris_rt::hw_spatial_op(t) || tigris_rt::line_spatial_op(t);
     }
   }
 

@@ -238,10 +238,18 @@ typedef enum {
     TIGRIS_OP_IF = 87,
     TIGRIS_OP_WHILE = 88,
     TIGRIS_OP_DETECTION_POSTPROCESS = 89,
+    TIGRIS_OP_ASIN = 90,
+    TIGRIS_OP_ACOS = 91,
+    TIGRIS_OP_ATAN = 92,
+    TIGRIS_OP_SINH = 93,
+    TIGRIS_OP_COSH = 94,
+    TIGRIS_OP_ASINH = 95,
+    TIGRIS_OP_ACOSH = 96,
+    TIGRIS_OP_ATANH = 97,
     TIGRIS_OP_UNKNOWN = 255
 } tigris_op_type_t;
 
-#define TIGRIS_OP_TYPE_MAX 89 /* highest defined opcode */
+#define TIGRIS_OP_TYPE_MAX 97 /* highest defined opcode */
 
 /* ---- Error codes (loader and model interface) -------------------------- */
 

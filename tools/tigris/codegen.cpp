@@ -63,7 +63,7 @@ void run_codegen(const CodegenOptions& opt, const CLI::App& sub) {
     throw Failure(opt.plan + ": not a TiGrIS plan; compile the model first (tigris compile)");
   }
   const LoadedPlan loaded(opt.plan, bytes);
-  const RouteCounts routes = check_routes(loaded.plan(), backend, opt.plan);
+  const RouteCounts routes = count_routes(loaded.plan(), backend);
   const CodegenPlan plan = describe_plan(loaded.plan(), loaded.required(), bytes, opt.plan);
 
   CodegenRequest request;
@@ -85,6 +85,11 @@ void run_codegen(const CodegenOptions& opt, const CLI::App& sub) {
   std::string report = "C source written to " + output + "\n";
   report += std::string("  backend   ") + backend_name(backend) +
             (plan.int8 || backend == Backend::kReference ? "" : " (float32 plan: float reference kernels)") + "\n";
+  if (backend == Backend::kCmsisNn && plan.int8 && !plan.cmsis_reserve_known) {
+    report +=
+        "  note      this tigris was built without CMSIS-NN: define the *_CMSIS_NN_RESERVE_BYTES macro for "
+        "your target (init checks it)\n";
+  }
   report += "  format    " + opt.format + "\n";
   if (core) {
     report += "  header    " + header + " (" + std::to_string(text.header.size()) + " bytes)\n";

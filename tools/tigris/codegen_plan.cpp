@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backends/common/accel_routes.h"
 #include "compiler/report/format.h"
-#include "compiler/report/op_names.h"
 #include "tigris_executor.h"
 #include "tigris_iface.h"
+#ifdef TIGRIS_HAS_CMSIS_NN
+#include "tigris_kernels_cmsis_nn.h"
+#endif
 #include "tools/tigris/cli_errors.h"
 
 namespace tigris::cli {
@@ -53,32 +56,6 @@ CodegenIface iface_of(const tigris_plan_t& plan, uint16_t idx) {
 
 uint32_t align_up(uint64_t v, uint32_t a) { return static_cast<uint32_t>((v + a - 1) / a * a); }
 
-// The largest im2col scratch of an int8 conv (2 * Cin * kh * kw int16 values) or depthwise
-// (Cin * kh * kw int16 values), plus the largest per-channel multiplier and shift expansion
-// (8 bytes per output channel), each rounded to 16 bytes, plus 16 bytes of separation.
-uint32_t cmsis_reserve(const tigris_plan_t& plan) {
-  uint64_t scratch = 0, expansion = 0;
-  for (uint32_t i = 0; i < plan.header->num_ops; ++i) {
-    const tigris_op_t& op = plan.ops[i];
-    if (op.op_type != TIGRIS_OP_CONV && op.op_type != TIGRIS_OP_DEPTHWISE && op.op_type != TIGRIS_OP_CONV1D &&
-        op.op_type != TIGRIS_OP_FULLY_CONN) {
-      continue;
-    }
-    const tigris_tensor_t& in = plan.tensors[tigris_op_inputs(&plan, &op)[0]];
-    const tigris_tensor_t& out = plan.tensors[tigris_op_outputs(&plan, &op)[0]];
-    if (in.dtype != TIGRIS_DTYPE_INT8 || in.ndim == 0 || out.ndim == 0) continue;
-    const uint64_t cin = static_cast<uint32_t>(tigris_tensor_shape(&plan, &in)[in.ndim - 1]);
-    const uint64_t cout = static_cast<uint32_t>(tigris_tensor_shape(&plan, &out)[out.ndim - 1]);
-    const uint64_t window =
-        uint64_t{op.spatial.kernel_h ? op.spatial.kernel_h : 1u} * (op.spatial.kernel_w ? op.spatial.kernel_w : 1u);
-    const uint64_t values = (op.op_type == TIGRIS_OP_DEPTHWISE ? 1u : 2u) * cin * window;
-    if (op.op_type != TIGRIS_OP_FULLY_CONN) scratch = std::max<uint64_t>(scratch, align_up(values * 2u, 16));
-    expansion = std::max<uint64_t>(expansion, align_up(cout * 8u, 16));
-  }
-  const uint64_t total = scratch + expansion + 16u;
-  return total > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(total);
-}
-
 }  // namespace
 
 Backend parse_backend(const std::string& text) {
@@ -115,7 +92,10 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
   p.slow_peak = memory_section_slow_peak(plan, bytes);
   p.workspace_bytes = tigris_executor_workspace_required(&plan);
   p.state_bytes = static_cast<uint32_t>(tigris_state_required(&plan));
-  p.cmsis_reserve_estimate = cmsis_reserve(plan);
+#ifdef TIGRIS_HAS_CMSIS_NN
+  p.cmsis_reserve = tigris_cmsis_nn_scratch_required(&plan);
+  p.cmsis_reserve_known = true;
+#endif
   p.required = required;
   p.subgraphs = plan.num_subgraphs;
   p.subgraph_depth = plan.subgraph_depth;
@@ -134,41 +114,20 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
   return p;
 }
 
-Route route_of(Backend backend, bool int8_plan, int op_type) {
-  if (backend == Backend::kReference) return Route::kNative;
-  if (!int8_plan) return Route::kFloatReference;  // acceleration is int8-only
-  switch (op_type) {
-  case TIGRIS_OP_CONV:
-  case TIGRIS_OP_DEPTHWISE:
-  case TIGRIS_OP_AVG_POOL:
-  case TIGRIS_OP_MUL:
-  case TIGRIS_OP_FULLY_CONN: return Route::kNative;
-  case TIGRIS_OP_GLOBAL_AVG:
-  case TIGRIS_OP_MAXIMUM:
-  case TIGRIS_OP_MINIMUM: return backend == Backend::kCmsisNn ? Route::kNative : Route::kFallback;
-  default: break;
-  }
-  // Float-reference-only operators have no int8 route on an accelerated backend.
-  if ((op_type >= TIGRIS_OP_NEG && op_type <= TIGRIS_OP_FLOOR_MOD) || op_type == TIGRIS_OP_L2_POOL ||
-      op_type == TIGRIS_OP_IF || op_type == TIGRIS_OP_WHILE) {
-    return Route::kUnsupported;
-  }
-  return Route::kFallback;
-}
-
-RouteCounts check_routes(const tigris_plan_t& plan, Backend backend, const std::string& file) {
-  const bool int8 = tigris_plan_data_dtype(&plan) == TIGRIS_DTYPE_INT8;
+RouteCounts count_routes(const tigris_plan_t& plan, Backend backend) {
   RouteCounts counts;
+  if (backend == Backend::kReference) {
+    counts.native = plan.header->num_ops;
+    return counts;
+  }
+  const bool int8 = tigris_plan_data_dtype(&plan) == TIGRIS_DTYPE_INT8;
+  const tigris_accel::Backend accel =
+      backend == Backend::kCmsisNn ? tigris_accel::Backend::kCmsisNn : tigris_accel::Backend::kEspNn;
   for (uint32_t i = 0; i < plan.header->num_ops; ++i) {
-    const tigris_op_t& op = plan.ops[i];
-    switch (route_of(backend, int8, op.op_type)) {
-    case Route::kNative: counts.native++; break;
-    case Route::kFallback: counts.fallback++; break;
-    case Route::kFloatReference: counts.float_reference++; break;
-    case Route::kUnsupported:
-      throw Failure(file + ": operator '" + tigris_op_name(&plan, &op) + "' (" + report::op_type_name(op.op_type) +
-                    ") has no " + backend_name(backend) +
-                    " route: it runs on the float reference kernels only; generate with -b reference");
+    switch (tigris_accel::route(accel, int8, plan.ops[i].op_type)) {
+    case tigris_accel::Route::kNative: counts.native++; break;
+    case tigris_accel::Route::kInt8Reference: counts.fallback++; break;
+    case tigris_accel::Route::kFloatReference: counts.float_reference++; break;
     }
   }
   return counts;

@@ -19,9 +19,6 @@ enum class Backend { kReference, kEspNn, kCmsisNn };
 Backend parse_backend(const std::string& text);
 const char* backend_name(Backend backend);
 
-// How a backend runs one operator (the capability matrix of docs/cli.md).
-enum class Route { kNative, kFallback, kFloatReference, kUnsupported };
-
 struct CodegenIface {
   std::string name;
   std::string shape;   // stored axis order, `1x64x64x3`
@@ -40,9 +37,11 @@ struct CodegenPlan {
   uint32_t slow_bytes = 0;       // the slow buffer the generated code declares
   uint64_t workspace_bytes = 0;  // tigris_executor_workspace_required on this (64-bit) host
   uint32_t state_bytes = 0;      // tigris_state_required
-  // Headroom for the CMSIS-NN adapter's fast-arena reservation, estimated from the int8 conv
-  // and depthwise geometry (vendor im2col scratch + per-channel requantization expansion).
-  uint32_t cmsis_reserve_estimate = 0;
+  // The CMSIS-NN adapter's fast-arena reservation, tigris_cmsis_nn_scratch_required() of this
+  // tool's own CMSIS-NN build (its non-MVE kernels: Cortex-M4/M7 and the host); unknown when
+  // this tool was built without CMSIS-NN.
+  uint32_t cmsis_reserve = 0;
+  bool cmsis_reserve_known = false;
   tigris_plan_limits_t required{};  // tigris_plan_load_ex
   uint32_t subgraphs = 0, subgraph_depth = 0;
   std::vector<CodegenIface> inputs, outputs;
@@ -56,15 +55,12 @@ std::string comment_safe(std::string text);
 CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t& required,
                           const std::vector<uint8_t>& bytes, const std::string& file);
 
-// The route of one operator type under `backend` for a plan whose dispatch dtype is int8 or not.
-Route route_of(Backend backend, bool int8_plan, int op_type);
-
 struct RouteCounts {
   uint32_t native = 0, fallback = 0, float_reference = 0;
 };
 
-// Counts the routes of every operator; Failure `<plan>: operator '<name>' (<Type>) has no
-// <backend> route (...)` for the first one the backend cannot run.
-RouteCounts check_routes(const tigris_plan_t& plan, Backend backend, const std::string& file);
+// How the plan's operators run under `backend` (backends/common/accel_routes.h): on the vendor
+// library, the int8 reference, or the float reference (float plans, float32 sections).
+RouteCounts count_routes(const tigris_plan_t& plan, Backend backend);
 
 }  // namespace tigris::cli

@@ -50,8 +50,10 @@ std::string backend_line(const CodegenPlan& plan, const RouteCounts& routes, Bac
   if (!plan.int8) {
     return std::string(backend_name(backend)) + " is int8-only: this float32 plan runs on the float reference" + kernel;
   }
+  const std::string floats =
+      routes.float_reference ? ", " + std::to_string(routes.float_reference) + " on the float reference" : "";
   return std::string(backend_name(backend)) + ": " + std::to_string(routes.native) + " ops native, " +
-         std::to_string(routes.fallback) + " on the int8 reference" + kernel;
+         std::to_string(routes.fallback) + " on the int8 reference" + floats + kernel;
 }
 
 std::string format_line(const CodegenRequest& r) {
@@ -107,12 +109,16 @@ std::string size_macros(const CodegenPlan& plan, const CodegenRequest& r, const 
       "_ARENA_ALIGN-byte\n"
       " * boundary. */\n";
   if (accelerated(plan, r.backend) && r.backend == Backend::kCmsisNn) {
-    out +=
-        "/* Headroom for the CMSIS-NN adapter's reservation at the top of the fast arena, estimated\n"
-        " * from the int8 conv geometry; init checks tigris_cmsis_nn_fast_arena_required(). */\n"
-        "#ifndef " +
-        P + "_CMSIS_NN_RESERVE_BYTES\n#define " + P + "_CMSIS_NN_RESERVE_BYTES " + u32(plan.cmsis_reserve_estimate) +
-        "\n#endif\n";
+    out += plan.cmsis_reserve_known
+               ? "/* The CMSIS-NN adapter's reservation at the top of the fast arena, as\n"
+                 " * tigris_cmsis_nn_scratch_required() computes it for CMSIS-NN's non-MVE kernels (Cortex-M4,\n"
+                 " * M7); an MVE target (Cortex-M55) may need another figure: init checks\n"
+                 " * tigris_cmsis_nn_fast_arena_required(). */\n"
+               : "/* The CMSIS-NN adapter's reservation at the top of the fast arena: unknown, this tigris was\n"
+                 " * built without CMSIS-NN (-DTIGRIS_CMSIS_NN_DIR). Define it for your target; init checks\n"
+                 " * tigris_cmsis_nn_fast_arena_required(). */\n";
+    out += "#ifndef " + P + "_CMSIS_NN_RESERVE_BYTES\n#define " + P + "_CMSIS_NN_RESERVE_BYTES " +
+           u32(plan.cmsis_reserve) + "\n#endif\n";
     out += "#define " + P + "_FAST_ARENA_BYTES (" + u32(plan.fast_required) + " + " + P +
            "_CMSIS_NN_RESERVE_BYTES) /* tigris_fast_arena_required() + adapter */\n";
   } else {

@@ -4,31 +4,12 @@
 #include <string.h>
 
 #include "memory/arena.h"
-#include "memory/trace_emit.h"
 
 namespace tigris_rt {
 
 namespace {
 
 bool rows_ok(const Slab &s, int32_t r0, int32_t r1) { return r0 >= 0 && r1 > r0 && (uint32_t)r1 <= s.rows; }
-
-void trace_rows(RunContext &ctx, uint8_t kind, uint16_t t, const void *dst, const void *src, uint32_t bytes, int32_t r0,
-                int32_t r1)
-{
-    tigris_mem_t *mem = ctx.mem;
-    if (!trace_enabled(mem)) return;
-    tigris_trace_event_t e = trace_blank(kind);
-    e.pool = in_fast(mem, dst)   ? TIGRIS_TRACE_POOL_FAST
-             : in_slow(mem, dst) ? TIGRIS_TRACE_POOL_SLOW
-                                 : TIGRIS_TRACE_POOL_NONE;
-    e.tensor = t;
-    e.offset = pool_offset(mem, dst);
-    e.src_offset = pool_offset(mem, src);
-    e.bytes = bytes;
-    e.row0 = r0;
-    e.row1 = r1;
-    trace_send(mem, &e);
-}
 
 }  // namespace
 
@@ -44,7 +25,7 @@ tigris_exec_error_t slab_load_into(RunContext &ctx, uint16_t t, const void *full
                src + ((size_t)b * s.rows + (uint32_t)r0) * s.cell, run);
     const uint32_t bytes = slab_bytes(s, r0, r1);
     ctx.stats->loads_bytes += bytes;
-    trace_rows(ctx, TIGRIS_TRACE_LOAD, t, dst, full, bytes, r0, r1);
+    trace_band(ctx.mem, TIGRIS_TRACE_LOAD, t, dst, full, bytes, r0, r1);
     return TIGRIS_EXEC_OK;
 }
 
@@ -69,7 +50,7 @@ tigris_exec_error_t slab_spill(RunContext &ctx, uint16_t t, void *full, const Sl
                src + ((size_t)b * (uint32_t)src_rows + (uint32_t)src_row) * s.cell, run);
     const uint32_t bytes = slab_bytes(s, r0, r1);
     ctx.stats->spills_bytes += bytes;
-    trace_rows(ctx, TIGRIS_TRACE_SPILL, t, full, src, bytes, r0, r1);
+    trace_band(ctx.mem, TIGRIS_TRACE_SPILL, t, full, src, bytes, r0, r1);
     return TIGRIS_EXEC_OK;
 }
 
@@ -86,17 +67,7 @@ void slab_roll(RunContext &ctx, uint16_t t, uint8_t *buf, const Slab &s, int32_t
         memmove(buf + (size_t)b * (uint32_t)new_rows * s.cell,
                 buf + ((size_t)b * (uint32_t)old_rows + (uint32_t)from) * s.cell, run);
     }
-    tigris_mem_t *mem = ctx.mem;
-    if (!trace_enabled(mem)) return;
-    tigris_trace_event_t e = trace_blank(TIGRIS_TRACE_MOVE);
-    e.pool = TIGRIS_TRACE_POOL_FAST;
-    e.tensor = t;
-    e.offset = pool_offset(mem, buf);
-    e.src_offset = pool_offset(mem, buf);
-    e.bytes = (uint32_t)(run * s.outer);
-    e.row0 = from;
-    e.row1 = from + count;
-    trace_send(mem, &e);
+    trace_band(ctx.mem, TIGRIS_TRACE_MOVE, t, buf, buf, (uint32_t)(run * s.outer), from, from + count);
 }
 
 }  // namespace tigris_rt

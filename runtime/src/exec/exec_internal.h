@@ -108,9 +108,6 @@ void release_stage_fast(RunContext &ctx);
 // Whether t is in list[0, count).
 bool list_has(const uint16_t *list, uint16_t count, uint16_t t);
 
-// Whether the stage contains an If or While operator.
-bool stage_has_control_flow(const tigris_plan_t *plan, const tigris_stage_t *stage);
-
 // state.cpp: bind each state entry's input tensor to a slow copy of its region of the
 // caller's buffer (COPY events); after a successful run copy each entry's output tensor
 // back (COPY events). stats->copy_bytes counts both.

@@ -8,6 +8,7 @@
 // banding the runtime cannot classify fails closed with TILE.
 #include "exec/exec_internal.h"
 #include "memory/arena.h"
+#include "plan/band_rules.h"
 #include "tigris_loader.h"
 
 namespace tigris_rt {
@@ -61,7 +62,7 @@ tigris_exec_error_t choose_path(const RunContext &ctx, uint16_t s, StagePath *pa
     const tigris_plan_t *plan = ctx.plan;
     const tigris_stage_t *stage = &plan->stages[s];
     *path = StagePath::Normal;
-    if (stage_has_control_flow(plan, stage)) {
+    if (stage_holds_control_flow(plan, stage)) {
         *path = StagePath::Control;
         return TIGRIS_EXEC_OK;
     }

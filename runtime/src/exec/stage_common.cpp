@@ -13,16 +13,6 @@ bool list_has(const uint16_t *list, uint16_t count, uint16_t t)
     return false;
 }
 
-bool stage_has_control_flow(const tigris_plan_t *plan, const tigris_stage_t *stage)
-{
-    const uint16_t *ops = tigris_stage_ops(plan, stage);
-    for (uint16_t i = 0; i < stage->ops_count; ++i) {
-        uint8_t type = plan->ops[ops[i]].op_type;
-        if (type == TIGRIS_OP_IF || type == TIGRIS_OP_WHILE) return true;
-    }
-    return false;
-}
-
 void stage_begin(RunContext &ctx, uint16_t s, StagePath path)
 {
     trace_set_stage(ctx.mem, s, (uint8_t)path);

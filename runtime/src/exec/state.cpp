@@ -14,16 +14,8 @@ namespace {
 
 void trace_copy(tigris_mem_t *mem, uint16_t tensor, const void *dst, uint32_t dst_off, uint32_t src_off, uint32_t bytes)
 {
-    if (!trace_enabled(mem)) return;
-    tigris_trace_event_t e = trace_blank(TIGRIS_TRACE_COPY);
-    e.pool = in_fast(mem, dst)   ? TIGRIS_TRACE_POOL_FAST
-             : in_slow(mem, dst) ? TIGRIS_TRACE_POOL_SLOW
-                                 : TIGRIS_TRACE_POOL_NONE;
-    e.tensor = tensor;
-    e.offset = dst_off;
-    e.src_offset = src_off;
-    e.bytes = bytes;
-    trace_send(mem, &e);
+    if (!trace_enabled(mem)) return;  // skip pool_of in runtimes built without TIGRIS_TRACE
+    trace_mem(mem, TIGRIS_TRACE_COPY, pool_of(mem, dst), tensor, dst_off, src_off, bytes);
 }
 
 bool entry_fits(const tigris_plan_t *plan, const tigris_state_entry_t *e, uint16_t tensor)

@@ -1,30 +1,18 @@
 // Executor workspace sizing and carving (layout in workspace.h).
 #include "exec/workspace.h"
 
+#include "ops/op_table.h"
+
 namespace tigris_rt {
 
 namespace {
-
-bool is_spatial(uint8_t op_type)
-{
-    switch (op_type) {
-    case TIGRIS_OP_CONV:
-    case TIGRIS_OP_DEPTHWISE:
-    case TIGRIS_OP_MAX_POOL:
-    case TIGRIS_OP_AVG_POOL:
-    case TIGRIS_OP_L2_POOL:
-    case TIGRIS_OP_CONV1D:
-    case TIGRIS_OP_CONV_TRANSPOSE: return true;
-    default: return false;
-    }
-}
 
 uint32_t spatial_ops_in(const tigris_plan_t *plan, const tigris_stage_t *stage)
 {
     uint32_t n = 0;
     const uint16_t *ops = tigris_stage_ops(plan, stage);
     for (uint16_t i = 0; i < stage->ops_count; ++i)
-        if (ops[i] < plan->header->num_ops && is_spatial(plan->ops[ops[i]].op_type)) ++n;
+        if (ops[i] < plan->header->num_ops && ops::has_trait(plan->ops[ops[i]].op_type, ops::kTraitWindow)) ++n;
     return n;
 }
 

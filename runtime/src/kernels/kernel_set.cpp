@@ -1,13 +1,98 @@
-// kernel_enabled: the int8 table first for int8, then the float reference table
-// (which also answers byte movement on int8 data).
+// Which kernels this build contains, from the operator table (ops/op_table.h): an op's
+// float reference kernel handles the kernel dtypes of its row, its int8 and int16 kernels
+// exist when the row names them, minus the families the build leaves out with
+// TIGRIS_NO_KERNEL_<FAMILY> (docs/operators.md §4).
 #include "kernels/kernel_set.h"
 
+#include "ops/op_table.h"
+
 namespace tigris_rt {
+
+namespace {
+
+using ops::Family;
+
+// False for a family this build leaves out.
+constexpr bool family_built(Family f)
+{
+    switch (f) {
+#ifdef TIGRIS_NO_KERNEL_CONV
+    case Family::kConv: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_CONV_TRANSPOSE
+    case Family::kConvTranspose: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_POOL
+    case Family::kPool: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_MATRIX
+    case Family::kMatrix: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_BINARY
+    case Family::kBinary: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_ACTIVATION
+    case Family::kActivation: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_MATH
+    case Family::kMath: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_SOFTMAX
+    case Family::kSoftmax: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_NORM
+    case Family::kNorm: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_REDUCE
+    case Family::kReduce: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_RESIZE
+    case Family::kResize: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_MOVEMENT
+    case Family::kMovement: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_LOGIC
+    case Family::kLogic: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_CAST
+    case Family::kCast: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_SEQUENCE
+    case Family::kSequence: return false;
+#endif
+#ifdef TIGRIS_NO_KERNEL_DETECTION
+    case Family::kDetection: return false;
+#endif
+    default: return true;
+    }
+}
+
+}  // namespace
+
+bool kernel_enabled_f32(uint8_t op_type, uint8_t dtype)
+{
+    const ops::OpInfo *row = ops::op_info(op_type);
+    return row != nullptr && family_built(row->family) && (row->f32_dtypes & ops::dtype_bit(dtype)) != 0;
+}
+
+bool kernel_enabled_s8(uint8_t op_type)
+{
+    const ops::OpInfo *row = ops::op_info(op_type);
+    return row != nullptr && row->s8 != ops::S8::kNone && family_built(row->family);
+}
+
+bool kernel_enabled_s16(uint8_t op_type)
+{
+    const ops::OpInfo *row = ops::op_info(op_type);
+    return row != nullptr && row->s16 != ops::S16::kNone && row->s16 != ops::S16::kByteMovement &&
+           family_built(row->family);
+}
 
 bool kernel_enabled(uint8_t op_type, uint8_t dtype)
 {
     if (dtype == TIGRIS_DTYPE_INT8 && kernel_enabled_s8(op_type)) return true;
-    if (dtype == TIGRIS_DTYPE_INT16 && kernel_enabled_s16(op_type)) return true;  // TEMP registration
+    if (dtype == TIGRIS_DTYPE_INT16 && kernel_enabled_s16(op_type)) return true;
     return kernel_enabled_f32(op_type, dtype);
 }
 

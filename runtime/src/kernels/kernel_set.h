@@ -10,19 +10,20 @@
 namespace tigris_rt {
 
 // True when this build has a kernel for op_type with activations of `dtype`
-// (TIGRIS_DTYPE_FLOAT32 or TIGRIS_DTYPE_INT8).
+// (TIGRIS_DTYPE_FLOAT32, TIGRIS_DTYPE_INT8, TIGRIS_DTYPE_INT16, ...).
 bool kernel_enabled(uint8_t op_type, uint8_t dtype);
 
-// The float reference set (kernel_set_f32.cpp): float32 and the non-quantized dtypes
-// (int32, int64, uint8, bool, and int8 for byte movement) per docs/operators.md.
+// The float reference kernels: the kernel dtypes of the op's row of the operator table
+// (float32 and the non-quantized dtypes: int32, int64, uint8, bool, int8 byte movement).
 bool kernel_enabled_f32(uint8_t op_type, uint8_t dtype);
 
-// The int8 reference set (kernel_set_s8.cpp, owned by the int8 kernels): quantized int8
-// kernels. kernel_enabled(op, INT8) is kernel_enabled_s8(op) || kernel_enabled_f32(op, INT8).
+// The int8 reference kernels: the op's row names an int8 kernel (quantized int8 data).
+// kernel_enabled(op, INT8) is kernel_enabled_s8(op) || kernel_enabled_f32(op, INT8).
 bool kernel_enabled_s8(uint8_t op_type);
 
-// The int16 reference set (kernels/s16/s16_kernel_set.cpp): quantized int16 kernels.
-// TEMP registration until the operator table lands.
+// The int16 reference kernels: the op's row names an int16 kernel other than byte movement
+// (quantized int16 data; int16 byte movement is the float kernels'). kernel_enabled(op,
+// INT16) is kernel_enabled_s16(op) || kernel_enabled_f32(op, INT16).
 bool kernel_enabled_s16(uint8_t op_type);
 
 // The dtype an op's kernel is chosen by (docs/operators.md §1): input 0's dtype, except

@@ -26,6 +26,11 @@ uint32_t pool_offset(const tigris_mem_t *mem, const void *p)
     return 0xFFFFFFFFu;
 }
 
+uint8_t pool_of(const tigris_mem_t *mem, const void *p)
+{
+    return in_fast(mem, p) ? TIGRIS_TRACE_POOL_FAST : in_slow(mem, p) ? TIGRIS_TRACE_POOL_SLOW : TIGRIS_TRACE_POOL_NONE;
+}
+
 void mem_note_fast_peak(tigris_mem_t *mem)
 {
     if (mem->fast_used > mem->fast_peak) mem->fast_peak = mem->fast_used;

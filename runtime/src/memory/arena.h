@@ -50,6 +50,13 @@ bool in_slow(const tigris_mem_t *mem, const void *p);
 
 // Offset of p within the pool that holds it, 0xFFFFFFFF when in neither (trace fields).
 uint32_t pool_offset(const tigris_mem_t *mem, const void *p);
+// TIGRIS_TRACE_POOL_FAST, _SLOW or _NONE for a pointer.
+uint8_t pool_of(const tigris_mem_t *mem, const void *p);
+
+// Reports a LOAD, SPILL or MOVE of a band (transfer.cpp): the pools and offsets of dst and src,
+// rows [h0, h1) and columns [w0, w1) of the tensor (-1: the whole extent).
+void trace_band(tigris_mem_t *mem, uint8_t kind, uint16_t tensor, const void *dst, const void *src, uint32_t bytes,
+                int32_t h0, int32_t h1, int32_t w0 = -1, int32_t w1 = -1);
 
 // Bump-allocate `bytes` for tensor `idx` and point tensor_ptrs[idx] at it (ALLOC event).
 // NULL, BAD_INDEX (idx >= num_tensors), OOM (no room, or size overflow); mem unchanged on error.

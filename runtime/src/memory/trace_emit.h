@@ -57,9 +57,11 @@ inline bool trace_enabled(const tigris_mem_t *mem)
 #endif
 }
 
-// The common shape: kind, pool, tensor, destination/source offsets and bytes.
+// The event of every transfer: kind, pool, tensor, destination/source offsets and bytes, and
+// for a band its rows [row0, row1) and columns [col0, col1) (-1: the whole extent).
 inline void trace_mem(tigris_mem_t *mem, uint8_t kind, uint8_t pool, uint16_t tensor, uint32_t offset,
-                      uint32_t src_offset, uint32_t bytes)
+                      uint32_t src_offset, uint32_t bytes, int32_t row0 = -1, int32_t row1 = -1, int32_t col0 = -1,
+                      int32_t col1 = -1)
 {
     if (!trace_enabled(mem)) return;
     tigris_trace_event_t e = trace_blank(kind);
@@ -68,6 +70,10 @@ inline void trace_mem(tigris_mem_t *mem, uint8_t kind, uint8_t pool, uint16_t te
     e.offset = offset;
     e.src_offset = src_offset;
     e.bytes = bytes;
+    e.row0 = row0;
+    e.row1 = row1;
+    e.col0 = col0;
+    e.col1 = col1;
     trace_send(mem, &e);
 }
 

@@ -32,25 +32,6 @@ bool geometry(const tigris_plan_t *plan, uint16_t idx, bool need_rank4, Geometry
 
 bool rows_valid(const Geometry &g, int32_t h0, int32_t h1) { return h0 >= 0 && h1 > h0 && (uint32_t)h1 <= g.h; }
 
-void trace_band(tigris_mem_t *mem, uint8_t kind, uint16_t idx, const void *dst, const void *src, uint32_t bytes,
-                int32_t h0, int32_t h1, int32_t w0, int32_t w1)
-{
-    if (!trace_enabled(mem)) return;
-    tigris_trace_event_t e = trace_blank(kind);
-    e.pool = in_fast(mem, dst)   ? TIGRIS_TRACE_POOL_FAST
-             : in_slow(mem, dst) ? TIGRIS_TRACE_POOL_SLOW
-                                 : TIGRIS_TRACE_POOL_NONE;
-    e.tensor = idx;
-    e.offset = pool_offset(mem, dst);
-    e.src_offset = pool_offset(mem, src);
-    e.bytes = bytes;
-    e.row0 = h0;
-    e.row1 = h1;
-    e.col0 = w0;
-    e.col1 = w1;
-    trace_send(mem, &e);
-}
-
 // Allocate a fast buffer for tensor idx without the ALLOC event (the LOAD reports it).
 tigris_mem_error_t take_fast(tigris_mem_t *mem, uint16_t idx, uint32_t bytes, uint8_t **out)
 {
@@ -71,6 +52,14 @@ tigris_mem_error_t check_tensor(const tigris_mem_t *mem, uint16_t idx)
 }
 
 }  // namespace
+
+void trace_band(tigris_mem_t *mem, uint8_t kind, uint16_t tensor, const void *dst, const void *src, uint32_t bytes,
+                int32_t h0, int32_t h1, int32_t w0, int32_t w1)
+{
+    if (!trace_enabled(mem)) return;
+    trace_mem(mem, kind, pool_of(mem, dst), tensor, pool_offset(mem, dst), pool_offset(mem, src), bytes, h0, h1, w0,
+              w1);
+}
 
 tigris_mem_error_t mem_load(tigris_mem_t *mem, uint16_t idx, uint32_t bytes)
 {

@@ -6,6 +6,7 @@
 // it is written must be a stage input. docs/plan-format.md "Band access rules".
 #include <string.h>
 
+#include "common/le_bytes.h"
 #include "plan/band_rules.h"
 
 namespace tigris_rt {
@@ -31,14 +32,7 @@ struct Walk {
     int64_t batch;
 };
 
-uint16_t rd16(const void *p)
-{
-    uint16_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-uint16_t list_at(const tigris_plan_t *plan, uint16_t off, uint32_t k) { return rd16(plan->index_pool + off + k); }
+uint16_t list_at(const tigris_plan_t *plan, uint16_t off, uint32_t k) { return rd_u16(plan->index_pool + off + k); }
 
 bool in_list(const tigris_plan_t *plan, uint16_t off, uint16_t count, uint16_t t)
 {
@@ -171,8 +165,6 @@ void init_walk(Walk &w, const tigris_plan_t *plan, const tigris_stage_t *stage)
     w.ext0 = w.ext1 = w.batch = -1;
 }
 
-bool is_conv1d(uint8_t type) { return type == TIGRIS_OP_CONV1D; }
-
 // One op reading one banded stage input (other operands constant), writing the stage output.
 bool single_op_band_ok(const tigris_plan_t *p, const tigris_stage_t *s)
 {
@@ -197,7 +189,7 @@ tigris_error_t check_tile_band(const tigris_plan_t *plan, const tigris_stage_t *
     switch (band->kind) {
     case TIGRIS_BAND_KIND_STRIPE:
         w.axes = AXES_H;
-        w.spatial = band->rank == 3 ? is_conv1d : stripe_spatial_op;
+        w.spatial = band->rank == 3 ? line_spatial_op : stripe_spatial_op;
         break;
     case TIGRIS_BAND_KIND_HW:
         w.axes = AXES_HW;

@@ -8,7 +8,7 @@ namespace {
 bool spatial_for(uint8_t shape, const tigris_plan_t *plan, const tigris_op_t &op)
 {
     switch (shape) {
-    case PLAN_COST_STRIPE: return stripe_spatial_op(op.op_type) || op.op_type == TIGRIS_OP_CONV1D;
+    case PLAN_COST_STRIPE: return stripe_spatial_op(op.op_type) || line_spatial_op(op.op_type);
     case PLAN_COST_HW: return hw_spatial_op(op.op_type);
     case PLAN_COST_CHAIN: return chain_spatial_op(op.op_type);
     default: (void)plan; return false;

@@ -1,22 +1,18 @@
 // Band rules: operator classes, spatial geometry, band-kind conditions and tile facts.
 #include "plan/band_rules.h"
+#include "common/le_bytes.h"
 
 #include <string.h>
+
+#include "ops/op_table.h"
 
 namespace tigris_rt {
 
 namespace {
 
-uint16_t rd16(const void *p)
-{
-    uint16_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
 uint16_t stage_op(const tigris_plan_t *plan, const tigris_stage_t *s, uint32_t j)
 {
-    return rd16(plan->index_pool + s->ops_off + j);
+    return rd_u16(plan->index_pool + s->ops_off + j);
 }
 
 const tigris_op_t &op_at(const tigris_plan_t *plan, const tigris_stage_t *s, uint32_t j)
@@ -26,12 +22,12 @@ const tigris_op_t &op_at(const tigris_plan_t *plan, const tigris_stage_t *s, uin
 
 uint16_t op_in(const tigris_plan_t *plan, const tigris_op_t &op, uint32_t k)
 {
-    return rd16(plan->index_pool + op.inputs_off + k);
+    return rd_u16(plan->index_pool + op.inputs_off + k);
 }
 
 uint16_t op_out(const tigris_plan_t *plan, const tigris_op_t &op, uint32_t k)
 {
-    return rd16(plan->index_pool + op.outputs_off + k);
+    return rd_u16(plan->index_pool + op.outputs_off + k);
 }
 
 bool is_constant(const tigris_plan_t *plan, uint16_t t)
@@ -44,11 +40,11 @@ bool is_constant(const tigris_plan_t *plan, uint16_t t)
 bool stage_io_rank(const tigris_plan_t *plan, const tigris_stage_t *s, uint8_t rank)
 {
     for (uint32_t k = 0; k < s->inputs_count; k++) {
-        uint16_t t = rd16(plan->index_pool + s->inputs_off + k);
+        uint16_t t = rd_u16(plan->index_pool + s->inputs_off + k);
         if (!is_constant(plan, t) && plan->tensors[t].ndim > rank) return false;
     }
     for (uint32_t k = 0; k < s->outputs_count; k++) {
-        uint16_t t = rd16(plan->index_pool + s->outputs_off + k);
+        uint16_t t = rd_u16(plan->index_pool + s->outputs_off + k);
         if (plan->tensors[t].ndim != rank) return false;
     }
     return true;
@@ -113,23 +109,14 @@ bool transpose_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBa
 // whose AXES include axis 1 (absent AXES: every axis).
 bool reduces_axis1(const tigris_plan_t *plan, const tigris_stage_t *s, const tigris_op_t &op)
 {
-    switch (op.op_type) {
-    case TIGRIS_OP_GLOBAL_AVG:
-    case TIGRIS_OP_GLOBAL_MAX: return true;
-    case TIGRIS_OP_REDUCE_MEAN:
-    case TIGRIS_OP_REDUCE_MAX:
-    case TIGRIS_OP_REDUCE_MIN:
-    case TIGRIS_OP_REDUCE_SUM: {
-        uint8_t len = 0;
-        const uint8_t *axes = tigris_op_attribute_data(plan, stage_op(plan, s, 0), TIGRIS_ATTR_AXES, &len);
-        if (axes == nullptr) return true;
-        for (uint32_t i = 0; i < len; i++) {
-            if (axes[i] == 1) return true;
-        }
-        return false;
+    if (!ops::has_band(op.op_type, ops::kBandByInput)) return false;
+    uint8_t len = 0;  // GlobalAvg/GlobalMax carry no AXES: they reduce every spatial axis
+    const uint8_t *axes = tigris_op_attribute_data(plan, stage_op(plan, s, 0), TIGRIS_ATTR_AXES, &len);
+    if (axes == nullptr) return true;
+    for (uint32_t i = 0; i < len; i++) {
+        if (axes[i] == 1) return true;
     }
-    default: return false;
-    }
+    return false;
 }
 
 bool by_input_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
@@ -169,7 +156,7 @@ bool spatial_stage_holds(const tigris_plan_t *plan, const tigris_stage_t *s, boo
         out = op_out(plan, op, 0);
         b->halo = band_halo(&g);
     } else {
-        out = rd16(plan->index_pool + s->outputs_off);
+        out = rd_u16(plan->index_pool + s->outputs_off);
         b->halo = 0;
     }
     if (plan->tensors[out].ndim != 4) return false;
@@ -195,7 +182,7 @@ bool stripe3_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand
     for (uint32_t j = 0; j < s->ops_count; j++) {
         const uint8_t type = op_at(plan, s, j).op_type;
         if (!op_axes_outside(plan, stage_op(plan, s, j), 1, 1)) return false;
-        if (type == TIGRIS_OP_CONV1D) {
+        if (line_spatial_op(type)) {
             if (conv >= 0) return false;
             conv = (int32_t)j;
         } else if (band_binary_op(type)) {
@@ -205,7 +192,7 @@ bool stripe3_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand
         }
     }
     if (conv >= 0 && binary) return false;
-    uint16_t out = rd16(plan->index_pool + s->outputs_off);
+    uint16_t out = rd_u16(plan->index_pool + s->outputs_off);
     b->halo = 0;
     if (conv >= 0) {
         const tigris_op_t &op = op_at(plan, s, (uint32_t)conv);
@@ -224,7 +211,7 @@ bool stripe3_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand
 bool stripe_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
     if (s->inputs_count == 0 || s->outputs_count == 0) return false;
-    const uint8_t rank = plan->tensors[rd16(plan->index_pool + s->outputs_off)].ndim;
+    const uint8_t rank = plan->tensors[rd_u16(plan->index_pool + s->outputs_off)].ndim;
     if (rank == 3) return stripe3_holds(plan, s, b);
     return rank == 4 && spatial_stage_holds(plan, s, stripe_spatial_op, 1, b);
 }
@@ -251,7 +238,7 @@ bool rows_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b
     for (uint32_t j = 0; j < s->ops_count; j++) {
         if (!rows_op(plan, stage_op(plan, s, j))) return false;
     }
-    b->extent = (uint32_t)tensor_dim(plan, rd16(plan->index_pool + s->outputs_off), 0);
+    b->extent = (uint32_t)tensor_dim(plan, rd_u16(plan->index_pool + s->outputs_off), 0);
     b->axis = 0;
     b->rank = 2;
     return true;
@@ -262,9 +249,7 @@ bool rows_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b
 bool reshape_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
     const tigris_op_t *op = single_op(plan, s);
-    if (!op || (op->op_type != TIGRIS_OP_RESHAPE && op->op_type != TIGRIS_OP_FLATTEN &&
-                op->op_type != TIGRIS_OP_SQUEEZE && op->op_type != TIGRIS_OP_UNSQUEEZE))
-        return false;
+    if (!op || !ops::has_band(op->op_type, ops::kBandReshape)) return false;
     const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
     const uint8_t rin = plan->tensors[in].ndim, rout = plan->tensors[out].ndim;
     uint64_t pin = 1, pout = 1;
@@ -339,82 +324,22 @@ int32_t tensor_dim(const tigris_plan_t *plan, uint16_t tensor, uint32_t axis)
 
 // ---- operator classes ----------------------------------------------------------------
 
-bool band_unary_op(uint8_t type)
-{
-    switch (type) {
-    case TIGRIS_OP_RELU:
-    case TIGRIS_OP_RELU6:
-    case TIGRIS_OP_CLIP:
-    case TIGRIS_OP_SIGMOID:
-    case TIGRIS_OP_TANH:
-    case TIGRIS_OP_LEAKY_RELU:
-    case TIGRIS_OP_HARDSWISH:
-    case TIGRIS_OP_ERF:
-    case TIGRIS_OP_ABS:
-    case TIGRIS_OP_NEG:
-    case TIGRIS_OP_EXP:
-    case TIGRIS_OP_LOG:
-    case TIGRIS_OP_SQRT:
-    case TIGRIS_OP_RSQRT:
-    case TIGRIS_OP_SQUARE:
-    case TIGRIS_OP_FLOOR:
-    case TIGRIS_OP_CEIL:
-    case TIGRIS_OP_ROUND:
-    case TIGRIS_OP_SIN:
-    case TIGRIS_OP_COS:
-    case TIGRIS_OP_ELU:
-    case TIGRIS_OP_BATCH_NORM:
-    case TIGRIS_OP_LOGICAL_NOT:
-    case TIGRIS_OP_CAST: return true;
-    default: return false;
-    }
-}
+bool band_unary_op(uint8_t type) { return ops::has_band(type, ops::kBandUnary); }
 
-bool band_binary_op(uint8_t type)
-{
-    switch (type) {
-    case TIGRIS_OP_ADD:
-    case TIGRIS_OP_SUB:
-    case TIGRIS_OP_MUL:
-    case TIGRIS_OP_DIV:
-    case TIGRIS_OP_MAXIMUM:
-    case TIGRIS_OP_MINIMUM:
-    case TIGRIS_OP_SQUARED_DIFFERENCE:
-    case TIGRIS_OP_FLOOR_DIV:
-    case TIGRIS_OP_FLOOR_MOD:
-    case TIGRIS_OP_PRELU:
-    case TIGRIS_OP_EQUAL:
-    case TIGRIS_OP_LESS:
-    case TIGRIS_OP_LESS_EQUAL:
-    case TIGRIS_OP_GREATER:
-    case TIGRIS_OP_GREATER_EQUAL:
-    case TIGRIS_OP_LOGICAL_AND:
-    case TIGRIS_OP_LOGICAL_OR:
-    case TIGRIS_OP_SELECT_V2:
-    case TIGRIS_OP_ADD_N: return true;
-    default: return false;
-    }
-}
+bool band_binary_op(uint8_t type) { return ops::has_band(type, ops::kBandBinary); }
 
-bool band_channel_op(uint8_t type)
-{
-    return type == TIGRIS_OP_SOFTMAX || type == TIGRIS_OP_LOG_SOFTMAX || type == TIGRIS_OP_LAYER_NORM ||
-           type == TIGRIS_OP_L2_NORMALIZATION;
-}
+bool band_channel_op(uint8_t type) { return ops::has_band(type, ops::kBandChannel); }
 
 bool band_pointwise_op(uint8_t type)
 {
-    return band_unary_op(type) || band_binary_op(type) || band_channel_op(type) || type == TIGRIS_OP_CONCAT ||
-           type == TIGRIS_OP_SPLIT;
+    return ops::has_band(type, ops::kBandUnary | ops::kBandBinary | ops::kBandChannel | ops::kBandJoin);
 }
 
 bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, uint32_t hi)
 {
     const tigris_op_t &op = plan->ops[op_index];
     const uint8_t t = op.op_type;
-    if (!band_channel_op(t) && t != TIGRIS_OP_BATCH_NORM && t != TIGRIS_OP_CONCAT && t != TIGRIS_OP_SPLIT &&
-        t != TIGRIS_OP_RESIZE)
-        return true;
+    if (!ops::has_band(t, ops::kBandAxes)) return true;
     // Band rules also run before the operator contracts (step 25): no operand, no band.
     if (op.num_inputs == 0 || op.num_outputs == 0) return false;
     const uint16_t ref = t == TIGRIS_OP_CONCAT ? op_out(plan, op, 0) : op_in(plan, op, 0);
@@ -434,37 +359,15 @@ bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, 
     return t != TIGRIS_OP_LAYER_NORM || first > hi;
 }
 
-bool stripe_spatial_op(uint8_t type)
-{
-    return type == TIGRIS_OP_CONV || type == TIGRIS_OP_DEPTHWISE || type == TIGRIS_OP_MAX_POOL ||
-           type == TIGRIS_OP_AVG_POOL || type == TIGRIS_OP_RESIZE;
-}
+bool stripe_spatial_op(uint8_t type) { return ops::has_band(type, ops::kBandStripe); }
 
-bool hw_spatial_op(uint8_t type) { return stripe_spatial_op(type) || type == TIGRIS_OP_CONV_TRANSPOSE; }
+bool hw_spatial_op(uint8_t type) { return ops::has_band(type, ops::kBandHw); }
 
-bool chain_spatial_op(uint8_t type)
-{
-    return type == TIGRIS_OP_CONV || type == TIGRIS_OP_DEPTHWISE || type == TIGRIS_OP_MAX_POOL ||
-           type == TIGRIS_OP_AVG_POOL;
-}
+bool line_spatial_op(uint8_t type) { return ops::has_band(type, ops::kBandLine); }
 
-bool chain_op(uint8_t type)
-{
-    switch (type) {
-    case TIGRIS_OP_RELU:
-    case TIGRIS_OP_RELU6:
-    case TIGRIS_OP_SIGMOID:
-    case TIGRIS_OP_TANH:
-    case TIGRIS_OP_ADD:
-    case TIGRIS_OP_MUL:
-    case TIGRIS_OP_CONCAT:
-    case TIGRIS_OP_SUB:
-    case TIGRIS_OP_SOFTMAX:
-    case TIGRIS_OP_ERF:
-    case TIGRIS_OP_LAYER_NORM: return true;
-    default: return chain_spatial_op(type);
-    }
-}
+bool chain_spatial_op(uint8_t type) { return ops::has_band(type, ops::kBandChainSpatial); }
+
+bool chain_op(uint8_t type) { return ops::has_band(type, ops::kBandChain | ops::kBandChainSpatial); }
 
 bool leading_swap(const uint8_t *perm, uint8_t len, uint8_t p, uint8_t *m, uint8_t *q)
 {
@@ -565,7 +468,7 @@ bool stage_holds_control_flow(const tigris_plan_t *plan, const tigris_stage_t *s
 {
     for (uint32_t j = 0; j < stage->ops_count; j++) {
         const uint8_t t = op_at(plan, stage, j).op_type;
-        if (t == TIGRIS_OP_IF || t == TIGRIS_OP_WHILE) return true;
+        if (ops::has_trait(t, ops::kTraitControl)) return true;
     }
     return false;
 }

@@ -9,7 +9,7 @@
 
 namespace tigris_rt {
 
-// ---- Operator classes ----------------------------------------------------------
+// ---- Operator classes (the band column of the operator table, ops/op_table.h) ----
 
 // Elementwise on one tensor (a band of rows in, the same rows out).
 bool band_unary_op(uint8_t type);
@@ -29,6 +29,8 @@ bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, 
 bool stripe_spatial_op(uint8_t type);
 // The spatial op of a 2-D (HW) tile: the stripe set and ConvTranspose.
 bool hw_spatial_op(uint8_t type);
+// The spatial op of a rank-3 stripe: Conv1D.
+bool line_spatial_op(uint8_t type);
 // Spatial ops of a chained stage: Conv, Depthwise, MaxPool, AvgPool (counted against
 // TIGRIS_MAX_SPATIAL_OPS_PER_STAGE).
 bool chain_spatial_op(uint8_t type);

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "common/le_bytes.h"
+#include "ops/op_table.h"
 #include "tigris.h"
 #include "tigris_loader.h"
 
@@ -38,27 +40,6 @@ static inline uint32_t section_len(const LoadCtx &c, int id)
     return c.present[id] ? c.sec_end[id] - c.sec_off[id] : 0u;
 }
 
-static inline uint16_t rd_u16(const void *p)
-{
-    uint16_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-static inline uint32_t rd_u32(const void *p)
-{
-    uint32_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-static inline int32_t rd_i32(const void *p)
-{
-    int32_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
 // Index-pool entry i (caller checked i < index_count).
 static inline uint16_t pool_idx(const tigris_plan_t *plan, uint32_t i) { return rd_u16(plan->index_pool + i); }
 
@@ -89,6 +70,6 @@ tigris_error_t check_semantics(LoadCtx &c);             // steps 28-33
 uint8_t plan_activation_dtype(const tigris_plan_t *plan);
 
 // An op's kind of control flow / stateful structure.
-static inline bool op_is_control_flow(uint8_t type) { return type == TIGRIS_OP_IF || type == TIGRIS_OP_WHILE; }
+static inline bool op_is_control_flow(uint8_t type) { return ops::has_trait(type, ops::kTraitControl); }
 
 }  // namespace tigris_rt

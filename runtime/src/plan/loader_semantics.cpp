@@ -98,13 +98,19 @@ tigris_error_t check_band_access(const LoadCtx &c)
 }
 
 // Step 32: each op's kernel is chosen by its kernel dtype (docs/operators.md: input 0's
-// dtype, Select input 1, EmbeddingLookup output 0): int8 ops of an int8 plan ask the int8
-// set, its float32 sections and float plans the float set.
+// dtype, Select input 1, EmbeddingLookup output 0): quantized int8 ops (input 0 carries a
+// quant param, as tigris_dispatch_kernel_s8 decides) ask the int8 set and the float set's
+// byte movement, quantized int16 ops the int16 set and the float set's; every other op,
+// plain int8 and int16 included, the float set.
 tigris_error_t check_kernels(const LoadCtx &c)
 {
     for (uint32_t i = 0; i < c.hdr.num_ops; i++) {
         const tigris_op_t &op = c.plan.ops[i];
-        if (!kernel_enabled(op.op_type, op_kernel_dtype(&c.plan, &op))) return TIGRIS_ERR_KERNEL_DISABLED;
+        const uint8_t dtype = op_kernel_dtype(&c.plan, &op);
+        const bool quantized = (dtype == TIGRIS_DTYPE_INT8 || dtype == TIGRIS_DTYPE_INT16) &&
+                               tigris_tensor_quant(&c.plan, &c.plan.tensors[op_input(c.plan, op, 0)]) != nullptr;
+        if (!(quantized ? kernel_enabled(op.op_type, dtype) : kernel_enabled_f32(op.op_type, dtype)))
+            return TIGRIS_ERR_KERNEL_DISABLED;
     }
     return TIGRIS_OK;
 }
@@ -126,8 +132,7 @@ tigris_error_t check_float_sections(const LoadCtx &c)
             const tigris_tensor_t &t = c.plan.tensors[op_input(c.plan, op, k)];
             reads_float |= !(t.flags & TIGRIS_TENSOR_CONSTANT) && t.dtype == TIGRIS_DTYPE_FLOAT32;
         }
-        const bool boundary = op.op_type == TIGRIS_OP_CAST || op_is_control_flow(op.op_type) ||
-                              op.op_type == TIGRIS_OP_DETECTION_POSTPROCESS;
+        const bool boundary = ops::has_trait(op.op_type, ops::kTraitBoundary);
         if (writes_float && !reads_float && !boundary) return TIGRIS_ERR_BAD_OPERATOR;
     }
     return TIGRIS_OK;

@@ -3,120 +3,13 @@
 #include "plan/op_rules.h"
 
 #include "kernels/kernel_set.h"
+#include "ops/op_table.h"
 #include "plan/op_rules_util.h"
 
 namespace tigris_rt {
 namespace rules {
 
 namespace {
-
-constexpr uint32_t kBinaryAttrs = A(TIGRIS_ATTR_CONSTANT_OPERAND);
-constexpr uint32_t kRequantBinaryAttrs = A(TIGRIS_ATTR_CONSTANT_OPERAND) | A(TIGRIS_ATTR_BINARY_REQUANT);
-constexpr uint32_t kCompareAttrs = A(TIGRIS_ATTR_CONSTANT_OPERAND) | A(TIGRIS_ATTR_COMPARISON_REQUANT);
-constexpr uint32_t kNoRule = 0xFFFFFFFFu;
-
-// Attribute kinds each op may carry (docs/operators.md); kNoRule = opcode without a rule.
-uint32_t allowed_attributes(uint8_t op_type)
-{
-    switch (op_type) {
-    case TIGRIS_OP_CONV:
-    case TIGRIS_OP_DEPTHWISE:
-    case TIGRIS_OP_CONV1D:
-    case TIGRIS_OP_CONV_TRANSPOSE:
-    case TIGRIS_OP_FULLY_CONN:
-    case TIGRIS_OP_MAX_POOL:
-    case TIGRIS_OP_GLOBAL_MAX:
-    case TIGRIS_OP_RELU:
-    case TIGRIS_OP_RELU6:
-    case TIGRIS_OP_SIGMOID:
-    case TIGRIS_OP_TANH:
-    case TIGRIS_OP_HARDSWISH:
-    case TIGRIS_OP_ERF:
-    case TIGRIS_OP_ABS:
-    case TIGRIS_OP_NEG:
-    case TIGRIS_OP_RSQRT:
-    case TIGRIS_OP_EXP:
-    case TIGRIS_OP_LOG:
-    case TIGRIS_OP_SQRT:
-    case TIGRIS_OP_SQUARE:
-    case TIGRIS_OP_FLOOR:
-    case TIGRIS_OP_CEIL:
-    case TIGRIS_OP_ROUND:
-    case TIGRIS_OP_SIN:
-    case TIGRIS_OP_COS:
-    case TIGRIS_OP_LOGICAL_NOT:
-    case TIGRIS_OP_CAST:
-    case TIGRIS_OP_ADD_N:
-    case TIGRIS_OP_FLATTEN:
-    case TIGRIS_OP_RESHAPE:
-    case TIGRIS_OP_SQUEEZE:
-    case TIGRIS_OP_UNSQUEEZE: return 0;
-    case TIGRIS_OP_AVG_POOL:
-    case TIGRIS_OP_L2_POOL:
-    case TIGRIS_OP_GLOBAL_AVG: return A(TIGRIS_ATTR_POOL_ROUNDING);
-    case TIGRIS_OP_MATMUL: return A(TIGRIS_ATTR_CONSTANT_OPERAND);
-    case TIGRIS_OP_ADD:
-    case TIGRIS_OP_SUB:
-    case TIGRIS_OP_MUL:
-    case TIGRIS_OP_SQUARED_DIFFERENCE: return kRequantBinaryAttrs;
-    case TIGRIS_OP_DIV:
-    case TIGRIS_OP_MAXIMUM:
-    case TIGRIS_OP_MINIMUM:
-    case TIGRIS_OP_FLOOR_DIV:
-    case TIGRIS_OP_FLOOR_MOD:
-    case TIGRIS_OP_PRELU:
-    case TIGRIS_OP_LOGICAL_AND:
-    case TIGRIS_OP_LOGICAL_OR:
-    case TIGRIS_OP_SELECT_V2: return kBinaryAttrs;
-    case TIGRIS_OP_EQUAL:
-    case TIGRIS_OP_LESS:
-    case TIGRIS_OP_LESS_EQUAL:
-    case TIGRIS_OP_GREATER:
-    case TIGRIS_OP_GREATER_EQUAL: return kCompareAttrs;
-    case TIGRIS_OP_CLIP: return A(TIGRIS_ATTR_CLIP_BOUNDS);
-    case TIGRIS_OP_LEAKY_RELU:
-    case TIGRIS_OP_ELU: return A(TIGRIS_ATTR_ALPHA);
-    case TIGRIS_OP_SOFTMAX:
-    case TIGRIS_OP_LOG_SOFTMAX: return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_ALPHA);
-    case TIGRIS_OP_BATCH_NORM:
-    case TIGRIS_OP_CONCAT:
-    case TIGRIS_OP_SPLIT:
-    case TIGRIS_OP_REDUCE_MAX:
-    case TIGRIS_OP_REDUCE_MIN:
-    case TIGRIS_OP_REDUCE_SUM:
-    case TIGRIS_OP_REDUCE_ALL: return A(TIGRIS_ATTR_AXES);
-    case TIGRIS_OP_REDUCE_MEAN: return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_POOL_ROUNDING);
-    case TIGRIS_OP_INST_NORM:
-    case TIGRIS_OP_LAYER_NORM:
-    case TIGRIS_OP_L2_NORMALIZATION: return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_EPSILON);
-    case TIGRIS_OP_ARG_MAX:
-    case TIGRIS_OP_ARG_MIN: return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_MOVEMENT);
-    case TIGRIS_OP_CUMSUM: return A(TIGRIS_ATTR_AXES) | A(TIGRIS_ATTR_CUMSUM_OPTIONS);
-    case TIGRIS_OP_PAD: return A(TIGRIS_ATTR_PADS) | A(TIGRIS_ATTR_ALPHA);
-    case TIGRIS_OP_TRANSPOSE: return A(TIGRIS_ATTR_TRANSPOSE_PERM);
-    case TIGRIS_OP_MIRROR_PAD:
-    case TIGRIS_OP_GATHER:
-    case TIGRIS_OP_GATHER_ND:
-    case TIGRIS_OP_STRIDED_SLICE:
-    case TIGRIS_OP_REVERSE_V2:
-    case TIGRIS_OP_EMBEDDING_LOOKUP:
-    case TIGRIS_OP_DYNAMIC_UPDATE_SLICE: return A(TIGRIS_ATTR_MOVEMENT);
-    case TIGRIS_OP_RESIZE:
-    case TIGRIS_OP_RESIZE_LINEAR: return A(TIGRIS_ATTR_RESIZE_SCALES);
-    case TIGRIS_OP_IF:
-    case TIGRIS_OP_WHILE: return A(TIGRIS_ATTR_SUBGRAPHS);
-    case TIGRIS_OP_SVDF: return A(TIGRIS_ATTR_CONSTANTS) | A(TIGRIS_ATTR_SVDF);
-    case TIGRIS_OP_LSTM: return A(TIGRIS_ATTR_CONSTANTS) | A(TIGRIS_ATTR_LSTM);
-    case TIGRIS_OP_DETECTION_POSTPROCESS: return A(TIGRIS_ATTR_DETECTION);
-    default: return kNoRule;
-    }
-}
-
-bool fused_act_allowed(uint8_t op_type)
-{
-    return op_type == TIGRIS_OP_CONV || op_type == TIGRIS_OP_DEPTHWISE || op_type == TIGRIS_OP_FULLY_CONN ||
-           op_type == TIGRIS_OP_CONV1D || op_type == TIGRIS_OP_ADD || op_type == TIGRIS_OP_SVDF;
-}
 
 // Every attribute attached to the op has a kind in `allowed`.
 bool attributes_allowed(const OpView &v, uint32_t allowed)
@@ -155,9 +48,10 @@ bool check_control_flow(const OpView &v)
     return true;
 }
 
+// The rule of the op's row, in the file of its family.
 bool check_family(const OpView &v)
 {
-    if (v.op->op_type == TIGRIS_OP_IF || v.op->op_type == TIGRIS_OP_WHILE) return check_control_flow(v);
+    if (rule_of(v) == ops::Rule::kControlFlow) return check_control_flow(v);
     Verdict r = check_spatial(v);
     if (r == kNotMine) r = check_elementwise(v);
     if (r == kNotMine) r = check_shape_ops(v);
@@ -232,16 +126,16 @@ tigris_error_t check_operator(const tigris_plan_t *plan, uint16_t op_index)
     if (plan == nullptr || op_index >= plan->header->num_ops) return TIGRIS_ERR_BAD_OPERATOR;
     OpView v{plan, &plan->ops[op_index], op_index};
     const tigris_op_t *op = v.op;
-    uint32_t allowed = allowed_attributes(op->op_type);
-    if (allowed == kNoRule) return TIGRIS_ERR_BAD_OPERATOR;
+    const ops::OpInfo *row = ops::op_info(op->op_type);
+    if (row == nullptr) return TIGRIS_ERR_BAD_OPERATOR;  // an opcode without a row
     if (op->num_inputs < 1 || op->num_outputs < 1 || op->reserved != 0) return TIGRIS_ERR_BAD_OPERATOR;
     if (op->fused_act > TIGRIS_ACT_RELU6) return TIGRIS_ERR_BAD_OPERATOR;
-    if (op->fused_act != TIGRIS_ACT_NONE && !fused_act_allowed(op->op_type)) return TIGRIS_ERR_BAD_OPERATOR;
+    if (op->fused_act != TIGRIS_ACT_NONE && (row->traits & ops::kTraitFusedAct) == 0) return TIGRIS_ERR_BAD_OPERATOR;
     for (uint8_t i = 0; i < op->num_inputs; ++i)
         if (v.in(i).ndim > kMaxRank) return TIGRIS_ERR_BAD_OPERATOR;
     for (uint8_t i = 0; i < op->num_outputs; ++i)
         if (v.out(i).ndim > kMaxRank) return TIGRIS_ERR_BAD_OPERATOR;
-    if (!attributes_allowed(v, allowed)) return TIGRIS_ERR_BAD_OPERATOR;
+    if (!attributes_allowed(v, row->attrs)) return TIGRIS_ERR_BAD_OPERATOR;
     bool int8_op = op_kernel_dtype(plan, op) == TIGRIS_DTYPE_INT8 && tigris_tensor_quant(plan, &v.in(0)) != nullptr;
     if (int8_op && op->act_min > op->act_max) return TIGRIS_ERR_BAD_OPERATOR;
     if (!check_family(v)) return TIGRIS_ERR_BAD_OPERATOR;

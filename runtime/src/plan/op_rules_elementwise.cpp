@@ -38,16 +38,21 @@ bool implicit_constant_shape(const OpView &v, uint64_t count, Operand &o)
     return true;
 }
 
-bool numeric_class(uint8_t op_type, uint8_t d)
+// Data of dtype `d` in the op's dtype class (docs/operators.md §1: F, N, B; the rest any
+// stored dtype); quantized int8 only where the contract has a quantized form (+q8),
+// quantized int16 (16x8) where the row names an int16 kernel.
+bool data_dtype_ok(const ops::OpInfo &row, uint8_t d, bool quantized)
 {
-    switch (op_type) {
-    case TIGRIS_OP_SQUARED_DIFFERENCE:
-    case TIGRIS_OP_PRELU: return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT8;
-    case TIGRIS_OP_ADD:
-    case TIGRIS_OP_SUB:
-    case TIGRIS_OP_MUL: return is_numeric(d) || d == TIGRIS_DTYPE_INT16;  // int16: 16x8 quantized
-    default: return is_numeric(d);
+    if (d == TIGRIS_DTYPE_INT8 && quantized) return row.q8;
+    if (d == TIGRIS_DTYPE_INT16 && quantized) return row.s16 != ops::S16::kNone;
+    switch (row.dtypes) {
+    case ops::DtypeClass::kF: return d == TIGRIS_DTYPE_FLOAT32;
+    case ops::DtypeClass::kN: return is_numeric(d);
+    case ops::DtypeClass::kB: return d == TIGRIS_DTYPE_BOOL;
+    case ops::DtypeClass::kA:
+    case ops::DtypeClass::kSpecial: break;
     }
+    return tigris_dtype_size(d) != 0;
 }
 
 bool is_comparison(uint8_t t)
@@ -61,19 +66,20 @@ bool check_binary(const OpView &v)
     uint8_t t = v.op->op_type;
     uint8_t n = t == TIGRIS_OP_SELECT_V2 ? 3 : 2;
     if (v.num_out() != 1 || v.has_bias()) return false;
-    Operand ops[3];
-    if (!resolve_operands(v, n, ops)) return false;
+    Operand opd[3];
+    if (!resolve_operands(v, n, opd)) return false;
     const tigris_tensor_t &out = v.out(0);
-    if (!broadcast_result_ok(ops, n, v.shape(out), out.ndim)) return false;
+    if (!broadcast_result_ok(opd, n, v.shape(out), out.ndim)) return false;
     if (t == TIGRIS_OP_SELECT_V2)
-        return ops[0].dtype == TIGRIS_DTYPE_BOOL && ops[1].dtype == out.dtype && ops[2].dtype == out.dtype;
-    if (ops[0].dtype != ops[1].dtype) return false;
-    uint8_t d = ops[0].dtype;
-    if (t == TIGRIS_OP_LOGICAL_AND || t == TIGRIS_OP_LOGICAL_OR)
-        return d == TIGRIS_DTYPE_BOOL && out.dtype == TIGRIS_DTYPE_BOOL;
+        return opd[0].dtype == TIGRIS_DTYPE_BOOL && opd[1].dtype == out.dtype && opd[2].dtype == out.dtype;
+    if (opd[0].dtype != opd[1].dtype) return false;
+    const uint8_t d = opd[0].dtype;
+    const bool quantized = opd[0].quant != TIGRIS_NONE || opd[1].quant != TIGRIS_NONE;
+    const ops::OpInfo &row = *ops::op_info(t);
     if (is_comparison(t))
-        return out.dtype == TIGRIS_DTYPE_BOOL && (is_numeric(d) || (t == TIGRIS_OP_EQUAL && d == TIGRIS_DTYPE_BOOL));
-    return out.dtype == d && numeric_class(t, d);
+        return out.dtype == TIGRIS_DTYPE_BOOL && ((is_numeric(d) && (d != TIGRIS_DTYPE_INT8 || !quantized || row.q8)) ||
+                                                  (t == TIGRIS_OP_EQUAL && d == TIGRIS_DTYPE_BOOL));
+    return out.dtype == d && data_dtype_ok(row, d, quantized);
 }
 
 bool check_add_n(const OpView &v)
@@ -99,78 +105,20 @@ bool f32_attr_ok(const OpView &v, uint8_t kind, uint8_t count, bool required)
     return true;
 }
 
-// Dtype class of a unary op's data (0 = not a unary op).
-enum UnaryClass { kNotUnary, kFloat, kFloatQ8, kNumericQ8, kBool, kAnyPair };
-
-UnaryClass unary_class(uint8_t t)
+// One input, one output of the same shape; data of the row's dtype class kept, or any pair
+// of stored dtypes (Cast).
+bool check_unary(const OpView &v)
 {
-    switch (t) {
-    case TIGRIS_OP_RELU:
-    case TIGRIS_OP_RELU6:
-    case TIGRIS_OP_CLIP:
-    case TIGRIS_OP_LEAKY_RELU:
-    case TIGRIS_OP_ELU:
-    case TIGRIS_OP_SIGMOID:
-    case TIGRIS_OP_TANH:
-    case TIGRIS_OP_HARDSWISH:
-    case TIGRIS_OP_RSQRT:
-    case TIGRIS_OP_LOG: return kFloatQ8;
-    case TIGRIS_OP_ERF:
-    case TIGRIS_OP_EXP:
-    case TIGRIS_OP_SQRT:
-    case TIGRIS_OP_SQUARE:
-    case TIGRIS_OP_FLOOR:
-    case TIGRIS_OP_CEIL:
-    case TIGRIS_OP_ROUND:
-    case TIGRIS_OP_SIN:
-    case TIGRIS_OP_COS: return kFloat;
-    case TIGRIS_OP_ABS:
-    case TIGRIS_OP_NEG: return kNumericQ8;
-    case TIGRIS_OP_LOGICAL_NOT: return kBool;
-    case TIGRIS_OP_CAST: return kAnyPair;
-    default: return kNotUnary;
-    }
-}
-
-// int16 (16x8) LEAKY_RELU, LOGISTIC and TANH; the last two carry their 256-entry uint16
-// sigmoid table as the weight.
-bool check_unary_int16(const OpView &v)
-{
-    const tigris_tensor_t &in = v.in(0), &out = v.out(0);
-    if (v.num_in() != 1 || v.num_out() != 1 || v.has_bias() || out.dtype != TIGRIS_DTYPE_INT16) return false;
-    if (!same_shape(v, in, out)) return false;
-    switch (v.op->op_type) {
-    case TIGRIS_OP_LEAKY_RELU: return !v.has_weight() && f32_attr_ok(v, TIGRIS_ATTR_ALPHA, 1, false);
-    case TIGRIS_OP_SIGMOID:
-    case TIGRIS_OP_TANH: return v.has_weight() && v.weight_bytes() == 512u;
-    default: return false;
-    }
-}
-
-bool check_unary(const OpView &v, UnaryClass cls)
-{
-    if (v.num_in() == 1 && v.in(0).dtype == TIGRIS_DTYPE_INT16 && v.op->op_type != TIGRIS_OP_CAST)
-        return check_unary_int16(v);
-    if (v.num_in() != 1 || v.num_out() != 1 || v.has_weight() || v.has_bias()) return false;
+    // int16 LOGISTIC / TANH carry their 256-entry uint16 sigmoid table as the weight.
+    const bool table = (v.op->op_type == TIGRIS_OP_SIGMOID || v.op->op_type == TIGRIS_OP_TANH) && v.num_in() == 1 &&
+                       v.in(0).dtype == TIGRIS_DTYPE_INT16;
+    if (table && (!v.has_weight() || v.weight_bytes() != 512u)) return false;
+    if (v.num_in() != 1 || v.num_out() != 1 || (v.has_weight() && !table) || v.has_bias()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     if (!same_shape(v, in, out)) return false;
-    uint8_t d = in.dtype;
-    switch (cls) {
-    case kFloat:
-        if (d != TIGRIS_DTYPE_FLOAT32) return false;
-        break;
-    case kFloatQ8:
-        if (d != TIGRIS_DTYPE_FLOAT32 && d != TIGRIS_DTYPE_INT8) return false;
-        break;
-    case kNumericQ8:
-        if (!is_numeric(d)) return false;
-        break;
-    case kBool:
-        if (d != TIGRIS_DTYPE_BOOL) return false;
-        break;
-    case kAnyPair: return tigris_dtype_size(d) != 0 && tigris_dtype_size(out.dtype) != 0;
-    case kNotUnary: return false;
-    }
+    const uint8_t d = in.dtype;
+    if (v.op->op_type == TIGRIS_OP_CAST) return tigris_dtype_size(d) != 0 && tigris_dtype_size(out.dtype) != 0;
+    if (!data_dtype_ok(*ops::op_info(v.op->op_type), d, in.quant_param_idx != TIGRIS_NONE)) return false;
     if (out.dtype != d) return false;
     switch (v.op->op_type) {
     case TIGRIS_OP_CLIP: return f32_attr_ok(v, TIGRIS_ATTR_CLIP_BOUNDS, 2, true);
@@ -245,32 +193,12 @@ bool broadcast_result_ok(const Operand *ops, uint8_t n, const int32_t *out, uint
 
 Verdict check_elementwise(const OpView &v)
 {
-    uint8_t t = v.op->op_type;
-    switch (t) {
-    case TIGRIS_OP_ADD:
-    case TIGRIS_OP_SUB:
-    case TIGRIS_OP_MUL:
-    case TIGRIS_OP_DIV:
-    case TIGRIS_OP_SQUARED_DIFFERENCE:
-    case TIGRIS_OP_MAXIMUM:
-    case TIGRIS_OP_MINIMUM:
-    case TIGRIS_OP_FLOOR_DIV:
-    case TIGRIS_OP_FLOOR_MOD:
-    case TIGRIS_OP_PRELU:
-    case TIGRIS_OP_EQUAL:
-    case TIGRIS_OP_LESS:
-    case TIGRIS_OP_LESS_EQUAL:
-    case TIGRIS_OP_GREATER:
-    case TIGRIS_OP_GREATER_EQUAL:
-    case TIGRIS_OP_LOGICAL_AND:
-    case TIGRIS_OP_LOGICAL_OR:
-    case TIGRIS_OP_SELECT_V2: return verdict(check_binary(v));
-    case TIGRIS_OP_ADD_N: return verdict(check_add_n(v));
-    default: break;
+    switch (rule_of(v)) {
+    case ops::Rule::kBinary: return verdict(check_binary(v));
+    case ops::Rule::kAddN: return verdict(check_add_n(v));
+    case ops::Rule::kUnary: return verdict(check_unary(v));
+    default: return kNotMine;
     }
-    UnaryClass cls = unary_class(t);
-    if (cls == kNotUnary) return kNotMine;
-    return verdict(check_unary(v, cls));
 }
 
 }  // namespace rules

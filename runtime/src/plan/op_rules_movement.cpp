@@ -261,22 +261,18 @@ bool check_dynamic_update_slice(const OpView &v)
 
 Verdict check_movement(const OpView &v)
 {
-    switch (v.op->op_type) {
-    case TIGRIS_OP_CONCAT: return verdict(check_concat_split(v, false));
-    case TIGRIS_OP_SPLIT: return verdict(check_concat_split(v, true));
-    case TIGRIS_OP_PAD: return verdict(check_pad(v));
-    case TIGRIS_OP_MIRROR_PAD: return verdict(check_mirror_pad(v));
-    case TIGRIS_OP_TRANSPOSE: return verdict(check_transpose(v));
-    case TIGRIS_OP_FLATTEN:
-    case TIGRIS_OP_RESHAPE:
-    case TIGRIS_OP_SQUEEZE:
-    case TIGRIS_OP_UNSQUEEZE: return verdict(check_reshape(v));
-    case TIGRIS_OP_GATHER: return verdict(check_gather(v));
-    case TIGRIS_OP_EMBEDDING_LOOKUP: return verdict(check_embedding(v));
-    case TIGRIS_OP_GATHER_ND: return verdict(check_gather_nd(v));
-    case TIGRIS_OP_STRIDED_SLICE: return verdict(check_strided_slice(v));
-    case TIGRIS_OP_REVERSE_V2: return verdict(check_reverse(v));
-    case TIGRIS_OP_DYNAMIC_UPDATE_SLICE: return verdict(check_dynamic_update_slice(v));
+    switch (rule_of(v)) {
+    case ops::Rule::kConcatSplit: return verdict(check_concat_split(v, v.op->op_type == TIGRIS_OP_SPLIT));
+    case ops::Rule::kPad: return verdict(check_pad(v));
+    case ops::Rule::kMirrorPad: return verdict(check_mirror_pad(v));
+    case ops::Rule::kTranspose: return verdict(check_transpose(v));
+    case ops::Rule::kReshape: return verdict(check_reshape(v));
+    case ops::Rule::kGather: return verdict(check_gather(v));
+    case ops::Rule::kEmbedding: return verdict(check_embedding(v));
+    case ops::Rule::kGatherNd: return verdict(check_gather_nd(v));
+    case ops::Rule::kStridedSlice: return verdict(check_strided_slice(v));
+    case ops::Rule::kReverse: return verdict(check_reverse(v));
+    case ops::Rule::kDynamicUpdateSlice: return verdict(check_dynamic_update_slice(v));
     default: return kNotMine;
     }
 }

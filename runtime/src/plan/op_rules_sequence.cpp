@@ -86,10 +86,10 @@ bool check_lstm(const OpView &v)
 
 Verdict check_sequence(const OpView &v)
 {
-    switch (v.op->op_type) {
-    case TIGRIS_OP_SVDF: return verdict(check_svdf(v));
-    case TIGRIS_OP_LSTM: return verdict(check_lstm(v));
-    case TIGRIS_OP_DETECTION_POSTPROCESS: return verdict(check_detection(v));
+    switch (rule_of(v)) {
+    case ops::Rule::kSvdf: return verdict(check_svdf(v));
+    case ops::Rule::kLstm: return verdict(check_lstm(v));
+    case ops::Rule::kDetection: return verdict(check_detection(v));
     default: return kNotMine;
     }
 }

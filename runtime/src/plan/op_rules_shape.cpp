@@ -152,21 +152,12 @@ bool check_cumsum(const OpView &v)
 
 Verdict check_shape_ops(const OpView &v)
 {
-    switch (v.op->op_type) {
-    case TIGRIS_OP_SOFTMAX:
-    case TIGRIS_OP_LOG_SOFTMAX: return verdict(check_softmax(v));
-    case TIGRIS_OP_BATCH_NORM:
-    case TIGRIS_OP_INST_NORM:
-    case TIGRIS_OP_LAYER_NORM:
-    case TIGRIS_OP_L2_NORMALIZATION: return verdict(check_norm(v));
-    case TIGRIS_OP_REDUCE_MEAN:
-    case TIGRIS_OP_REDUCE_MAX:
-    case TIGRIS_OP_REDUCE_MIN:
-    case TIGRIS_OP_REDUCE_SUM:
-    case TIGRIS_OP_REDUCE_ALL: return verdict(check_reduce(v));
-    case TIGRIS_OP_ARG_MAX:
-    case TIGRIS_OP_ARG_MIN: return verdict(check_arg(v));
-    case TIGRIS_OP_CUMSUM: return verdict(check_cumsum(v));
+    switch (rule_of(v)) {
+    case ops::Rule::kSoftmax: return verdict(check_softmax(v));
+    case ops::Rule::kNorm: return verdict(check_norm(v));
+    case ops::Rule::kReduce: return verdict(check_reduce(v));
+    case ops::Rule::kArg: return verdict(check_arg(v));
+    case ops::Rule::kCumSum: return verdict(check_cumsum(v));
     default: return check_movement(v);
     }
 }

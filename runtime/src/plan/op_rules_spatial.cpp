@@ -232,20 +232,14 @@ bool check_resize(const OpView &v)
 
 Verdict check_spatial(const OpView &v)
 {
-    switch (v.op->op_type) {
-    case TIGRIS_OP_CONV:
-    case TIGRIS_OP_DEPTHWISE:
-    case TIGRIS_OP_CONV1D: return verdict(check_conv(v));
-    case TIGRIS_OP_CONV_TRANSPOSE: return verdict(check_conv_transpose(v));
-    case TIGRIS_OP_FULLY_CONN: return verdict(check_fully_connected(v));
-    case TIGRIS_OP_MATMUL: return verdict(check_matmul(v));
-    case TIGRIS_OP_MAX_POOL:
-    case TIGRIS_OP_AVG_POOL:
-    case TIGRIS_OP_L2_POOL: return verdict(check_pool(v));
-    case TIGRIS_OP_GLOBAL_AVG:
-    case TIGRIS_OP_GLOBAL_MAX: return verdict(check_global_pool(v));
-    case TIGRIS_OP_RESIZE:
-    case TIGRIS_OP_RESIZE_LINEAR: return verdict(check_resize(v));
+    switch (rule_of(v)) {
+    case ops::Rule::kConv: return verdict(check_conv(v));
+    case ops::Rule::kConvTranspose: return verdict(check_conv_transpose(v));
+    case ops::Rule::kFullyConnected: return verdict(check_fully_connected(v));
+    case ops::Rule::kMatMul: return verdict(check_matmul(v));
+    case ops::Rule::kPool: return verdict(check_pool(v));
+    case ops::Rule::kGlobalPool: return verdict(check_global_pool(v));
+    case ops::Rule::kResize: return verdict(check_resize(v));
     default: return kNotMine;
     }
 }

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/le_bytes.h"
+#include "ops/op_table.h"
 #include "tigris.h"
 
 namespace tigris_rt {
@@ -48,19 +50,6 @@ inline bool same_shape(const OpView &v, const tigris_tensor_t &a, const tigris_t
     return true;
 }
 
-inline int32_t rd_i32(const uint8_t *p)
-{
-    return (int32_t)((uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24));
-}
-inline uint16_t rd_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-inline float rd_f32(const uint8_t *p)
-{
-    uint32_t u = (uint32_t)rd_i32(p);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 inline bool is_index_dtype(uint8_t d) { return d == TIGRIS_DTYPE_INT32 || d == TIGRIS_DTYPE_INT64; }
 inline bool is_numeric(uint8_t d)
 {
@@ -68,10 +57,18 @@ inline bool is_numeric(uint8_t d)
            d == TIGRIS_DTYPE_INT8;
 }
 
+// The loader rule of the op's row of the operator table (Rule::kNone without a row).
+inline ops::Rule rule_of(const OpView &v)
+{
+    const ops::OpInfo *row = ops::op_info(v.op->op_type);
+    return row != nullptr ? row->rule : ops::Rule::kNone;
+}
+
 // Bit of an attribute kind in an allowed-kinds mask.
 constexpr uint32_t A(uint8_t kind) { return 1u << kind; }
 
-// Per-op-family checks against the op's row of docs/operators.md.
+// Per-op-family checks against the op's row of docs/operators.md: each answers the rules
+// (ops::Rule) its file holds and kNotMine for the others.
 enum Verdict { kNotMine, kBad, kOk };
 Verdict check_spatial(const OpView &v);      // op_rules_spatial.cpp: conv, matrices, pools, resize
 Verdict check_elementwise(const OpView &v);  // op_rules_elementwise.cpp: unary, binary, select, cast

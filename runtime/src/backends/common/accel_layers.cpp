@@ -137,8 +137,8 @@ int mul_layer(const Call &c, MulLayer *l)
     uint8_t len = 0;                                      // or BINARY_REQUANT's result pair
     const uint8_t *r = c.attr(TIGRIS_ATTR_BINARY_REQUANT, &len);
     if (r != nullptr && len >= 24) {
-        l->mult = tigris_s8::read_i32(r + 16);
-        shift = tigris_s8::read_i32(r + 20);
+        l->mult = tigris_rt::rd_i32(r + 16);
+        shift = tigris_rt::rd_i32(r + 20);
     }
     if (shift < -31 || shift > 15 || l->mult == INT32_MIN) return kFallback;
     l->shift = shift;

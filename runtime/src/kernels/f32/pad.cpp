@@ -2,6 +2,7 @@
 // any dtype. Whole tensors only.
 #include <string.h>
 
+#include "common/le_bytes.h"
 #include "kernels/common/lanes.h"
 #include "kernels/f32/kernels_f32.h"
 
@@ -9,13 +10,6 @@ namespace tigris_rt {
 namespace f32 {
 
 namespace {
-
-int32_t rd_i32(const uint8_t *p)
-{
-    int32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
 
 // The fill element of Pad in the output's dtype: ALPHA (default 0), quantized for int8/uint8.
 void fill_element(const Call &c, uint8_t *e)

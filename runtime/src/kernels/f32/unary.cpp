@@ -65,6 +65,14 @@ int float_unary(const Call &c, const kern::Walk &w)
     case TIGRIS_OP_ROUND: return run(w, [](float x) { return rintf(x); });
     case TIGRIS_OP_SIN: return run(w, [](float x) { return sinf(x); });
     case TIGRIS_OP_COS: return run(w, [](float x) { return cosf(x); });
+    case TIGRIS_OP_ASIN: return run(w, [](float x) { return asinf(x); });
+    case TIGRIS_OP_ACOS: return run(w, [](float x) { return acosf(x); });
+    case TIGRIS_OP_ATAN: return run(w, [](float x) { return atanf(x); });
+    case TIGRIS_OP_SINH: return run(w, [](float x) { return sinhf(x); });
+    case TIGRIS_OP_COSH: return run(w, [](float x) { return coshf(x); });
+    case TIGRIS_OP_ASINH: return run(w, [](float x) { return asinhf(x); });
+    case TIGRIS_OP_ACOSH: return run(w, [](float x) { return acoshf(x); });
+    case TIGRIS_OP_ATANH: return run(w, [](float x) { return atanhf(x); });
     default: return -1;
     }
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le_bytes.h"
 #include "kernels/s16/s16_kernels.h"
 #include "kernels/s16/s16_params.h"
 #include "kernels/s8/s8_fixed_point.h"
@@ -38,7 +39,7 @@ int map_int16(const PointwiseIO &io, Fn fn)
 // The op's sigmoid table (kSigmoidTableEntries little-endian uint16), or nullptr.
 const uint8_t *sigmoid_table(const Call &c) { return op_weight_bytes(c, 2u * kSigmoidTableEntries); }
 
-inline uint32_t table_at(const uint8_t *t, uint32_t i) { return (uint32_t)t[2 * i] | ((uint32_t)t[2 * i + 1] << 8); }
+inline uint32_t table_at(const uint8_t *t, uint32_t i) { return tigris_rt::rd_u16(t + 2 * i); }
 
 // The input rescaled for the table (TFLM: x * multiplier + round, shifted right).
 struct Rescale {
@@ -70,7 +71,7 @@ int leaky_relu(const Call &c)
     uint8_t len = 0;
     const uint8_t *alpha = c.attr(TIGRIS_ATTR_ALPHA, &len);
     LeakyReluParams p;
-    leaky_relu_params(io.in.scale, alpha != nullptr && len >= 4 ? read_f32(alpha) : 0.01f, io.out.scale, &p);
+    leaky_relu_params(io.in.scale, alpha != nullptr && len >= 4 ? tigris_rt::rd_f32(alpha) : 0.01f, io.out.scale, &p);
     const bool negative_alpha = p.alpha_multiplier < 0;
     const int32_t alpha_m = negative_alpha ? wrap_neg(p.alpha_multiplier) : p.alpha_multiplier;
     const int32_t zx = io.in.zero_point, zy = io.out.zero_point;

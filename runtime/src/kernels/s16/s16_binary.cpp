@@ -7,6 +7,7 @@
 // The clamp is int16's, narrowed by fused_act (ADD) from the output quantization.
 #include <string.h>
 
+#include "common/le_bytes.h"
 #include "kernels/common/operands.h"
 #include "kernels/common/walk.h"
 #include "kernels/s16/s16_kernels.h"
@@ -62,12 +63,12 @@ void stored_factors(const Call &c, AddSubParams *f)
     uint8_t len = 0;
     const uint8_t *r = c.attr(TIGRIS_ATTR_BINARY_REQUANT, &len);
     if (r == nullptr || len < 24) return;
-    f->input1_multiplier = read_i32(r);
-    f->input1_shift = read_i32(r + 4);
-    f->input2_multiplier = read_i32(r + 8);
-    f->input2_shift = read_i32(r + 12);
-    f->output_multiplier = read_i32(r + 16);
-    f->output_shift = read_i32(r + 20);
+    f->input1_multiplier = tigris_rt::rd_i32(r);
+    f->input1_shift = tigris_rt::rd_i32(r + 4);
+    f->input2_multiplier = tigris_rt::rd_i32(r + 8);
+    f->input2_shift = tigris_rt::rd_i32(r + 12);
+    f->output_multiplier = tigris_rt::rd_i32(r + 16);
+    f->output_shift = tigris_rt::rd_i32(r + 20);
 }
 
 int add_sub(const Call &c, bool is_sub)
@@ -110,8 +111,8 @@ int mul(const Call &c)
     uint8_t len = 0;
     const uint8_t *r = c.attr(TIGRIS_ATTR_BINARY_REQUANT, &len);
     if (r != nullptr && len >= 24) {  // MUL uses the result pair only
-        m = read_i32(r + 16);
-        s = read_i32(r + 20);
+        m = tigris_rt::rd_i32(r + 16);
+        s = tigris_rt::rd_i32(r + 20);
     }
     int32_t lo, hi;
     activation_range(c.op->fused_act, p.out.scale, p.out.zp, &lo, &hi);

@@ -9,6 +9,7 @@
 // models have zero points of 0; TFLite's convolutions (CONV_2D, DEPTHWISE, TRANSPOSE_CONV)
 // ignore them, FULLY_CONNECTED applies them: so do these kernels.
 // Geometry and bands come from kernels/common/geometry.h, as for the int8 twins.
+#include "common/le_bytes.h"
 #include "kernels/s16/s16_kernels.h"
 #include "kernels/s16/s16_params.h"
 #include "kernels/s8/s8_fixed_point.h"
@@ -25,9 +26,9 @@ struct Bias {
     int64_t at(int32_t c) const
     {
         if (data == nullptr) return 0;
-        if (!wide) return tigris_s8::read_i32(data + 4 * c);
-        const uint32_t lo = (uint32_t)tigris_s8::read_i32(data + 8 * c);
-        const uint32_t hi = (uint32_t)tigris_s8::read_i32(data + 8 * c + 4);
+        if (!wide) return tigris_rt::rd_i32(data + 4 * c);
+        const uint32_t lo = tigris_rt::rd_u32(data + 8 * c);
+        const uint32_t hi = tigris_rt::rd_u32(data + 8 * c + 4);
         return (int64_t)(((uint64_t)hi << 32) | lo);
     }
 };

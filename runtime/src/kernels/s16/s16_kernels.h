@@ -48,10 +48,7 @@ int byte_movement(const Call &);  // RESHAPE & co, CONCAT, TRANSPOSE, STRIDED_SL
 // s16_quantize.cpp: CAST with a quantized int16 side (quantize / dequantize / requantize).
 int quantize_cast(const Call &);
 
-// The int16 kernel of an opcode, or nullptr (s16_kernel_set.cpp).
-KernelFn kernel_for(uint8_t op_type);
-
-// Whether the int16 kernels own this op: its kernel dtype is int16 with a quant param on
+// s16_dispatch.cpp. Whether the int16 kernels own this op: its kernel dtype is int16 with a quant param on
 // input 0, or it is a CAST with a quantized int16 side.
 bool owns(const tigris_plan_t *plan, const tigris_op_t *op);
 

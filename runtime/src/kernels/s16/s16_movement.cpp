@@ -5,6 +5,7 @@
 // int16, else the output's zero point; it runs whole, as its int8 twin.
 #include <string.h>
 
+#include "common/le_bytes.h"
 #include "kernels/s16/s16_kernels.h"
 #include "kernels/s16/s16_params.h"
 #include "kernels/s8/s8_fixed_point.h"
@@ -41,15 +42,15 @@ int pad(const Call &c)
     const uint8_t *pads = c.attr(TIGRIS_ATTR_PADS, &len);
     if (pads == nullptr || len < 8 * in.rank) return kError;
     const uint8_t *alpha = c.attr(TIGRIS_ATTR_ALPHA, &len);
-    const int16_t fill = alpha != nullptr && len >= 4 ? quantize16(read_f32(alpha), out.scale, out.zero_point)
+    const int16_t fill = alpha != nullptr && len >= 4 ? quantize16(tigris_rt::rd_f32(alpha), out.scale, out.zero_point)
                                                       : clamp_s16(out.zero_point);
     int16_t *y = (int16_t *)out.data;
     for (uint32_t i = 0; i < out.elements; i++) y[i] = fill;
     kern::View dst = kern::whole_view(out.data, out.shape, out.rank, 2);  // where the input lands
     kern::View src = kern::whole_view(in.data, in.shape, in.rank, 2);
     for (int d = 0; d < in.rank; d++) {
-        const int32_t lead = read_i32(pads + 4 * d);
-        const int32_t trail = read_i32(pads + 4 * (in.rank + d));
+        const int32_t lead = tigris_rt::rd_i32(pads + 4 * d);
+        const int32_t trail = tigris_rt::rd_i32(pads + 4 * (in.rank + d));
         if ((int64_t)in.shape[d] + lead + trail != out.shape[d]) return kError;
         const int32_t lo = lead > 0 ? lead : 0;
         const int32_t hi = lead + in.shape[d] < out.shape[d] ? lead + in.shape[d] : out.shape[d];

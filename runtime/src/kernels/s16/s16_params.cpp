@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "common/le_bytes.h"
 #include "kernels/s8/s8_fixed_point.h"
 
 namespace tigris_s16 {
@@ -108,8 +109,8 @@ int16_t lut_lookup(int16_t value, const uint8_t *lut)
 {
     const uint16_t index = (uint16_t)(256 + (value >> 7));
     const int16_t offset = (int16_t)(value & 0x7f);
-    const int16_t base = (int16_t)(uint16_t)(lut[2 * index] | (lut[2 * index + 1] << 8));
-    const int16_t next = (int16_t)(uint16_t)(lut[2 * index + 2] | (lut[2 * index + 3] << 8));
+    const int16_t base = (int16_t)tigris_rt::rd_u16(lut + 2 * index);
+    const int16_t next = (int16_t)tigris_rt::rd_u16(lut + 2 * index + 2);
     const int16_t slope = (int16_t)(next - base);
     const int delta = (slope * offset + 64) >> 7;
     return (int16_t)(base + delta);

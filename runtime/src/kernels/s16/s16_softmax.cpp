@@ -6,6 +6,7 @@
 // (m, left_shift) are in_scale * beta / (10/65535) (beta: ALPHA, default 1). The two
 // 513-entry LUTs (exp on [-10, 0], 1/(1+x) on [0, 1]) are the op's weight, exp first.
 // AXES (optional) must be the last axis alone, as TFLite's.
+#include "common/le_bytes.h"
 #include "kernels/s16/s16_kernels.h"
 #include "kernels/s16/s16_params.h"
 #include "kernels/s8/s8_fixed_point.h"
@@ -69,7 +70,7 @@ int softmax(const Call &c)
     if (w == nullptr) return kError;
     uint8_t len = 0;
     const uint8_t *beta_attr = c.attr(TIGRIS_ATTR_ALPHA, &len);
-    const double beta = beta_attr != nullptr && len >= 4 ? (double)read_f32(beta_attr) : 1.0;
+    const double beta = beta_attr != nullptr && len >= 4 ? (double)tigris_rt::rd_f32(beta_attr) : 1.0;
     int32_t m = 0;
     int shift = 0;
     softmax_params(beta, io.in.scale, &m, &shift);

@@ -164,7 +164,7 @@ int clip(const Call &c)
     uint8_t len = 0;
     const uint8_t *b = c.attr(TIGRIS_ATTR_CLIP_BOUNDS, &len);
     if (b == nullptr || len < 8) return kError;
-    return clamp_real(c, read_f32(b), read_f32(b + 4));
+    return clamp_real(c, rd_f32(b), rd_f32(b + 4));
 }
 
 int leaky_relu(const Call &c)
@@ -174,7 +174,7 @@ int leaky_relu(const Call &c)
     uint8_t len = 0;
     const uint8_t *alpha = c.attr(TIGRIS_ATTR_ALPHA, &len);
     LeakyReluParams p;
-    leaky_relu_params(u.in.scale, alpha != nullptr && len >= 4 ? read_f32(alpha) : 0.01f, u.out.scale, &p);
+    leaky_relu_params(u.in.scale, alpha != nullptr && len >= 4 ? rd_f32(alpha) : 0.01f, u.out.scale, &p);
     // A negative alpha multiplies by |m| and negates (TFLite keeps MBQM's m >= 0).
     const bool negative_alpha = p.alpha_multiplier < 0;
     const int32_t alpha_m = negative_alpha ? wrap_neg(p.alpha_multiplier) : p.alpha_multiplier;

@@ -68,12 +68,12 @@ void add_sub_factors(const Call &c, const Binary &p, bool is_sub, AddSubParams *
     uint8_t len = 0;
     const uint8_t *r = c.attr(TIGRIS_ATTR_BINARY_REQUANT, &len);
     if (r != nullptr && len >= 24) {
-        f->input1_multiplier = read_i32(r);
-        f->input1_shift = read_i32(r + 4);
-        f->input2_multiplier = read_i32(r + 8);
-        f->input2_shift = read_i32(r + 12);
-        f->output_multiplier = read_i32(r + 16);
-        f->output_shift = read_i32(r + 20);
+        f->input1_multiplier = rd_i32(r);
+        f->input1_shift = rd_i32(r + 4);
+        f->input2_multiplier = rd_i32(r + 8);
+        f->input2_shift = rd_i32(r + 12);
+        f->output_multiplier = rd_i32(r + 16);
+        f->output_shift = rd_i32(r + 20);
     }
 }
 
@@ -148,8 +148,8 @@ int mul(const Call &c)
     uint8_t len = 0;
     const uint8_t *r = c.attr(TIGRIS_ATTR_BINARY_REQUANT, &len);
     if (r != nullptr && len >= 24) {  // MUL uses the result pair only
-        m = read_i32(r + 16);
-        s = read_i32(r + 20);
+        m = rd_i32(r + 16);
+        s = rd_i32(r + 20);
     }
     const int32_t za = p.a.zp, zb = p.b.zp, zy = p.out.zp, lo = c.op->act_min, hi = c.op->act_max;
     each(p, [&](int32_t a, int32_t b) {

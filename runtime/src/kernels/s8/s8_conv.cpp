@@ -64,7 +64,7 @@ int conv(const Call &c)
         ChannelRequant r;
         if (!channel_requant(c, out, oc, &r)) return kError;
         const int32_t ic0 = (oc / group_out_c) * group_in_c;
-        const int32_t b = bias ? read_i32(bias + 4 * oc) : 0;
+        const int32_t b = bias ? rd_i32(bias + 4 * oc) : 0;
         for (int32_t n = 0; n < g.n; n++) {
             for (int32_t oy = 0; oy < g.out_h; oy++) {
                 const int32_t y0 = oy * g.s_h - g.pad_top;
@@ -112,7 +112,7 @@ int depthwise(const Call &c)
         ChannelRequant r;
         if (!channel_requant(c, out, oc, &r)) return kError;
         const int32_t ic = oc / multiplier;
-        const int32_t b = bias ? read_i32(bias + 4 * oc) : 0;
+        const int32_t b = bias ? rd_i32(bias + 4 * oc) : 0;
         for (int32_t n = 0; n < g.n; n++) {
             for (int32_t oy = 0; oy < g.out_h; oy++) {
                 const int32_t y0 = oy * g.s_h - g.pad_top;
@@ -162,7 +162,7 @@ int fully_connected(const Call &c)
         ChannelRequant r;
         if (!channel_requant(c, out, oc, &r)) return kError;
         const int8_t *wr = w + (int64_t)oc * in_c;
-        const int32_t b = bias ? read_i32(bias + 4 * oc) : 0;
+        const int32_t b = bias ? rd_i32(bias + 4 * oc) : 0;
         for (int32_t row = 0; row < band.rows; row++) {
             const int8_t *src = x + (int64_t)row * in_c;
             int32_t acc = 0;

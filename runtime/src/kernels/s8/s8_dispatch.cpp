@@ -6,6 +6,7 @@
 #include "kernels/kernel_set.h"
 #include "kernels/s8/s8_kernels.h"
 #include "kernels/s8/s8_op.h"
+#include "ops/op_table.h"
 #include "tigris_kernels.h"
 #include "tigris_kernels_s8.h"
 
@@ -34,14 +35,57 @@ bool int8_op(const tigris_plan_t *plan, const tigris_op_t *op)
     return quantized_int8(plan, in0);
 }
 
+// The int8 kernel the op's row names (ops/op_table.h), or nullptr.
+tigris_s8::KernelFn kernel_of(tigris_rt::ops::S8 kernel)
+{
+    namespace k = tigris_s8;
+    using tigris_rt::ops::S8;
+    switch (kernel) {
+    case S8::kConv: return k::conv;
+    case S8::kDepthwise: return k::depthwise;
+    case S8::kFullyConnected: return k::fully_connected;
+    case S8::kAvgPool: return k::avg_pool;
+    case S8::kMaxPool: return k::max_pool;
+    case S8::kGlobalAvg: return k::global_avg;
+    case S8::kGlobalMax: return k::global_max;
+    case S8::kReduceMean: return k::reduce_mean;
+    case S8::kReduceMax: return k::reduce_max;
+    case S8::kReduceMin: return k::reduce_min;
+    case S8::kReduceSum: return k::reduce_sum;
+    case S8::kAdd: return k::add;
+    case S8::kSub: return k::sub;
+    case S8::kMul: return k::mul;
+    case S8::kMaximum: return k::maximum;
+    case S8::kMinimum: return k::minimum;
+    case S8::kRelu: return k::relu;
+    case S8::kRelu6: return k::relu6;
+    case S8::kClip: return k::clip;
+    case S8::kLeakyRelu: return k::leaky_relu;
+    case S8::kHardSwish: return k::hard_swish;
+    case S8::kSigmoid: return k::sigmoid;
+    case S8::kTanh: return k::tanh_act;
+    case S8::kSoftmax: return k::softmax;
+    case S8::kResizeNearest: return k::resize_nearest;
+    case S8::kResizeBilinear: return k::resize_bilinear;
+    case S8::kCopy: return k::copy;
+    case S8::kConcat: return k::concat;
+    case S8::kPad: return k::pad;
+    case S8::kTranspose: return k::transpose;
+    case S8::kStridedSlice: return k::strided_slice;
+    case S8::kQuantizeCast: return k::quantize_cast;
+    case S8::kNone: break;
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 extern "C" int tigris_dispatch_kernel_s8(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                                          tigris_mem_t *mem, void *user_ctx)
 {
     if (plan == nullptr || plan->header == nullptr || op == nullptr || mem == nullptr) return -1;
-    if (int8_op(plan, op)) {
-        const tigris_s8::KernelFn kernel = tigris_s8::kernel_for(op->op_type);
+    if (int8_op(plan, op) && tigris_rt::kernel_enabled_s8(op->op_type)) {
+        const tigris_s8::KernelFn kernel = kernel_of(tigris_rt::ops::op_info(op->op_type)->s8);
         if (kernel != nullptr) {
             const tigris_s8::Call call{plan, op, op_index, mem};
             const int rc = kernel(call);

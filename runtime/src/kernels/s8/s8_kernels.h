@@ -59,7 +59,4 @@ int resize_bilinear(const Call &);
 // s8_quantize.cpp: CAST with a quantized int8 side (quantize / dequantize / requantize).
 int quantize_cast(const Call &);
 
-// The int8 kernel of an opcode, or nullptr (kernels/kernel_set_s8.cpp).
-KernelFn kernel_for(uint8_t op_type);
-
 }  // namespace tigris_s8

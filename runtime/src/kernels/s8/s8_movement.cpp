@@ -122,14 +122,14 @@ int pad(const Call &c)
     const uint8_t *pads = c.attr(TIGRIS_ATTR_PADS, &len);
     if (pads == nullptr || len < 8 * in.rank) return kError;
     const uint8_t *alpha = c.attr(TIGRIS_ATTR_ALPHA, &len);
-    const int8_t fill = alpha != nullptr && len >= 4 ? quantize_value(read_f32(alpha), out.scale, out.zero_point)
+    const int8_t fill = alpha != nullptr && len >= 4 ? quantize_value(rd_f32(alpha), out.scale, out.zero_point)
                                                      : clamp_s8(out.zero_point);
     memset(out.data, (uint8_t)fill, out.elements);
     kern::View dst = kern::whole_view(out.data, out.shape, out.rank, 1);  // the part the input lands in
     kern::View src = kern::whole_view(in.data, in.shape, in.rank, 1);
     for (int d = 0; d < in.rank; d++) {
-        const int32_t lead = read_i32(pads + 4 * d);
-        const int32_t trail = read_i32(pads + 4 * (in.rank + d));
+        const int32_t lead = rd_i32(pads + 4 * d);
+        const int32_t trail = rd_i32(pads + 4 * (in.rank + d));
         if ((int64_t)in.shape[d] + lead + trail != out.shape[d]) return kError;
         const int32_t lo = lead > 0 ? lead : 0;
         const int32_t hi = lead + in.shape[d] < out.shape[d] ? lead + in.shape[d] : out.shape[d];
@@ -188,15 +188,15 @@ int strided_slice(const Call &c)
     uint8_t len = 0;
     const uint8_t *mv = c.attr(TIGRIS_ATTR_MOVEMENT, &len);
     if (mv == nullptr || len < 12 * in.rank) return kError;
-    const int32_t shrink = len >= 12 * in.rank + 4 ? read_i32(mv + 12 * in.rank) : 0;
+    const int32_t shrink = len >= 12 * in.rank + 4 ? rd_i32(mv + 12 * in.rank) : 0;
     const kern::View vi = kern::whole_view(in.data, in.shape, in.rank, 1);
     const kern::View vo = kern::whole_view(out.data, out.shape, out.rank, 1);
     kern::View src = vo;  // out's shape, stepping through in
     src.data = vi.data;
     int od = 0;
     for (int d = 0; d < in.rank; d++) {
-        int32_t start = read_i32(mv + 12 * d);
-        const int32_t step = read_i32(mv + 12 * d + 8);
+        int32_t start = rd_i32(mv + 12 * d);
+        const int32_t step = rd_i32(mv + 12 * d + 8);
         if (start < 0) start += in.shape[d];
         if (step == 0 || start < 0 || start >= in.shape[d]) return kError;
         src.data += (int64_t)start * vi.stride[d];

@@ -87,19 +87,6 @@ const uint8_t *op_weight_bytes(const kern::Call &c, uint32_t bytes)
 
 const uint8_t *op_bias_bytes(const kern::Call &c, uint32_t bytes) { return entry_bytes(c.plan, c.op->bias_idx, bytes); }
 
-int32_t read_i32(const uint8_t *p)
-{
-    return (int32_t)((uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24));
-}
-
-float read_f32(const uint8_t *p)
-{
-    const uint32_t bits = (uint32_t)read_i32(p);
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
 int pointwise_io(const kern::Call &c, PointwiseIO *io)
 {
     if (input_operand(c, 0, &io->in) || output_operand(c, 0, &io->out)) return kError;

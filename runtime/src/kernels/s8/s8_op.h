@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "common/le_bytes.h"
 #include "kernels/common/geometry.h"
 #include "kernels/common/lanes.h"
 #include "tigris_executor.h"
@@ -56,8 +57,8 @@ const uint8_t *op_weight_bytes(const kern::Call &c, uint32_t bytes);
 const uint8_t *op_bias_bytes(const kern::Call &c, uint32_t bytes);
 
 // Little-endian reads of attribute payloads and weight blobs (possibly unaligned).
-int32_t read_i32(const uint8_t *p);
-float read_f32(const uint8_t *p);
+using tigris_rt::rd_f32;
+using tigris_rt::rd_i32;
 
 // Input 0 and output 0 of a pointwise call as views under the call's band.
 struct PointwiseIO {

@@ -1,0 +1,30 @@
+// Which operators the accelerated int8 backends take, from the operator table's accel column
+// (ops/op_table.h): what the adapters' dispatchers forward and what `tigris codegen` reports.
+// Built into every runtime (the host's too), with or without a vendor library.
+#pragma once
+
+#include <stdint.h>
+
+#include "ops/op_table.h"
+
+namespace tigris_accel {
+
+enum class Backend : uint8_t {
+    kCmsisNn = tigris_rt::ops::kAccelCmsisNn,
+    kEspNn = tigris_rt::ops::kAccelEspNn,
+};
+
+// The op's row lets `backend` compute it (a call may still fall back on its geometry).
+bool backend_takes(Backend backend, uint8_t op_type);
+
+enum class Route : uint8_t {
+    kNative,          // the vendor library, when the call's geometry allows (else the int8 reference)
+    kInt8Reference,   // the int8 reference kernels (tigris_dispatch_kernel_s8)
+    kFloatReference,  // the float reference kernels: a float plan, or a float32 section of an int8 one
+};
+
+// How an op runs under `backend` in a plan whose dispatch dtype is int8 (`int8_plan`) or
+// float32: vendor kernels are int8-only.
+Route route(Backend backend, bool int8_plan, uint8_t op_type);
+
+}  // namespace tigris_accel

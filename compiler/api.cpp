@@ -8,6 +8,7 @@
 
 #include "compiler/api_internal.h"
 #include "compiler/frontend/onnx/onnx_loader.h"
+#include "compiler/frontend/tflite/fold_pad.h"
 #include "compiler/frontend/tflite/tflite_loader.h"
 #include "compiler/passes/pipeline.h"
 
@@ -63,6 +64,9 @@ Model load_model_bytes(const std::vector<uint8_t>& bytes, const std::string& nam
     impl->graph.outputs.push_back(id);
     impl->graph.tensor(id).caller_channels_last = impl->graph.format == "tflite";
   }
+  // TFLite: an explicit PAD before a convolution becomes its padding where that is exact
+  // (after the extra outputs are marked, so a PAD output asked for stays).
+  if (impl->graph.format == "tflite") frontend::tflite::fold_pads_into_convolutions(impl->graph);
   try {
     passes::normalize(impl->graph);
     impl->summary = detail::summarize(impl->graph, name);

@@ -27,12 +27,14 @@ TensorSummary tensor_summary(const ir::Tensor& t) {
 }
 
 std::string model_dtype(const ir::Graph& g) {
-  bool any_float = false, any_int8 = false;
+  bool any_float = false, any_int8 = false, any_int16 = false;
   for (const ir::Tensor& t : g.tensors) {
     if (t.constant) continue;
     any_float = any_float || t.dtype == ir::DType::Float32;
     any_int8 = any_int8 || ((t.dtype == ir::DType::Int8 || t.dtype == ir::DType::UInt8) && t.quant);
+    any_int16 = any_int16 || (t.dtype == ir::DType::Int16 && t.quant);
   }
+  if (any_int16) return any_float || any_int8 ? "mixed" : "int16";  // 16x8 quantization
   if (any_int8) return any_float ? "mixed" : "int8";
   return "float32";
 }
@@ -52,7 +54,7 @@ void find_unsupported(const ir::Graph& g, ModelSummary& s) {
   for (const ir::Tensor& t : g.tensors)
     if (!t.constant && !ir::dtype_storable(t.dtype))
       s.dtype_errors.push_back("tensor '" + t.name + "' is " + ir::dtype_name(t.dtype) +
-                               "; plans hold float32, int8, uint8, int32, int64 and bool");
+                               "; plans hold float32, int8, uint8, int16, int32, int64 and bool");
 }
 
 }  // namespace

@@ -53,10 +53,11 @@ bool dtype_storable(DType t) {
   case DType::Float32:
   case DType::UInt8:
   case DType::Int8:
+  case DType::Int16:
   case DType::Int32:
   case DType::Int64:
   case DType::Bool: return true;
-  default: return false;  // int16 only as runtime state; not produced by this compiler
+  default: return false;
   }
 }
 

@@ -105,12 +105,17 @@ size_t gemm_as_matmul(ir::Graph& g, size_t i) {
   if (n.attrs.get_int("transA", 0)) a = transposed(a);
   if (n.attrs.get_int("transB", 0)) b = transposed(b);
   bool add_c = c >= 0 && beta != 0.0f;
-  ir::TensorId out = r.op("MatMul", {a, b}, g.tensor(y).shape, dtype, {}, alpha == 1.0f && !add_c ? y : ir::kNoTensor);
-  if (alpha != 1.0f) out = r.op_like("Mul", {out, r.scalar(alpha)}, y, {}, add_c ? ir::kNoTensor : y);
+  // A fused activation (TFLite FULLY_CONNECTED's) applies last, as its own node.
+  const std::string act = n.attrs.get_string("fused_activation", "");
+  ir::TensorId last = act.empty() ? y : ir::kNoTensor;
+  ir::TensorId out =
+      r.op("MatMul", {a, b}, g.tensor(y).shape, dtype, {}, alpha == 1.0f && !add_c ? last : ir::kNoTensor);
+  if (alpha != 1.0f) out = r.op_like("Mul", {out, r.scalar(alpha)}, y, {}, add_c ? ir::kNoTensor : last);
   if (add_c) {
     if (beta != 1.0f) c = r.op_like("Mul", {c, r.scalar(beta)}, c);
-    r.op_like("Add", {out, c}, y, {}, y);
+    out = r.op_like("Add", {out, c}, y, {}, last);
   }
+  if (!act.empty()) r.op_like(act, {out}, y, {}, y);
   return r.commit();
 }
 

@@ -112,7 +112,7 @@ LoweredOp lower_node(const ir::Graph& g, const ir::Node& n, WeightTable& weights
   if (it == table().end()) unsupported(n, "no kernel");
   LoweredOp op;
   op.outputs = n.outputs;
-  it->second(g, n, weights, op);
+  if (!lower_int16(g, n, weights, op)) it->second(g, n, weights, op);
   if (op.inputs.empty()) unsupported(n, "no tensor input (all operands are constants)");
   return op;
 }

@@ -8,13 +8,9 @@
 
 namespace tigris::plan::detail {
 
-namespace {
-
-using ir::DType;
-
 // Operands of an elementwise op: tensors become inputs; at most one constant becomes the
 // weight with a CONSTANT_OPERAND attribute (long form with its stored shape).
-void operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
+void elementwise_operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
   int constant_at = -1;
   for (size_t i = 0; i < n.inputs.size(); ++i) {
     ir::TensorId id = n.inputs[i];
@@ -30,7 +26,7 @@ void operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& 
   const ir::Tensor& c = g.tensor(n.inputs[static_cast<size_t>(constant_at)]);
   if (!ir::dtype_storable(c.dtype)) unsupported(n, "constant of type " + ir::dtype_name(c.dtype));
   op.weight = w.get(g, n.inputs[static_cast<size_t>(constant_at)], "", [](const ir::Tensor& t) { return t.data; });
-  if (c.dtype == DType::Int8 && c.quant) {
+  if ((c.dtype == ir::DType::Int8 || c.dtype == ir::DType::Int16) && c.quant) {
     if (c.quant->per_channel()) unsupported(n, "a per-channel quantized constant operand");
     op.constant_quant = *c.quant;  // emit writes its index into the payload
   }
@@ -39,6 +35,10 @@ void operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& 
   for (int64_t d : c.shape) p.i32(d);
   add_attr(op, TIGRIS_ATTR_CONSTANT_OPERAND, p);
 }
+
+namespace {
+
+using ir::DType;
 
 DType data_type(const ir::Graph& g, const ir::Node& n, size_t i) { return g.tensor(n.inputs.at(i)).dtype; }
 
@@ -77,7 +77,7 @@ LowerFn binary(uint8_t type) {
     bool q8 = lower_q8(g, n, type, op);
     if (!q8) require_kernel(g, n, n.inputs[0], type);
     op.type = type;
-    operands(g, n, w, op);
+    elementwise_operands(g, n, w, op);
     if (type == TIGRIS_OP_ADD)
       op.fused_act = fused_activation(n);
     else if (!q8 && n.attrs.has("fused_activation"))
@@ -120,7 +120,7 @@ void where(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op)
   if (data_type(g, n, 0) != DType::Bool) unsupported(n, "condition is not bool");
   if (data_type(g, n, 1) != data_type(g, n, 2)) unsupported(n, "operands of different types");
   op.type = TIGRIS_OP_SELECT_V2;
-  operands(g, n, w, op);
+  elementwise_operands(g, n, w, op);
 }
 
 }  // namespace

@@ -63,6 +63,13 @@ Payload axes_payload(const ir::Node& n, std::vector<int64_t> axes, int64_t rank)
 uint8_t fit_u8(const ir::Node& n, int64_t v, const char* what);
 uint16_t fit_u16(const ir::Node& n, int64_t v, const char* what);
 
+// kernel_shape/strides/dilations/pads (explicit after normalization) -> the spatial block
+// (lower_spatial.cpp).
+void fill_spatial(const ir::Node& n, int spatial_rank, tigris_spatial_t& s);
+// Operands of an elementwise op: tensors become inputs, one constant the weight with a
+// CONSTANT_OPERAND attribute (its quant param for int8 / int16) (lower_elementwise.cpp).
+void elementwise_operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op);
+
 // The fused activation attribute as TIGRIS_ACT_*.
 uint8_t fused_activation(const ir::Node& n);
 
@@ -82,5 +89,10 @@ uint16_t int8_weight(const ir::Graph& g, const ir::Node& n, size_t i, WeightTabl
 uint16_t int32_bias(const ir::Graph& g, const ir::Node& n, size_t i, WeightTable& w, int64_t channels);
 // Per-channel requantization factors (tigris_s8::layer_multiplier) into op.out_*.
 void conv_factors(const ir::Graph& g, const ir::Node& n, LoweredOp& op, bool fully_connected);
+
+// ---- int16, 16x8 quantization (lower_int16.cpp) ----
+// Lowers `n` when it is an int16 compute op (true); byte movement and everything else is
+// left to the other tables (false).
+bool lower_int16(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op);
 
 }  // namespace tigris::plan::detail

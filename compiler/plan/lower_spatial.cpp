@@ -5,24 +5,6 @@
 
 namespace tigris::plan::detail {
 
-namespace {
-
-ir::TensorId input_at(const ir::Node& n, size_t i) { return i < n.inputs.size() ? n.inputs[i] : ir::kNoTensor; }
-
-ir::TensorId data_input(const ir::Graph& g, const ir::Node& n, int rank) {
-  if (n.inputs.empty() || n.inputs[0] < 0 || g.tensor(n.inputs[0]).constant) unsupported(n, "constant data input");
-  const ir::Tensor& x = g.tensor(n.inputs[0]);
-  if (x.rank() != rank)
-    unsupported(n, "input rank " + std::to_string(x.rank()) + " (needs " + std::to_string(rank) + ")");
-  if (x.layout != ir::Layout::ChannelsLast || g.tensor(n.outputs[0]).layout != ir::Layout::ChannelsLast)
-    unsupported(n, "spatial operator on a tensor in model order");
-  if (is_q8(g, n.inputs[0]))
-    require_all_q8(g, n);
-  else
-    require_dtype(g, n, n.inputs[0], kFloat);
-  return n.inputs[0];
-}
-
 // kernel/strides/dilations/pads attributes (explicit after normalization) -> spatial block.
 void fill_spatial(const ir::Node& n, int spatial_rank, tigris_spatial_t& s) {
   std::vector<int64_t> k = n.attrs.get_ints("kernel_shape"), st = n.attrs.get_ints("strides");
@@ -44,6 +26,24 @@ void fill_spatial(const ir::Node& n, int spatial_rank, tigris_spatial_t& s) {
     s.kernel_w = s.stride_w = 1;
     s.dilation_w = 1;
   }
+}
+
+namespace {
+
+ir::TensorId input_at(const ir::Node& n, size_t i) { return i < n.inputs.size() ? n.inputs[i] : ir::kNoTensor; }
+
+ir::TensorId data_input(const ir::Graph& g, const ir::Node& n, int rank) {
+  if (n.inputs.empty() || n.inputs[0] < 0 || g.tensor(n.inputs[0]).constant) unsupported(n, "constant data input");
+  const ir::Tensor& x = g.tensor(n.inputs[0]);
+  if (x.rank() != rank)
+    unsupported(n, "input rank " + std::to_string(x.rank()) + " (needs " + std::to_string(rank) + ")");
+  if (x.layout != ir::Layout::ChannelsLast || g.tensor(n.outputs[0]).layout != ir::Layout::ChannelsLast)
+    unsupported(n, "spatial operator on a tensor in model order");
+  if (is_q8(g, n.inputs[0]))
+    require_all_q8(g, n);
+  else
+    require_dtype(g, n, n.inputs[0], kFloat);
+  return n.inputs[0];
 }
 
 uint16_t float_weight(const ir::Graph& g, const ir::Node& n, size_t i, WeightTable& w, const std::string& tag,

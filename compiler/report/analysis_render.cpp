@@ -154,7 +154,7 @@ nlohmann::ordered_json model_json(const AnalysisModel& m) {
   json j = {{"name", m.name},
             {"file", m.file},
             {"format", m.format},
-            {"dtype", m.dtype == "int8" || m.dtype == "float32" ? json(m.dtype) : json(nullptr)},
+            {"dtype", m.dtype == "int8" || m.dtype == "int16" || m.dtype == "float32" ? json(m.dtype) : json(nullptr)},
             {"operators", m.operators},
             {"source_operators", m.source_operators},
             {"tensors", m.tensors},

@@ -79,6 +79,7 @@ enum class OptionsType : uint8_t {
   MaximumMinimum = 39,
   PadV2 = 43,
   Slice = 48,
+  TransposeConv = 49,
   ResizeNearestNeighbor = 74,
   LeakyRelu = 75,
   Abs = 78,
@@ -153,6 +154,13 @@ struct StridedSliceOptions {
   bool offset = false;
   bool operator==(const StridedSliceOptions&) const = default;
 };
+struct TransposeConvOptions {
+  Padding padding = Padding::Same;
+  int32_t stride_w = 0, stride_h = 0;
+  Activation activation = Activation::None;
+  TensorType quantized_bias_type = TensorType::Float32;
+  bool operator==(const TransposeConvOptions&) const = default;
+};
 struct LeakyReluOptions {
   float alpha = 0.0f;
   bool operator==(const LeakyReluOptions&) const = default;
@@ -166,7 +174,7 @@ struct Options {
   OptionsType type = OptionsType::None;  // the union tag as written in the file
   std::variant<std::monostate, Conv2DOptions, DepthwiseConv2DOptions, Pool2DOptions, FullyConnectedOptions,
                SoftmaxOptions, ConcatenationOptions, AddSubOptions, MulOptions, IntListOptions, ResizeOptions,
-               ReducerOptions, StridedSliceOptions, LeakyReluOptions, NoFieldOptions>
+               ReducerOptions, StridedSliceOptions, LeakyReluOptions, TransposeConvOptions, NoFieldOptions>
       value;
   bool operator==(const Options&) const = default;
 
@@ -185,6 +193,7 @@ struct Quantization {
   std::vector<float> min, max, scale;
   std::vector<int64_t> zero_point;
   int32_t quantized_dimension = 0;
+  bool details_dropped = false;  // a lenient read dropped its details (custom quantization)
   bool operator==(const Quantization&) const = default;
   // TFLite Micro's test: a tensor is quantized when both scale and zero_point are non-empty.
   bool affine() const { return !scale.empty() && !zero_point.empty(); }

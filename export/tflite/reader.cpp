@@ -26,10 +26,15 @@ std::optional<Quantization> read_quantization(const fb::QuantizationParameters* 
                                               const ReadContext& ctx) {
   if (!q) return std::nullopt;
   ctx.check_slots(q, "QuantizationParameters", slots_below(7));
-  if (q->details_type() != fb::QuantizationDetails::NONE || q->details() != nullptr)
-    ctx.uncarried(owner + " has quantization details (type " + std::to_string(static_cast<int>(q->details_type())) +
-                  "), which are not supported");
   Quantization out;
+  // TensorFlow Lite Micro ignores a record's details (custom quantization): a lenient read
+  // drops them as it does; a strict read refuses, since the writer could not keep them.
+  if (q->details_type() != fb::QuantizationDetails::NONE || q->details() != nullptr) {
+    if (!ctx.lenient)
+      ctx.uncarried(owner + " has quantization details (type " + std::to_string(static_cast<int>(q->details_type())) +
+                    "), which are not supported");
+    out.details_dropped = true;
+  }
   out.min = to_vector(q->min());
   out.max = to_vector(q->max());
   out.scale = to_vector(q->scale());

@@ -39,6 +39,13 @@ Options read_fc(const fb::FullyConnectedOptions* o, const ReadContext& ctx) {
                                 o->asymmetric_quantize_inputs(), type(o->quantized_bias_type())}};
 }
 
+Options read_transpose_conv(const fb::TransposeConvOptions* o, const ReadContext& ctx) {
+  ctx.check_slots(o, "TransposeConvOptions", slots_below(5));
+  return {OptionsType::TransposeConv,
+          TransposeConvOptions{padding(o->padding()), o->stride_w(), o->stride_h(), act(o->fused_activation_function()),
+                               type(o->quantized_bias_type())}};
+}
+
 std::optional<std::vector<int32_t>> int_list(const flatbuffers::Vector<int32_t>* v) {
   if (!v) return std::nullopt;
   return to_vector(v);
@@ -59,6 +66,7 @@ Options read_options(const void* op_table, uint8_t tag, const std::string& owner
   case OptionsType::Conv2D: return read_conv(o->builtin_options_as_Conv2DOptions(), ctx);
   case OptionsType::DepthwiseConv2D: return read_depthwise(o->builtin_options_as_DepthwiseConv2DOptions(), ctx);
   case OptionsType::Pool2D: return read_pool(o->builtin_options_as_Pool2DOptions(), ctx);
+  case OptionsType::TransposeConv: return read_transpose_conv(o->builtin_options_as_TransposeConvOptions(), ctx);
   case OptionsType::FullyConnected: return read_fc(o->builtin_options_as_FullyConnectedOptions(), ctx);
   case OptionsType::Softmax: {
     auto* s = o->builtin_options_as_SoftmaxOptions();

@@ -117,6 +117,16 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
         .scalar(T::VT_DILATION_H_FACTOR, c->dilation_h, 1)
         .end();
   }
+  if (auto* c = o.get<TransposeConvOptions>()) {
+    using T = fb::TransposeConvOptions;
+    return Table(b)
+        .scalar(T::VT_PADDING, i8(c->padding), 0)
+        .scalar(T::VT_STRIDE_W, c->stride_w, 0)
+        .scalar(T::VT_STRIDE_H, c->stride_h, 0)
+        .scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
+        .scalar(T::VT_QUANTIZED_BIAS_TYPE, i8(c->quantized_bias_type), 0)
+        .end();
+  }
   if (auto* c = o.get<Pool2DOptions>()) {
     using T = fb::Pool2DOptions;
     return Table(b)
@@ -316,6 +326,11 @@ Offset<void> write_operator_code(PackBuilder& b, const OperatorCode& c) {
 std::vector<uint8_t> write_model(const Model& m) {
   if (!m.uncarried.empty())
     throw ModelError("", "the model holds parts that cannot be written: " + m.uncarried.front());
+  for (const SubGraph& g : m.subgraphs)
+    for (const Tensor& t : g.tensors)
+      if (t.quantization && t.quantization->details_dropped)
+        throw ModelError("", "the model holds parts that cannot be written: tensor '" + t.name +
+                                 "' lost its quantization details in a lenient read");
   check_model_indices(m, "");
   using T = fb::Model;
   PackBuilder b;

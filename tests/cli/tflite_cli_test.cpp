@@ -115,3 +115,22 @@ TEST(TfliteCli, InspectHybridModelListsTheReasons) {
 }
 
 }  // namespace
+
+namespace {
+
+// A model Vela compiled for an Ethos-U NPU: one line naming the NPU operator, exit 1, no file.
+TEST(TfliteCli, EthosUModelIsRefusedNamingTheNpuOperator) {
+  const std::string model = std::string(TIGRIS_MODELS_DIR) + "/tflite-micro/person_detect_vela.tflite";
+  if (!TIGRIS_HAVE_MODELS || !std::filesystem::exists(model)) GTEST_SKIP() << model << " is not available";
+  TempDir dir;
+  CliResult r = run_cli({"compile", model, "-m", "16M", "-o", dir.file("p.tgrs")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "Error: " + model +
+                       ": cannot convert the TFLite model: 1 reason: operator 0 (ethos-u): an Arm Ethos-U NPU operator "
+                       "(a Vela command stream, which runs only on the NPU); compile the model as it was before "
+                       "Vela\n");
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+}  // namespace

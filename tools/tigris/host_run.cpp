@@ -99,6 +99,9 @@ HostRunResult HostSession::run(const std::vector<std::vector<uint8_t>>& inputs) 
   result.workspace_bytes = workspace_.size();
   result.state_bytes = state_.size();
   result.int8_kernels = tigris_plan_data_dtype(&plan) == TIGRIS_DTYPE_INT8;
+  for (uint16_t t = 0; t < plan.header->num_tensors; ++t)
+    result.int16_kernels |=
+        plan.tensors[t].dtype == TIGRIS_DTYPE_INT16 && plan.tensors[t].quant_param_idx != TIGRIS_NONE;
   const tigris_kernel_fn kernel = result.int8_kernels ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel;
   const tigris_exec_error_t err =
       tigris_run_with_state(&plan, &mem, kernel, nullptr, &result.stats, workspace_.data(), workspace_.size(),

@@ -27,6 +27,7 @@ struct HostRunResult {
   uint32_t fast_peak = 0, slow_peak = 0;
   size_t workspace_bytes = 0, state_bytes = 0;
   bool int8_kernels = false;
+  bool int16_kernels = false;  // the plan holds quantized int16 data (the int16 kernels run it)
 };
 
 // "0.13.0": the version of the runtime this binary links.

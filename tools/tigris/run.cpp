@@ -88,7 +88,8 @@ void run_run(const RunOptions& opt) {
   r.plan = opt.plan;
   r.output = opt.output;
   r.runtime_version = runtime_version();
-  r.kernels = result.int8_kernels ? "int8" : "float32";
+  r.kernels = result.int8_kernels ? (result.int16_kernels ? "int8 and int16" : "int8")
+                                  : (result.int16_kernels ? "int16" : "float32");
   r.stored_order = opt.stored_order;
   r.fast_peak = result.fast_peak;
   r.slow_peak = result.slow_peak;

@@ -1,7 +1,28 @@
 // CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and the 2-D pools.
+#include <cmath>
+
 #include "compiler/frontend/tflite/importer.h"
 
 namespace tigris::frontend::tflite {
+
+// TFLite Micro's rules for a conv-like weight's scales (PopulateConvolutionQuantizationParams
+// and the kernels' Prepare): one scale, or one per output channel when the quantized
+// dimension names an axis of that extent. The channel of scale k is output channel k
+// whatever that axis is, so the IR weight is quantized along its output-channel axis.
+void check_weight_scales(Importer& imp, int32_t w, int64_t out_channels) {
+  const ir::QuantParam q = *imp.quant(w);
+  const std::string& name = imp.tensor(w).name;
+  for (float s : q.scales)
+    if (!std::isfinite(s)) refuse("weights '" + name + "' have a scale that is not finite");
+  if (!q.per_channel()) return;
+  std::vector<int64_t> ws = imp.tfl_shape(w);
+  if (static_cast<int64_t>(q.scales.size()) != out_channels)
+    refuse("weights '" + name + "' have " + std::to_string(q.scales.size()) + " scales for " +
+           std::to_string(out_channels) + " output channels");
+  if (q.axis < 0 || q.axis >= static_cast<int>(ws.size()) || ws[static_cast<size_t>(q.axis)] != out_channels)
+    refuse("weights '" + name + "' have quantized dimension " + std::to_string(q.axis) +
+           ", which is not an axis of their " + std::to_string(out_channels) + " output channels");
+}
 
 namespace {
 
@@ -12,9 +33,16 @@ const T& options(Importer& imp) {
   return *o;
 }
 
+// The IR weight (made by `make`) quantized per output channel along IR axis 0.
+ir::TensorId output_channel_weight(Importer& imp, ir::TensorId id) {
+  ir::Tensor& t = imp.g.tensor(id);
+  if (t.quant && t.quant->per_channel()) t.quant->axis = 0;
+  return id;
+}
+
 // Input dtype of a conv-like op and its weight: float with float weights, or int8 with
 // int8 weights (symmetric); anything else is hybrid or unsupported.
-void check_weights(Importer& imp, int32_t x, int32_t w, int32_t b) {
+void check_weights(Importer& imp, int32_t x, int32_t w, int32_t b, int64_t out_channels, bool int32_bias = true) {
   ir::DType xt = imp.act_dtype(x);
   tfl::TensorType wt = imp.type(w);
   if (!imp.is_const(w)) refuse("weights computed at run time");
@@ -25,12 +53,19 @@ void check_weights(Importer& imp, int32_t x, int32_t w, int32_t b) {
     if (b >= 0 && imp.type(b) != tfl::TensorType::Float32) refuse("float operator with a non-float bias");
     return;
   }
+  if (xt == ir::DType::Int16) {
+    check_int16_weights(imp, w, out_channels);
+    check_int16_bias(imp, b, int32_bias);
+    if (imp.act_dtype(imp.output(0)) != ir::DType::Int16) refuse("16x8 operator with a non-int16 output");
+    return;
+  }
   if (xt != ir::DType::Int8) refuse("no kernel for " + ir::dtype_name(xt) + " data");
   std::optional<ir::QuantParam> wq = imp.quant(w);
   if (wt != tfl::TensorType::Int8 || !wq)
     refuse(std::string("int8 operator with ") + tfl::tensor_type_name(wt) + " weights");
   for (int32_t z : wq->zero_points)
     if (z != 0) refuse("int8 weights with a non-zero zero point");
+  check_weight_scales(imp, w, out_channels);
   if (b >= 0 && imp.type(b) != tfl::TensorType::Int32)
     refuse(std::string("int8 operator with a ") + tfl::tensor_type_name(imp.type(b)) + " bias");
   imp.act_dtype(imp.output(0));
@@ -40,9 +75,9 @@ std::vector<int64_t> spatial_of(const std::vector<int64_t>& nhwc) { return {nhwc
 
 void conv(Importer& imp, bool depthwise) {
   int32_t x = imp.input(0), w = imp.input(1), b = imp.input(2), y = imp.output(0);
-  check_weights(imp, x, w, b);
   std::vector<int64_t> xs = imp.tfl_shape(x), ws = imp.tfl_shape(w), ys = imp.tfl_shape(y);
   if (xs.size() != 4 || ws.size() != 4 || ys.size() != 4) refuse("expects rank-4 input, filter and output");
+  check_weights(imp, x, w, b, ys[3], !depthwise);  // TFLite Micro's 16x8 depthwise reads int64 biases
   int64_t cin = xs[3], cout = ys[3];
   std::vector<int64_t> strides, dilations;
   tfl::Padding padding;
@@ -69,9 +104,10 @@ void conv(Importer& imp, bool depthwise) {
   std::vector<int64_t> pads = window_pads(padding, spatial_of(xs), spatial_of(ys), kernel, strides, dilations);
   if (b >= 0 && imp.tfl_shape(b) != std::vector<int64_t>{cout}) refuse("bias shape does not match the output channels");
   // IR weights: OIHW (from OHWI), depthwise [C*m, 1, KH, KW] (from [1, KH, KW, C*m]).
-  ir::TensorId wid = depthwise ? imp.weight(w, {3, 0, 1, 2}, "oihw") : imp.weight(w, {0, 3, 1, 2}, "oihw");
+  ir::TensorId wid =
+      output_channel_weight(imp, depthwise ? imp.weight(w, {3, 0, 1, 2}, "oihw") : imp.weight(w, {0, 3, 1, 2}, "oihw"));
   std::vector<ir::TensorId> in = {imp.act(x), wid};
-  if (b >= 0) in.push_back(imp.constant(b));
+  if (b >= 0) in.push_back(imp.bias(b));
   ir::Node& c = imp.add_node("Conv", in, {imp.act(y)});
   c.attrs.set("kernel_shape", kernel);
   c.attrs.set("strides", strides);
@@ -88,9 +124,9 @@ void fully_connected(Importer& imp) {
   int32_t x = imp.input(0), w = imp.input(1), b = imp.input(2), y = imp.output(0);
   const auto& o = options<tfl::FullyConnectedOptions>(imp);
   if (o.weights_format != 0) refuse("shuffled weights format");
-  check_weights(imp, x, w, b);
   std::vector<int64_t> ws = imp.tfl_shape(w), ys = imp.tfl_shape(y);
   if (ws.size() != 2) refuse("weights of rank " + std::to_string(ws.size()));
+  check_weights(imp, x, w, b, ws[0]);
   int64_t units = ws[0], depth = ws[1];
   ir::TensorId xin = imp.act(x);
   int64_t elements = imp.g.tensor(xin).elements();
@@ -104,8 +140,8 @@ void fully_connected(Importer& imp) {
     imp.add_node("Reshape", {a}, {r}, "rows").attrs.set("shape", ir::Shape{rows, depth});
     a = r;
   }
-  std::vector<ir::TensorId> in = {a, imp.constant(w)};
-  if (b >= 0) in.push_back(imp.constant(b));
+  std::vector<ir::TensorId> in = {a, output_channel_weight(imp, imp.constant(w))};
+  if (b >= 0) in.push_back(imp.bias(b));
   ir::TensorId yid = imp.act(y);
   bool direct = ys == std::vector<int64_t>{rows, units};
   ir::TensorId out = direct ? yid : imp.temp(yid, {rows, units}, "rows");
@@ -128,7 +164,7 @@ void pool(Importer& imp, const char* op) {
   int32_t x = imp.input(0), y = imp.output(0);
   const auto& o = options<tfl::Pool2DOptions>(imp);
   ir::DType t = imp.act_dtype(x);
-  if (t != ir::DType::Float32 && t != ir::DType::Int8) refuse("no kernel for " + ir::dtype_name(t) + " data");
+  if (t != ir::DType::Float32 && !quantized_dtype(t)) refuse("no kernel for " + ir::dtype_name(t) + " data");
   imp.act_dtype(y);
   std::vector<int64_t> xs = imp.tfl_shape(x), ys = imp.tfl_shape(y);
   if (xs.size() != 4 || ys.size() != 4) refuse("expects rank-4 tensors");
@@ -138,7 +174,7 @@ void pool(Importer& imp, const char* op) {
   n.attrs.set("kernel_shape", kernel);
   n.attrs.set("strides", strides);
   n.attrs.set("pads", pads);
-  imp.fuse(imp.g.nodes.size() - 1, o.activation, t == ir::DType::Int8);
+  imp.fuse(imp.g.nodes.size() - 1, o.activation, quantized_dtype(t));
 }
 
 void avg_pool(Importer& imp) { pool(imp, "AveragePool"); }

@@ -53,6 +53,9 @@ ir::DType operand_dtype(Importer& imp, int32_t i) {
   case tfl::TensorType::Int8:
     if (!imp.quant(i)) refuse("int8 constant without quantization");
     return ir::DType::Int8;
+  case tfl::TensorType::Int16:
+    if (!imp.quant(i)) refuse("int16 constant without quantization");
+    return ir::DType::Int16;
   default: refuse(std::string("constant of type ") + tfl::tensor_type_name(imp.type(i)));
   }
 }
@@ -75,7 +78,7 @@ void binary(Importer& imp, const char* op, tfl::Activation act, bool float_clamp
   int rank = static_cast<int>(imp.tfl_shape(y).size());
   ir::TensorId ia = operand_at_rank(imp, a, rank), ib = operand_at_rank(imp, b, rank);
   imp.add_node(op, {ia, ib}, {imp.act(y)});
-  imp.fuse(imp.g.nodes.size() - 1, act, t == ir::DType::Int8 || float_clamps);
+  imp.fuse(imp.g.nodes.size() - 1, act, quantized_dtype(t) || float_clamps);
 }
 
 void add(Importer& imp) {
@@ -97,7 +100,7 @@ ir::Node& unary(Importer& imp, const char* op) {
   int32_t x = imp.input(0), y = imp.output(0);
   ir::DType t = common_dtype(imp, {x, y});
   if (imp.is_const(x)) refuse("constant input");
-  if (t != ir::DType::Float32 && t != ir::DType::Int8) refuse("no kernel for " + ir::dtype_name(t) + " data");
+  if (t != ir::DType::Float32 && !quantized_dtype(t)) refuse("no kernel for " + ir::dtype_name(t) + " data");
   return imp.add_node(op, {imp.act(x)}, {imp.act(y)});
 }
 
@@ -122,9 +125,15 @@ void quantize(Importer& imp) {
   int32_t x = imp.input(0), y = imp.output(0);
   if (imp.is_const(x)) refuse("constant input");
   ir::DType from = imp.act_dtype(x), to = imp.act_dtype(y);
-  if (to != ir::DType::Int8) refuse("quantizes to " + ir::dtype_name(to) + " (int8 only)");
-  if (from != ir::DType::Float32 && from != ir::DType::Int8) refuse("quantizes " + ir::dtype_name(from) + " data");
-  imp.add_node("Cast", {imp.act(x)}, {imp.act(y)}).attrs.set("to", static_cast<int64_t>(ir::DType::Int8));
+  // TFLite Micro: float32 -> int8/int16; requantizing int8 <-> int8/int16, int16 <-> int16/int32,
+  // int32 -> int8/int16 (int32 sides carry a quantization).
+  bool ok = (from == ir::DType::Float32 && quantized_dtype(to)) || (from == ir::DType::Int8 && quantized_dtype(to)) ||
+            (from == ir::DType::Int16 && (quantized_dtype(to) || to == ir::DType::Int32)) ||
+            (from == ir::DType::Int32 && quantized_dtype(to));
+  if (!ok) refuse("quantizes " + ir::dtype_name(from) + " data to " + ir::dtype_name(to));
+  if (!imp.act_quant(y) || (from != ir::DType::Float32 && !imp.act_quant(x)))
+    refuse("a quantized side has no quantization");
+  imp.add_node("Cast", {imp.act(x)}, {imp.act(y)}).attrs.set("to", static_cast<int64_t>(to));
 }
 
 float half_to_float(uint16_t h) {
@@ -153,6 +162,8 @@ void fold_dequantize(Importer& imp, int32_t x, int32_t y) {
     ir::QuantParam q = *imp.quant(x);
     std::vector<int64_t> shape = imp.tfl_shape(x);
     int64_t inner = 1;
+    if (q.per_channel() && (q.axis < 0 || q.axis >= static_cast<int>(shape.size())))
+      refuse("constant '" + imp.tensor(x).name + "' has a bad quantized dimension");
     if (q.per_channel())
       for (size_t a = static_cast<size_t>(q.axis) + 1; a < shape.size(); ++a) inner *= shape[a];
     for (size_t k = 0; k < d.size(); ++k) {
@@ -177,7 +188,8 @@ void dequantize(Importer& imp) {
     fold_dequantize(imp, x, y);
     return;
   }
-  if (imp.act_dtype(x) != ir::DType::Int8) refuse("dequantizes " + ir::dtype_name(imp.act_dtype(x)) + " data");
+  if (!quantized_dtype(imp.act_dtype(x)) || !imp.act_quant(x))
+    refuse("dequantizes " + ir::dtype_name(imp.act_dtype(x)) + " data");
   imp.add_node("Cast", {imp.act(x)}, {imp.act(y)}).attrs.set("to", static_cast<int64_t>(ir::DType::Float32));
 }
 

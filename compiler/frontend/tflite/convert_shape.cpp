@@ -95,7 +95,9 @@ void pad(Importer& imp) {
     pads[static_cast<size_t>(j + rank)] = p[2 * a + 1];
   }
   float value = 0.0f;
-  if (imp.input(2) >= 0) {
+  if (t == ir::DType::Int16) {
+    value = dequantized_pad_value(imp, imp.input(2), y);
+  } else if (imp.input(2) >= 0) {
     int32_t v = imp.input(2);
     if (!imp.is_const(v) || imp.data(v).empty()) refuse("pad value computed at run time");
     std::span<const uint8_t> d = imp.data(v);
@@ -118,7 +120,7 @@ void mean(Importer& imp) {
   const auto& o = options<tfl::ReducerOptions>(imp);
   int32_t x = imp.input(0), y = imp.output(0);
   ir::DType t = imp.act_dtype(x);
-  if (t != ir::DType::Float32 && t != ir::DType::Int8) refuse("no kernel for " + ir::dtype_name(t) + " data");
+  if (t != ir::DType::Float32 && !quantized_dtype(t)) refuse("no kernel for " + ir::dtype_name(t) + " data");
   imp.act_dtype(y);
   std::vector<int64_t> xs = imp.tfl_shape(x), ys = imp.tfl_shape(y), axes = imp.ints(imp.input(1));
   int rank = static_cast<int>(xs.size());
@@ -148,8 +150,9 @@ void softmax(Importer& imp) {
   const auto& o = options<tfl::SoftmaxOptions>(imp);
   int32_t x = imp.input(0), y = imp.output(0);
   ir::DType t = imp.act_dtype(x);
-  if (t != ir::DType::Float32 && t != ir::DType::Int8) refuse("no kernel for " + ir::dtype_name(t) + " data");
+  if (t != ir::DType::Float32 && !quantized_dtype(t)) refuse("no kernel for " + ir::dtype_name(t) + " data");
   if (imp.act_dtype(y) != t) refuse("input and output types differ");
+  if (t == ir::DType::Int16) check_int16_softmax(imp, x, y);
   if (t == ir::DType::Int8) {
     ir::QuantParam q = *imp.quant(y);
     if (q.scales[0] != 1.0f / 256.0f || q.zero_points[0] != -128)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "compiler/frontend/tflite/boundary_transpose.h"
 #include "compiler/ir/error.h"
 #include "compiler/passes/util.h"
 
@@ -40,6 +41,7 @@ const std::map<int32_t, Converter>& converters() {
     register_conv(t);
     register_elementwise(t);
     register_shape(t);
+    register_int16(t);
     return t;
   }();
   return table;
@@ -121,21 +123,32 @@ tfl::TensorType Importer::type(int32_t i) const {
 std::optional<ir::QuantParam> Importer::quant(int32_t i) const {
   if (folded_.count(i)) return std::nullopt;
   const tfl::Tensor& t = tensor(i);
+  // TFLite Micro's reading of a record (micro_allocator.cc): quantized when it has a scale
+  // and a zero point; zero point k when both lists have the same length, else the first
+  // zero point for every channel; the quantized dimension is copied unchecked (the kernels
+  // that read per-channel scales check it against their weights).
   if (!t.quantization || !t.quantization->affine()) return std::nullopt;
   const tfl::Quantization& q = *t.quantization;
   ir::QuantParam p;
   p.scales = q.scale;
-  for (int64_t z : q.zero_point) p.zero_points.push_back(static_cast<int32_t>(z));
-  if (p.scales.size() != p.zero_points.size()) {
-    if (p.zero_points.size() != 1)
-      refuse("tensor '" + t.name + "' has " + std::to_string(p.scales.size()) + " scales and " +
-             std::to_string(p.zero_points.size()) + " zero points");
-    p.zero_points.assign(p.scales.size(), p.zero_points[0]);
+  for (size_t k = 0; k < p.scales.size(); ++k) {
+    int64_t z = q.zero_point.size() == q.scale.size() ? q.zero_point[k] : q.zero_point[0];
+    p.zero_points.push_back(static_cast<int32_t>(z));
   }
-  for (float s : p.scales)
-    if (!(s > 0.0f) || !std::isfinite(s)) refuse("tensor '" + t.name + "' has a scale that is not positive and finite");
   if (p.scales.size() > 1) p.axis = q.quantized_dimension;
   return p;
+}
+
+std::optional<ir::QuantParam> Importer::act_quant(int32_t i) const {
+  std::optional<ir::QuantParam> q = quant(i);
+  if (!q) return q;
+  // An activation's kernels read TfLiteTensor.params: the first scale and zero point.
+  q->scales.resize(1);
+  q->zero_points.resize(1);
+  q->axis = -1;
+  if (!(q->scales[0] > 0.0f) || !std::isfinite(q->scales[0]))
+    refuse("tensor '" + tensor(i).name + "' has a scale that is not positive and finite");
+  return q;
 }
 
 std::vector<int64_t> Importer::ints(int32_t i) const {
@@ -165,26 +178,26 @@ bool Importer::quantized(int32_t i) const { return type(i) == tfl::TensorType::I
 ir::DType Importer::act_dtype(int32_t i) const {
   const tfl::Tensor& t = tensor(i);
   tfl::TensorType ty = type(i);
-  std::optional<ir::QuantParam> q = quant(i);
+  std::optional<ir::QuantParam> q = act_quant(i);
   if (ty == tfl::TensorType::Int8) {
     if (!q) refuse("int8 tensor '" + t.name + "' has no quantization");
-    if (q->per_channel()) refuse("tensor '" + t.name + "' is quantized per channel");
     if (q->zero_points[0] < -128 || q->zero_points[0] > 127)
       refuse("tensor '" + t.name + "' has a zero point outside int8");
     return ir::DType::Int8;
   }
   if (ty == tfl::TensorType::UInt8 && q)
     refuse("tensor '" + t.name + "' is uint8-quantized (TFLite's legacy quantization); convert the model to int8");
-  if (ty == tfl::TensorType::Int16) refuse("tensor '" + t.name + "' is int16 (16x8 quantization is not supported)");
+  if (ty == tfl::TensorType::Int16 && q && (q->zero_points[0] < -32768 || q->zero_points[0] > 32767))
+    refuse("tensor '" + t.name + "' has a zero point outside int16");
   ir::DType d = dtype_of(ty);
   if (!ir::dtype_storable(d))
     refuse("tensor '" + t.name + "' is " + tfl::tensor_type_name(ty) +
-           "; plans hold float32, int8, int32, int64 and bool");
+           "; plans hold float32, int8, int16, int32, int64 and bool");
   return d;
 }
 
 ir::TensorId Importer::make_tensor(int32_t i, bool constant, const std::vector<int64_t>& perm,
-                                   const std::string& suffix) {
+                                   const std::string& suffix, bool with_quant) {
   const tfl::Tensor& t = tensor(i);
   ir::Tensor x;
   std::string base = t.name.empty() ? "t" + std::to_string(i) : t.name;
@@ -194,7 +207,7 @@ ir::TensorId Importer::make_tensor(int32_t i, bool constant, const std::vector<i
   for (int64_t d : shape)
     if (d <= 0) refuse("tensor '" + t.name + "' has extent " + std::to_string(d));
   x.shape = ir::permute_shape(shape, perm);
-  x.quant = quant(i);
+  if (with_quant) x.quant = constant ? quant(i) : act_quant(i);
   if (x.quant && x.quant->axis >= 0) {
     if (x.quant->axis >= static_cast<int>(shape.size()))
       refuse("tensor '" + t.name + "' has a bad quantized dimension");
@@ -221,6 +234,19 @@ ir::TensorId Importer::act(int32_t i) {
 }
 
 ir::TensorId Importer::constant(int32_t i) { return weight(i, ir_perm(static_cast<int>(tensor(i).shape.size())), ""); }
+
+ir::TensorId Importer::bias(int32_t i) {
+  if (!is_const(i)) refuse("operand '" + tensor(i).name + "' is computed at run time");
+  if (tensor(i).shape.size() != 1) refuse("bias '" + tensor(i).name + "' is not a vector");
+  std::string key = std::to_string(i) + "/bias";
+  auto it = const_ids_.find(key);
+  if (it != const_ids_.end()) return it->second;
+  // The kernels add the int32 (or float) values as they are; TFLite Micro never reads a
+  // bias's quantization record, whatever it holds.
+  ir::TensorId id = make_tensor(i, true, {0}, "", false);
+  const_ids_[key] = id;
+  return id;
+}
 
 ir::TensorId Importer::weight(int32_t i, const std::vector<int64_t>& perm, const std::string& suffix) {
   if (!is_const(i)) refuse("operand '" + tensor(i).name + "' is computed at run time");
@@ -283,8 +309,8 @@ void Importer::fuse(size_t node, tfl::Activation a, bool clamps) {
   if (name.empty())
     refuse("fused activation " + std::to_string(static_cast<int>(a)) + " (TANH or SIGN_BIT) is not supported");
   ir::TensorId y = g.nodes.at(node).outputs.at(0);
-  bool int8 = g.tensor(y).dtype == ir::DType::Int8;
-  if (clamps && (int8 || name != "ReluN1To1")) {
+  bool quantized = g.tensor(y).dtype == ir::DType::Int8 || g.tensor(y).dtype == ir::DType::Int16;
+  if (clamps && (quantized || name != "ReluN1To1")) {
     g.nodes[node].attrs.set("fused_activation", name);
     return;
   }
@@ -344,16 +370,31 @@ ir::Graph Importer::run() {
   g.format = "tflite";
   g.opset = 13;
   g.source_operators = static_cast<uint32_t>(sg_.operators.size());
+  const std::map<int32_t, size_t> first = channels_first_inputs(model_, sg_);
+  std::vector<char> absorbed(sg_.operators.size(), 0);
+  std::vector<ir::TensorId> channels_first;
   for (int32_t i : sg_.inputs) {
     try {
-      ir::TensorId id = act(i);
+      auto t = first.find(i);
+      ir::TensorId id;
+      if (t != first.end()) {
+        // The input is its TRANSPOSE's output, given channels-first under the input's name.
+        act_dtype(i);
+        id = act(sg_.operators[t->second].outputs[0]);
+        g.tensor(id).name = g.unique_tensor_name(tensor(i).name.empty() ? "input" : tensor(i).name);
+        absorbed[t->second] = 1;
+        channels_first.push_back(id);
+      } else {
+        id = act(i);
+      }
       act_dtype(i);
       g.inputs.push_back(id);
     } catch (const Refusal& r) {
       reasons.push_back({-1, "", "model input " + std::to_string(i) + ": " + r.reason});
     }
   }
-  for (size_t k = 0; k < sg_.operators.size(); ++k) convert_operator(k);
+  for (size_t k = 0; k < sg_.operators.size(); ++k)
+    if (!absorbed[k]) convert_operator(k);
   for (int32_t i : sg_.outputs) {
     try {
       ir::TensorId id = act(i);
@@ -364,7 +405,9 @@ ir::Graph Importer::run() {
       reasons.push_back({-1, "", "model output " + std::to_string(i) + ": " + r.reason});
     }
   }
-  for (ir::TensorId id : g.inputs) g.tensor(id).caller_channels_last = true;
+  for (ir::TensorId id : g.inputs)
+    g.tensor(id).caller_channels_last =
+        std::find(channels_first.begin(), channels_first.end(), id) == channels_first.end();
   for (ir::TensorId id : g.outputs) g.tensor(id).caller_channels_last = true;
   return std::move(g);
 }

@@ -29,6 +29,7 @@ using Converter = void (*)(Importer&);
 void register_conv(std::map<int32_t, Converter>& table);
 void register_elementwise(std::map<int32_t, Converter>& table);
 void register_shape(std::map<int32_t, Converter>& table);
+void register_int16(std::map<int32_t, Converter>& table);  // TRANSPOSE_CONV (convert_int16.cpp)
 
 class Importer {
  public:
@@ -52,6 +53,9 @@ class Importer {
   std::span<const uint8_t> data(int32_t i) const;
   tfl::TensorType type(int32_t i) const;
   std::optional<ir::QuantParam> quant(int32_t i) const;  // TFLite axis for per-channel
+  // An activation's quantization: TFLite Micro's params (first scale and zero point);
+  // refuses a scale that is not positive and finite.
+  std::optional<ir::QuantParam> act_quant(int32_t i) const;
   // Values of an integer constant (shape operands, axes, paddings...).
   std::vector<int64_t> ints(int32_t i) const;
   // An activation's dtype (refuses types plans do not hold, hybrid and uint8 quantization).
@@ -63,6 +67,8 @@ class Importer {
   ir::TensorId constant(int32_t i);  // constant in IR order, quant kept
   // Constant reordered by `perm` (data axes, TFLite order -> IR), quant axis mapped.
   ir::TensorId weight(int32_t i, const std::vector<int64_t>& perm, const std::string& suffix);
+  // A conv-like operator's bias (rank 1), without its quantization record.
+  ir::TensorId bias(int32_t i);
   ir::TensorId operand(int32_t i) { return is_const(i) ? constant(i) : act(i); }
   // A TFLite constant replaced by a value computed here (DEQUANTIZE of a constant).
   void fold_to(int32_t i, tfl::TensorType type, std::vector<uint8_t> bytes);
@@ -87,7 +93,8 @@ class Importer {
  private:
   void convert_operator(size_t index);
   void placeholder(const std::string& reason);
-  ir::TensorId make_tensor(int32_t i, bool constant, const std::vector<int64_t>& perm, const std::string& suffix);
+  ir::TensorId make_tensor(int32_t i, bool constant, const std::vector<int64_t>& perm, const std::string& suffix,
+                           bool with_quant = true);
 
   const tfl::Model& model_;
   const tfl::SubGraph& sg_;
@@ -103,6 +110,19 @@ class Importer {
   };
   std::map<int32_t, Folded> folded_;
 };
+
+// ---- 16x8 quantization (convert_int16.cpp) ----
+bool quantized_dtype(ir::DType t);  // int8 or int16
+// int8 symmetric weights of a 16x8 operator, scales per TFLite Micro's rules.
+void check_int16_weights(Importer& imp, int32_t w, int64_t out_channels);
+// The bias of a 16x8 operator: int64, or int32 where the kernel has an int32 accumulator.
+void check_int16_bias(Importer& imp, int32_t b, bool int32_allowed);
+// PAD / PADV2 fill of an int16 output (raw 0 without a value), dequantized.
+float dequantized_pad_value(Importer& imp, int32_t value, int32_t y);
+// int16 SOFTMAX's quantization: zero points 0, output scale 1/32768.
+void check_int16_softmax(Importer& imp, int32_t x, int32_t y);
+// A conv-like weight's scales per TFLite Micro's rules (convert_conv.cpp).
+void check_weight_scales(Importer& imp, int32_t w, int64_t out_channels);
 
 // Tensor-independent helpers.
 std::vector<int64_t> ir_perm(int rank);       // TFLite -> IR axis order ([0, r-1, 1..r-2] for rank 3/4)

@@ -20,6 +20,21 @@ std::vector<ConversionReason> model_reasons(const tfl::Model& m) {
   return out;
 }
 
+// A model Vela compiled for an Ethos-U NPU: its layers are a command stream only the NPU
+// runs. That is the one reason given for such a file (its other operators are moot).
+std::vector<ConversionReason> npu_reasons(const tfl::Model& m) {
+  std::vector<ConversionReason> out;
+  for (const tfl::SubGraph& sg : m.subgraphs)
+    for (size_t k = 0; k < sg.operators.size(); ++k) {
+      const tfl::Operator& op = sg.operators[k];
+      if (tfl::builtin_code(m, op) == tfl::op::kCustom && tfl::operator_kind(m, op) == "ethos-u")
+        out.push_back({static_cast<int>(k), "ethos-u",
+                       "an Arm Ethos-U NPU operator (a Vela command stream, which runs only on the NPU); "
+                       "compile the model as it was before Vela"});
+    }
+  return out;
+}
+
 std::string stem(const std::string& path) {
   size_t slash = path.find_last_of('/');
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -38,6 +53,8 @@ std::string listing(const std::vector<ConversionReason>& reasons) {
 }  // namespace
 
 std::vector<ConversionReason> conversion_reasons(const tfl::Model& model) {
+  std::vector<ConversionReason> npu = npu_reasons(model);
+  if (!npu.empty()) return npu;
   std::vector<ConversionReason> reasons = model_reasons(model);
   if (model.subgraphs.size() != 1) return reasons;
   Importer imp(model, "");
@@ -47,6 +64,10 @@ std::vector<ConversionReason> conversion_reasons(const tfl::Model& model) {
 }
 
 ir::Graph import_tflite(const tfl::Model& model, const std::string& path) {
+  std::vector<ConversionReason> npu = npu_reasons(model);
+  if (!npu.empty())
+    throw ir::CompileError(ir::ErrorKind::Unsupported,
+                           prefix(path) + "cannot convert the TFLite model: " + listing(npu));
   std::vector<ConversionReason> reasons = model_reasons(model);
   if (!reasons.empty()) {
     if (model.subgraphs.size() == 1) {

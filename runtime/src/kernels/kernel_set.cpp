@@ -1,7 +1,7 @@
 // Which kernels this build contains, from the operator table (ops/op_table.h): an op's
-// float reference kernel handles the kernel dtypes of its row, its int8 kernel exists when
-// the row names one, minus the families the build leaves out with TIGRIS_NO_KERNEL_<FAMILY>
-// (docs/operators.md §4).
+// float reference kernel handles the kernel dtypes of its row, its int8 and int16 kernels
+// exist when the row names them, minus the families the build leaves out with
+// TIGRIS_NO_KERNEL_<FAMILY> (docs/operators.md §4).
 #include "kernels/kernel_set.h"
 
 #include "ops/op_table.h"
@@ -20,9 +20,17 @@ bool kernel_enabled_s8(uint8_t op_type)
     return row != nullptr && row->s8 != ops::S8::kNone && family_built(row->family);
 }
 
+bool kernel_enabled_s16(uint8_t op_type)
+{
+    const ops::OpInfo *row = ops::op_info(op_type);
+    return row != nullptr && row->s16 != ops::S16::kNone && row->s16 != ops::S16::kByteMovement &&
+           family_built(row->family);
+}
+
 bool kernel_enabled(uint8_t op_type, uint8_t dtype)
 {
     if (dtype == TIGRIS_DTYPE_INT8 && kernel_enabled_s8(op_type)) return true;
+    if (dtype == TIGRIS_DTYPE_INT16 && kernel_enabled_s16(op_type)) return true;
     return kernel_enabled_f32(op_type, dtype);
 }
 

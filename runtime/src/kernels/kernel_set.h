@@ -101,7 +101,7 @@ constexpr bool rule_built(ops::Rule r)
 }
 
 // True when this build has a kernel for op_type with activations of `dtype`
-// (TIGRIS_DTYPE_FLOAT32 or TIGRIS_DTYPE_INT8).
+// (TIGRIS_DTYPE_FLOAT32, TIGRIS_DTYPE_INT8, TIGRIS_DTYPE_INT16, ...).
 bool kernel_enabled(uint8_t op_type, uint8_t dtype);
 
 // The float reference kernels: the kernel dtypes of the op's row of the operator table
@@ -111,6 +111,11 @@ bool kernel_enabled_f32(uint8_t op_type, uint8_t dtype);
 // The int8 reference kernels: the op's row names an int8 kernel (quantized int8 data).
 // kernel_enabled(op, INT8) is kernel_enabled_s8(op) || kernel_enabled_f32(op, INT8).
 bool kernel_enabled_s8(uint8_t op_type);
+
+// The int16 reference kernels: the op's row names an int16 kernel other than byte movement
+// (quantized int16 data; int16 byte movement is the float kernels'). kernel_enabled(op,
+// INT16) is kernel_enabled_s16(op) || kernel_enabled_f32(op, INT16).
+bool kernel_enabled_s16(uint8_t op_type);
 
 // The dtype an op's kernel is chosen by (docs/operators.md §1): input 0's dtype, except
 // Select (input 1) and EmbeddingLookup (output 0). The loader passes it to kernel_enabled.

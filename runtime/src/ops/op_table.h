@@ -130,6 +130,32 @@ enum class S8 : uint8_t {
     kQuantizeCast,
 };
 
+// The int16 reference kernel (kernels/s16/) of an op on quantized int16 data (16x8
+// quantization: int16 activations, int8 weights). kByteMovement: TFLite moves int16 bytes
+// as they are, so the float kernel runs it (the row's f32 kernel must take int16).
+enum class S16 : uint8_t {
+    kNone,
+    kConv,
+    kDepthwise,
+    kFullyConnected,
+    kConvTranspose,
+    kAvgPool,
+    kMaxPool,
+    kGlobalAvg,
+    kGlobalMax,
+    kReduceMean,
+    kAdd,
+    kSub,
+    kMul,
+    kLeakyRelu,
+    kSigmoid,
+    kTanh,
+    kSoftmax,
+    kPad,
+    kByteMovement,
+    kQuantizeCast,
+};
+
 // The loader rule (plan/op_rules_*.cpp) that checks an op's operands, shapes and attributes.
 enum class Rule : uint8_t {
     kNone,
@@ -228,6 +254,7 @@ struct OpDef {
     F32 f32 = F32::kNone;
     uint32_t f32_dtypes = 0;  // kernel dtypes the float reference kernel handles
     S8 s8 = S8::kNone;
+    S16 s16 = S16::kNone;
     DtypeClass dtypes = DtypeClass::kSpecial;
     bool q8 = false;     // the contract adds a quantized int8 form to F or N data (the doc's `+q8`)
     uint32_t attrs = 0;  // attribute kinds the op may carry (bit = TIGRIS_ATTR_*)
@@ -248,6 +275,12 @@ struct OpDef {
     {
         OpDef o = *this;
         o.s8 = k;
+        return o;
+    }
+    constexpr OpDef int16(S16 k) const
+    {
+        OpDef o = *this;
+        o.s16 = k;
         return o;
     }
     constexpr OpDef contract(Rule r, DtypeClass d, bool quantized, uint32_t attributes = 0) const
@@ -305,10 +338,10 @@ constexpr uint16_t kWindowBands = kBandStripe | kBandHw | kBandChainSpatial;
 // clang-format off
 inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_CONV, "CONV", "Conv")
-        .kernel(Family::kConv, F32::kConv, kF).int8(S8::kConv).contract(Rule::kConv, DtypeClass::kF, row::q8)
+        .kernel(Family::kConv, F32::kConv, kF).int8(S8::kConv).int16(S16::kConv).contract(Rule::kConv, DtypeClass::kF, row::q8)
         .bands(row::kWindowBands).with(kTraitWindow | kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
     op(TIGRIS_OP_DEPTHWISE, "DEPTHWISE", "DepthwiseConv")
-        .kernel(Family::kConv, F32::kConv, kF).int8(S8::kDepthwise).contract(Rule::kConv, DtypeClass::kF, row::q8)
+        .kernel(Family::kConv, F32::kConv, kF).int8(S8::kDepthwise).int16(S16::kDepthwise).contract(Rule::kConv, DtypeClass::kF, row::q8)
         .bands(row::kWindowBands).with(kTraitWindow | kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
     op(TIGRIS_OP_RELU, "RELU", "Relu")
         .kernel(Family::kActivation, F32::kUnary, kF).int8(S8::kRelu).contract(Rule::kUnary, DtypeClass::kF, row::q8)
@@ -317,52 +350,52 @@ inline constexpr OpDef kOpDefs[] = {
         .kernel(Family::kActivation, F32::kUnary, kF).int8(S8::kRelu6).contract(Rule::kUnary, DtypeClass::kF, row::q8)
         .bands(row::kUnaryBands | kBandChain).lowered(Lowering::kUnary),
     op(TIGRIS_OP_MAX_POOL, "MAX_POOL", "MaxPool")
-        .kernel(Family::kPool, F32::kPool, kF).int8(S8::kMaxPool).contract(Rule::kPool, DtypeClass::kF, row::q8)
+        .kernel(Family::kPool, F32::kPool, kF).int8(S8::kMaxPool).int16(S16::kMaxPool).contract(Rule::kPool, DtypeClass::kF, row::q8)
         .bands(row::kWindowBands).with(kTraitWindow),
     op(TIGRIS_OP_AVG_POOL, "AVG_POOL", "AveragePool")
-        .kernel(Family::kPool, F32::kPool, kF).int8(S8::kAvgPool)
+        .kernel(Family::kPool, F32::kPool, kF).int8(S8::kAvgPool).int16(S16::kAvgPool)
         .contract(Rule::kPool, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_POOL_ROUNDING))
         .bands(row::kWindowBands).with(kTraitWindow).accelerated(kAccelCmsisNn | kAccelEspNn),
     op(TIGRIS_OP_ADD, "ADD", "Add")
-        .kernel(Family::kBinary, F32::kBinary, kNum).int8(S8::kAdd)
+        .kernel(Family::kBinary, F32::kBinary, kNum).int8(S8::kAdd).int16(S16::kAdd)
         .contract(Rule::kBinary, DtypeClass::kN, row::q8, row::kRequantBinary)
         .bands(row::kBinaryBands | kBandChain).with(kTraitFusedAct).lowered(Lowering::kBinary),
     op(TIGRIS_OP_MUL, "MUL", "Mul")
-        .kernel(Family::kBinary, F32::kBinary, kNum).int8(S8::kMul)
+        .kernel(Family::kBinary, F32::kBinary, kNum).int8(S8::kMul).int16(S16::kMul)
         .contract(Rule::kBinary, DtypeClass::kN, row::q8, row::kRequantBinary)
         .bands(row::kBinaryBands | kBandChain).accelerated(kAccelCmsisNn | kAccelEspNn).lowered(Lowering::kBinary),
     op(TIGRIS_OP_FULLY_CONN, "FULLY_CONN", "Gemm")
-        .kernel(Family::kMatrix, F32::kFullyConnected, kF).int8(S8::kFullyConnected)
+        .kernel(Family::kMatrix, F32::kFullyConnected, kF).int8(S8::kFullyConnected).int16(S16::kFullyConnected)
         .contract(Rule::kFullyConnected, DtypeClass::kF, row::q8)
         .with(kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
     op(TIGRIS_OP_SOFTMAX, "SOFTMAX", "Softmax")
-        .kernel(Family::kSoftmax, F32::kSoftmax, kF).int8(S8::kSoftmax)
+        .kernel(Family::kSoftmax, F32::kSoftmax, kF).int8(S8::kSoftmax).int16(S16::kSoftmax)
         .contract(Rule::kSoftmax, DtypeClass::kF, row::q8, row::kAxes | attr(TIGRIS_ATTR_ALPHA))
         .bands(kBandChannel | kBandAxes | kBandChain),
     op(TIGRIS_OP_CLIP, "CLIP", "Clip")
         .kernel(Family::kActivation, F32::kUnary, kF).int8(S8::kClip)
         .contract(Rule::kUnary, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_CLIP_BOUNDS)).bands(row::kUnaryBands),
     op(TIGRIS_OP_SIGMOID, "SIGMOID", "Sigmoid")
-        .kernel(Family::kActivation, F32::kUnary, kF).int8(S8::kSigmoid)
+        .kernel(Family::kActivation, F32::kUnary, kF).int8(S8::kSigmoid).int16(S16::kSigmoid)
         .contract(Rule::kUnary, DtypeClass::kF, row::q8).bands(row::kUnaryBands | kBandChain).lowered(Lowering::kUnary),
     op(TIGRIS_OP_CONCAT, "CONCAT", "Concat")
-        .kernel(Family::kMovement, F32::kConcatSplit, kAny).int8(S8::kConcat)
+        .kernel(Family::kMovement, F32::kConcatSplit, kAny).int8(S8::kConcat).int16(S16::kByteMovement)
         .contract(Rule::kConcatSplit, DtypeClass::kA, row::plain, row::kAxes).bands(kBandJoin | kBandAxes | kBandChain),
     op(TIGRIS_OP_PAD, "PAD", "Pad")
-        .kernel(Family::kMovement, F32::kPad, kAny).int8(S8::kPad)
+        .kernel(Family::kMovement, F32::kPad, kAny).int8(S8::kPad).int16(S16::kPad)
         .contract(Rule::kPad, DtypeClass::kA, row::plain, attr(TIGRIS_ATTR_PADS) | attr(TIGRIS_ATTR_ALPHA)),
     op(TIGRIS_OP_GLOBAL_AVG, "GLOBAL_AVG", "GlobalAveragePool")
-        .kernel(Family::kPool, F32::kGlobalPool, kF).int8(S8::kGlobalAvg)
+        .kernel(Family::kPool, F32::kGlobalPool, kF).int8(S8::kGlobalAvg).int16(S16::kGlobalAvg)
         .contract(Rule::kGlobalPool, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_POOL_ROUNDING))
         .bands(kBandByInput).accelerated(kAccelCmsisNn),
     op(TIGRIS_OP_FLATTEN, "FLATTEN", "Flatten")
-        .kernel(Family::kMovement, F32::kReshape, kAny).int8(S8::kCopy)
+        .kernel(Family::kMovement, F32::kReshape, kAny).int8(S8::kCopy).int16(S16::kByteMovement)
         .contract(Rule::kReshape, DtypeClass::kA, row::plain).bands(kBandReshape),
     op(TIGRIS_OP_RESHAPE, "RESHAPE", "Reshape")
-        .kernel(Family::kMovement, F32::kReshape, kAny).int8(S8::kCopy)
+        .kernel(Family::kMovement, F32::kReshape, kAny).int8(S8::kCopy).int16(S16::kByteMovement)
         .contract(Rule::kReshape, DtypeClass::kA, row::plain).bands(kBandReshape),
     op(TIGRIS_OP_SUB, "SUB", "Sub")
-        .kernel(Family::kBinary, F32::kBinary, kNum).int8(S8::kSub)
+        .kernel(Family::kBinary, F32::kBinary, kNum).int8(S8::kSub).int16(S16::kSub)
         .contract(Rule::kBinary, DtypeClass::kN, row::q8, row::kRequantBinary)
         .bands(row::kBinaryBands | kBandChain).lowered(Lowering::kBinary),
     op(TIGRIS_OP_DIV, "DIV", "Div")
@@ -370,10 +403,10 @@ inline constexpr OpDef kOpDefs[] = {
         .contract(Rule::kBinary, DtypeClass::kN, row::plain, row::kConstOperand)
         .bands(row::kBinaryBands).lowered(Lowering::kBinary),
     op(TIGRIS_OP_TANH, "TANH", "Tanh")
-        .kernel(Family::kActivation, F32::kUnary, kF).int8(S8::kTanh).contract(Rule::kUnary, DtypeClass::kF, row::q8)
+        .kernel(Family::kActivation, F32::kUnary, kF).int8(S8::kTanh).int16(S16::kTanh).contract(Rule::kUnary, DtypeClass::kF, row::q8)
         .bands(row::kUnaryBands | kBandChain).lowered(Lowering::kUnary),
     op(TIGRIS_OP_LEAKY_RELU, "LEAKY_RELU", "LeakyRelu")
-        .kernel(Family::kActivation, F32::kUnary, kF).int8(S8::kLeakyRelu)
+        .kernel(Family::kActivation, F32::kUnary, kF).int8(S8::kLeakyRelu).int16(S16::kLeakyRelu)
         .contract(Rule::kUnary, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_ALPHA)).bands(row::kUnaryBands),
     op(TIGRIS_OP_BATCH_NORM, "BATCH_NORM", "BatchNormalization")
         .kernel(Family::kNorm, F32::kNorm, kF).contract(Rule::kNorm, DtypeClass::kF, row::plain, row::kAxes)
@@ -382,32 +415,32 @@ inline constexpr OpDef kOpDefs[] = {
         .kernel(Family::kNorm, F32::kNorm, kF)
         .contract(Rule::kNorm, DtypeClass::kF, row::plain, row::kAxes | attr(TIGRIS_ATTR_EPSILON)),
     op(TIGRIS_OP_CONV_TRANSPOSE, "CONV_TRANSPOSE", "ConvTranspose")
-        .kernel(Family::kConvTranspose, F32::kConvTranspose, kF)
+        .kernel(Family::kConvTranspose, F32::kConvTranspose, kF).int16(S16::kConvTranspose)
         .contract(Rule::kConvTranspose, DtypeClass::kF, row::q8).bands(kBandHw).with(kTraitWindow),
     op(TIGRIS_OP_MATMUL, "MATMUL", "MatMul")
         .kernel(Family::kMatrix, F32::kMatMul, kF).contract(Rule::kMatMul, DtypeClass::kF, row::q8, row::kConstOperand),
     op(TIGRIS_OP_REDUCE_MEAN, "REDUCE_MEAN", "ReduceMean")
-        .kernel(Family::kReduce, F32::kReduce, kF).int8(S8::kReduceMean)
+        .kernel(Family::kReduce, F32::kReduce, kF).int8(S8::kReduceMean).int16(S16::kReduceMean)
         .contract(Rule::kReduce, DtypeClass::kF, row::q8, row::kAxes | attr(TIGRIS_ATTR_POOL_ROUNDING))
         .bands(kBandByInput),
     op(TIGRIS_OP_SQUEEZE, "SQUEEZE", "Squeeze")
-        .kernel(Family::kMovement, F32::kReshape, kAny).int8(S8::kCopy)
+        .kernel(Family::kMovement, F32::kReshape, kAny).int8(S8::kCopy).int16(S16::kByteMovement)
         .contract(Rule::kReshape, DtypeClass::kA, row::plain).bands(kBandReshape),
     op(TIGRIS_OP_UNSQUEEZE, "UNSQUEEZE", "Unsqueeze")
-        .kernel(Family::kMovement, F32::kReshape, kAny).int8(S8::kCopy)
+        .kernel(Family::kMovement, F32::kReshape, kAny).int8(S8::kCopy).int16(S16::kByteMovement)
         .contract(Rule::kReshape, DtypeClass::kA, row::plain).bands(kBandReshape),
     op(TIGRIS_OP_TRANSPOSE, "TRANSPOSE", "Transpose")
-        .kernel(Family::kMovement, F32::kTranspose, kAny).int8(S8::kTranspose)
+        .kernel(Family::kMovement, F32::kTranspose, kAny).int8(S8::kTranspose).int16(S16::kByteMovement)
         .contract(Rule::kTranspose, DtypeClass::kA, row::plain, attr(TIGRIS_ATTR_TRANSPOSE_PERM)),
     op(TIGRIS_OP_RESIZE, "RESIZE", "Resize")
         .kernel(Family::kResize, F32::kResize, kAny).int8(S8::kResizeNearest)
         .contract(Rule::kResize, DtypeClass::kA, row::plain, attr(TIGRIS_ATTR_RESIZE_SCALES))
         .bands(kBandStripe | kBandHw | kBandAxes),
     op(TIGRIS_OP_GLOBAL_MAX, "GLOBAL_MAX", "GlobalMaxPool")
-        .kernel(Family::kPool, F32::kGlobalPool, kF).int8(S8::kGlobalMax)
+        .kernel(Family::kPool, F32::kGlobalPool, kF).int8(S8::kGlobalMax).int16(S16::kGlobalMax)
         .contract(Rule::kGlobalPool, DtypeClass::kF, row::q8).bands(kBandByInput),
     op(TIGRIS_OP_CONV1D, "CONV1D", "Conv1D")
-        .kernel(Family::kConv, F32::kConv, kF).int8(S8::kConv).contract(Rule::kConv, DtypeClass::kF, row::q8)
+        .kernel(Family::kConv, F32::kConv, kF).int8(S8::kConv).int16(S16::kConv).contract(Rule::kConv, DtypeClass::kF, row::q8)
         .bands(kBandLine).with(kTraitWindow | kTraitFusedAct),
     op(TIGRIS_OP_LAYER_NORM, "LAYER_NORM", "LayerNormalization")
         .kernel(Family::kNorm, F32::kNorm, kF)
@@ -521,7 +554,7 @@ inline constexpr OpDef kOpDefs[] = {
         .kernel(Family::kMovement, F32::kGather, kAny)
         .contract(Rule::kGatherNd, DtypeClass::kA, row::plain, row::kMovement),
     op(TIGRIS_OP_STRIDED_SLICE, "STRIDED_SLICE", "StridedSlice")
-        .kernel(Family::kMovement, F32::kSlice, kAny).int8(S8::kStridedSlice)
+        .kernel(Family::kMovement, F32::kSlice, kAny).int8(S8::kStridedSlice).int16(S16::kByteMovement)
         .contract(Rule::kStridedSlice, DtypeClass::kA, row::plain, row::kMovement),
     op(TIGRIS_OP_MIRROR_PAD, "MIRROR_PAD", "MirrorPad")
         .kernel(Family::kMovement, F32::kPad, kAny).contract(Rule::kMirrorPad, DtypeClass::kA, row::plain, row::kMovement),
@@ -561,7 +594,7 @@ inline constexpr OpDef kOpDefs[] = {
         .kernel(Family::kLogic, F32::kBinary, kAny)
         .contract(Rule::kBinary, DtypeClass::kSpecial, row::plain, row::kConstOperand).bands(row::kBinaryBands),
     op(TIGRIS_OP_CAST, "CAST", "Cast")
-        .kernel(Family::kCast, F32::kCast, kAny).int8(S8::kQuantizeCast)
+        .kernel(Family::kCast, F32::kCast, kAny).int8(S8::kQuantizeCast).int16(S16::kQuantizeCast)
         .contract(Rule::kUnary, DtypeClass::kSpecial, row::plain).bands(row::kUnaryBands).with(kTraitBoundary),
     op(TIGRIS_OP_ADD_N, "ADD_N", "Sum")
         .kernel(Family::kBinary, F32::kAddN, kNum).contract(Rule::kAddN, DtypeClass::kN, row::plain)
@@ -634,6 +667,7 @@ struct OpInfo {
     Family family;
     F32 f32;
     S8 s8;
+    S16 s16;
     DtypeClass dtypes;
     bool q8;
     Rule rule;
@@ -651,8 +685,8 @@ constexpr OpInfoTable runtime_rows()
     OpInfoTable t{};
     for (uint32_t i = 0; i < kOpCount; ++i) {
         const OpDef &d = kOpDefs[i];
-        t.rows[i] = OpInfo{d.f32_dtypes, d.attrs, d.band, d.code,   d.family, d.f32,     d.s8,
-                           d.dtypes,     d.q8,    d.rule, d.traits, d.accel,  d.lowering};
+        t.rows[i] = OpInfo{d.f32_dtypes, d.attrs,  d.band, d.code, d.family, d.f32,   d.s8,
+                           d.s16,        d.dtypes, d.q8,   d.rule, d.traits, d.accel, d.lowering};
     }
     return t;
 }

@@ -98,6 +98,7 @@ bool quant_ok(const tigris_plan_t &p, const tigris_tensor_t &t)
     const int32_t zp = q.zero_point;
     if (t.dtype == TIGRIS_DTYPE_INT8) return isfinite(scale) && scale > 0.0f && zp >= -128 && zp <= 127;
     if (t.dtype == TIGRIS_DTYPE_UINT8) return isfinite(scale) && scale > 0.0f && zp >= 0 && zp <= 255;
+    if (t.dtype == TIGRIS_DTYPE_INT16) return isfinite(scale) && scale > 0.0f && zp >= -32768 && zp <= 32767;
     return true;
 }
 
@@ -105,7 +106,6 @@ bool size_ok(const tigris_plan_t &p, const tigris_tensor_t &t)
 {
     const uint32_t esize = tigris_dtype_size(t.dtype);
     if (esize == 0) return false;
-    if (t.dtype == TIGRIS_DTYPE_INT16 && !(t.flags & TIGRIS_TENSOR_STATE)) return false;
     uint64_t n = esize;
     for (uint32_t d = 0; d < t.ndim; d++) {
         const int32_t dim = rd_i32(p.shape_pool + t.shape_off + d);

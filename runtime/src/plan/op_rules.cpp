@@ -141,6 +141,8 @@ tigris_error_t check_operator(const tigris_plan_t *plan, uint16_t op_index)
     if (int8_op && op->act_min > op->act_max) return TIGRIS_ERR_BAD_OPERATOR;
     if (!check_family(v)) return TIGRIS_ERR_BAD_OPERATOR;
     if (int8_op && !check_quant(v)) return TIGRIS_ERR_BAD_OPERATOR;
+    bool int16_op = op_kernel_dtype(plan, op) == TIGRIS_DTYPE_INT16 && tigris_tensor_quant(plan, &v.in(0)) != nullptr;
+    if (int16_op && !check_quant16(v)) return TIGRIS_ERR_BAD_OPERATOR;
     return TIGRIS_OK;
 }
 

@@ -39,10 +39,12 @@ bool implicit_constant_shape(const OpView &v, uint64_t count, Operand &o)
 }
 
 // Data of dtype `d` in the op's dtype class (docs/operators.md §1: F, N, B; the rest any
-// stored dtype); quantized int8 only where the contract has a quantized form (+q8).
+// stored dtype); quantized int8 only where the contract has a quantized form (+q8),
+// quantized int16 (16x8) where the row names an int16 kernel.
 bool data_dtype_ok(const ops::OpInfo &row, uint8_t d, bool quantized)
 {
     if (d == TIGRIS_DTYPE_INT8 && quantized) return row.q8;
+    if (d == TIGRIS_DTYPE_INT16 && quantized) return row.s16 != ops::S16::kNone;
     switch (row.dtypes) {
     case ops::DtypeClass::kF: return d == TIGRIS_DTYPE_FLOAT32;
     case ops::DtypeClass::kN: return is_numeric(d);
@@ -107,7 +109,11 @@ bool f32_attr_ok(const OpView &v, uint8_t kind, uint8_t count, bool required)
 // of stored dtypes (Cast).
 bool check_unary(const OpView &v)
 {
-    if (v.num_in() != 1 || v.num_out() != 1 || v.has_weight() || v.has_bias()) return false;
+    // int16 LOGISTIC / TANH carry their 256-entry uint16 sigmoid table as the weight.
+    const bool table = (v.op->op_type == TIGRIS_OP_SIGMOID || v.op->op_type == TIGRIS_OP_TANH) && v.num_in() == 1 &&
+                       v.in(0).dtype == TIGRIS_DTYPE_INT16;
+    if (table && (!v.has_weight() || v.weight_bytes() != 512u)) return false;
+    if (v.num_in() != 1 || v.num_out() != 1 || (v.has_weight() && !table) || v.has_bias()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     if (!same_shape(v, in, out)) return false;
     const uint8_t d = in.dtype;

@@ -35,7 +35,39 @@ bool softmax_ok(const OpView &v)
     return axes == nullptr || len == 0 || axes[len - 1] == out.ndim - 1;
 }
 
+bool quantized16(const OpView &v, const tigris_tensor_t &t)
+{
+    return t.dtype != TIGRIS_DTYPE_INT16 || tigris_tensor_quant(v.plan, &t) != nullptr;
+}
+
+bool zero_point_is(const OpView &v, const tigris_tensor_t &t, int32_t zp, float scale)
+{
+    const tigris_quant_param_t *q = tigris_tensor_quant(v.plan, &t);
+    return q != nullptr && q->zero_point == zp && (scale == 0.0f || q->scale == scale);
+}
+
 }  // namespace
+
+bool check_quant16(const OpView &v)
+{
+    for (uint8_t i = 0; i < v.num_in(); ++i)
+        if (!quantized16(v, v.in(i))) return false;
+    for (uint8_t i = 0; i < v.num_out(); ++i)
+        if (!quantized16(v, v.out(i))) return false;
+    switch (v.op->op_type) {
+    case TIGRIS_OP_CONV:
+    case TIGRIS_OP_DEPTHWISE:
+    case TIGRIS_OP_CONV1D:
+    case TIGRIS_OP_CONV_TRANSPOSE:
+    case TIGRIS_OP_FULLY_CONN: return output_channels_ok(v);
+    // TFLite's 16-bit softmax: zero points 0, output steps of 1/32768; LOGISTIC/TANH: zero
+    // points 0 (their output scale is checked by the kernel's factor derivation).
+    case TIGRIS_OP_SOFTMAX: return zero_point_is(v, v.in(0), 0, 0.0f) && zero_point_is(v, v.out(0), 0, 0.0f);
+    case TIGRIS_OP_SIGMOID:
+    case TIGRIS_OP_TANH: return zero_point_is(v, v.in(0), 0, 0.0f) && zero_point_is(v, v.out(0), 0, 0.0f);
+    default: return true;
+    }
+}
 
 bool check_quant(const OpView &v)
 {

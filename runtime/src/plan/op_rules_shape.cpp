@@ -41,6 +41,14 @@ bool contiguous_axes_ok(const OpView &v, uint8_t rank, bool trailing)
 
 bool check_softmax(const OpView &v)
 {
+    // int16 (16x8): the last axis, with its two 513-entry int16 LUTs (exp, 1/(1+x)) as the weight.
+    if (plain_unary_io(v) && v.in(0).dtype == TIGRIS_DTYPE_INT16) {
+        if (!v.has_weight() || v.weight_bytes() != 4u * 513u || v.has_bias()) return false;
+        uint8_t axes[kMaxRank];
+        int n = read_axes(v, v.in(0).ndim, axes);
+        return v.in(0).ndim >= 1 && (n == 0 || (n == 1 && axes[0] == v.in(0).ndim - 1)) &&
+               scalar_f32_ok(v, TIGRIS_ATTR_ALPHA);
+    }
     if (!plain_unary_io(v) || v.has_weight() || v.has_bias() || !float_or_q8(v.in(0).dtype)) return false;
     return contiguous_axes_ok(v, v.in(0).ndim, false) && scalar_f32_ok(v, TIGRIS_ATTR_ALPHA);
 }
@@ -102,7 +110,8 @@ bool check_reduce(const OpView &v)
     if (v.num_in() != 1 || v.num_out() != 1 || v.has_weight() || v.has_bias()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
     uint8_t t = v.op->op_type;
-    if (t == TIGRIS_OP_REDUCE_ALL ? in.dtype != TIGRIS_DTYPE_BOOL : !float_or_q8(in.dtype)) return false;
+    bool int16_mean = t == TIGRIS_OP_REDUCE_MEAN && in.dtype == TIGRIS_DTYPE_INT16;  // 16x8 quantized
+    if (t == TIGRIS_OP_REDUCE_ALL ? in.dtype != TIGRIS_DTYPE_BOOL : !float_or_q8(in.dtype) && !int16_mean) return false;
     if (out.dtype != in.dtype) return false;
     uint8_t axes[kMaxRank];
     int n = read_axes(v, in.ndim, axes);

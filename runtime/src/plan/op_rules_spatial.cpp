@@ -38,6 +38,15 @@ bool windows_have_taps(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t p
 
 bool float_or_q8(uint8_t d) { return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT8; }
 
+// Data of the spatial ops and FullyConnected: float32, int8, and int16 (16x8 quantization).
+bool spatial_dtype(uint8_t d) { return float_or_q8(d) || d == TIGRIS_DTYPE_INT16; }
+
+// Bytes per weight element: the data's, except int16 ops whose weights are int8.
+uint32_t weight_element_size(uint8_t data_dtype)
+{
+    return data_dtype == TIGRIS_DTYPE_INT16 ? 1u : tigris_dtype_size(data_dtype);
+}
+
 bool not_linear(const tigris_tensor_t &t) { return (t.flags & TIGRIS_TENSOR_LINEAR) == 0; }
 
 // One input, one output, same dtype (float32 or int8), ranks `rank`, channels-last, same batch.
@@ -50,7 +59,13 @@ bool plain_spatial_io(const OpView &v, uint8_t rank)
     return v.shape(in)[0] == v.shape(out)[0];
 }
 
-bool bias_ok(const OpView &v, int32_t oc) { return !v.has_bias() || v.bias_bytes() == (uint64_t)oc * 4u; }
+// int32 biases; int16 ops: int64 (TFLite's 16x8 bias) or int32 (its int32-accumulator form).
+bool bias_ok(const OpView &v, int32_t oc)
+{
+    if (!v.has_bias()) return true;
+    if (v.in(0).dtype == TIGRIS_DTYPE_INT16 && v.bias_bytes() == (uint64_t)oc * 8u) return true;
+    return v.bias_bytes() == (uint64_t)oc * 4u;
+}
 
 bool check_conv(const OpView &v)
 {
@@ -59,11 +74,11 @@ bool check_conv(const OpView &v)
     uint8_t rank = conv1d ? 3 : 4;
     if (!plain_spatial_io(v, rank) || !v.has_weight()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
-    if (!float_or_q8(in.dtype)) return false;
+    if (!spatial_dtype(in.dtype)) return false;
     const int32_t *is = v.shape(in), *os = v.shape(out);
     const tigris_spatial_t &sp = op->spatial;
     int32_t ic = is[rank - 1], oc = os[rank - 1];
-    uint32_t es = tigris_dtype_size(in.dtype);
+    uint32_t es = weight_element_size(in.dtype);
     uint64_t taps = (uint64_t)sp.kernel_h * (conv1d ? 1u : sp.kernel_w);
     uint64_t expect;
     if (op->op_type == TIGRIS_OP_DEPTHWISE) {
@@ -96,13 +111,13 @@ bool check_conv_transpose(const OpView &v)
 {
     if (!plain_spatial_io(v, 4) || !v.has_weight()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
-    if (!float_or_q8(in.dtype)) return false;
+    if (!spatial_dtype(in.dtype)) return false;
     const int32_t *is = v.shape(in), *os = v.shape(out);
     const tigris_spatial_t &sp = v.op->spatial;
     uint32_t g = sp.group == 0 ? 1u : sp.group;
     if (is[3] % (int32_t)g != 0 || os[3] % (int32_t)g != 0) return false;
     uint64_t expect = (uint64_t)sp.kernel_h * sp.kernel_w * (uint64_t)os[3] * (uint64_t)(is[3] / (int32_t)g) *
-                      tigris_dtype_size(in.dtype);
+                      weight_element_size(in.dtype);
     if (v.weight_bytes() != expect || !bias_ok(v, os[3])) return false;
     return convt_axis_ok(is[1], sp.kernel_h, sp.stride_h, dil(sp.dilation_h), sp.pad_top, sp.pad_bottom, os[1]) &&
            convt_axis_ok(is[2], sp.kernel_w, sp.stride_w, dil(sp.dilation_w), sp.pad_left, sp.pad_right, os[2]);
@@ -112,7 +127,7 @@ bool check_fully_connected(const OpView &v)
 {
     if (v.num_in() != 1 || v.num_out() != 1 || !v.has_weight()) return false;
     const tigris_tensor_t &in = v.in(0), &out = v.out(0);
-    if (!float_or_q8(in.dtype) || in.dtype != out.dtype || in.ndim < 1) return false;
+    if (!spatial_dtype(in.dtype) || in.dtype != out.dtype || in.ndim < 1) return false;
     if (out.ndim != 1 && out.ndim != 2) return false;
     const int32_t *os = v.shape(out);
     int64_t batch = out.ndim == 2 ? os[0] : 1;
@@ -120,7 +135,7 @@ bool check_fully_connected(const OpView &v)
     uint64_t n = elements(v, in);
     if (n % (uint64_t)batch != 0) return false;
     uint64_t ic = n / (uint64_t)batch;
-    return v.weight_bytes() == (uint64_t)oc * ic * tigris_dtype_size(in.dtype) && bias_ok(v, (int32_t)oc);
+    return v.weight_bytes() == (uint64_t)oc * ic * weight_element_size(in.dtype) && bias_ok(v, (int32_t)oc);
 }
 
 bool check_matmul(const OpView &v)
@@ -160,7 +175,7 @@ bool check_pool(const OpView &v)
     uint8_t rank = in.ndim;
     if ((rank != 3 && rank != 4) || !plain_spatial_io(v, rank) || v.has_weight() || v.has_bias()) return false;
     uint8_t op_type = v.op->op_type;
-    if (op_type == TIGRIS_OP_L2_POOL ? in.dtype != TIGRIS_DTYPE_FLOAT32 : !float_or_q8(in.dtype)) return false;
+    if (op_type == TIGRIS_OP_L2_POOL ? in.dtype != TIGRIS_DTYPE_FLOAT32 : !spatial_dtype(in.dtype)) return false;
     if (!pool_flags_ok(v)) return false;
     const int32_t *is = v.shape(in), *os = v.shape(v.out(0));
     if (is[rank - 1] != os[rank - 1]) return false;
@@ -180,7 +195,7 @@ bool check_global_pool(const OpView &v)
     const tigris_tensor_t &in = v.in(0);
     uint8_t rank = in.ndim;
     if ((rank != 3 && rank != 4) || !plain_spatial_io(v, rank) || v.has_weight() || v.has_bias()) return false;
-    if (!float_or_q8(in.dtype) || !pool_flags_ok(v)) return false;
+    if (!spatial_dtype(in.dtype) || !pool_flags_ok(v)) return false;
     const int32_t *is = v.shape(in), *os = v.shape(v.out(0));
     for (uint8_t a = 1; a + 1 < rank; ++a)
         if (os[a] != 1) return false;

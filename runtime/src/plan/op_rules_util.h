@@ -78,6 +78,8 @@ Verdict check_sequence(const OpView &v);     // op_rules_sequence.cpp: SVDF, LST
 bool check_detection(const OpView &v);       // op_rules_detection.cpp
 // int8 additions (op_rules_quant.cpp), called for ops whose kernel dtype is quantized int8.
 bool check_quant(const OpView &v);
+// int16 (16x8) additions (op_rules_quant.cpp), for ops whose kernel dtype is quantized int16.
+bool check_quant16(const OpView &v);
 
 inline Verdict verdict(bool ok) { return ok ? kOk : kBad; }
 

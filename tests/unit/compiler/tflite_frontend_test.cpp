@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 
 #include "compiler/api.h"
 #include "compiler_support/plan_runner.h"
@@ -41,7 +42,8 @@ tfl::Tensor tensor(const std::string& name, std::vector<int32_t> shape, tfl::Ten
   return t;
 }
 
-std::vector<uint8_t> fc_model(tfl::Activation act) {
+// `edit` changes the tensors' records before the model is written.
+std::vector<uint8_t> fc_model(tfl::Activation act, const std::function<void(std::vector<tfl::Tensor>&)>& edit = {}) {
   tfl::Model m;
   m.buffers.resize(4);
   m.buffers[1].data = bytes_of(std::vector<int8_t>{4, -8, 2, 0, 1, 1, 1, 1});
@@ -52,6 +54,7 @@ std::vector<uint8_t> fc_model(tfl::Activation act) {
                 tensor("w", {2, 4}, tfl::TensorType::Int8, 1, {0.25f, 0.125f}, {0, 0}),
                 tensor("b", {2}, tfl::TensorType::Int32, 2, {0.125f, 0.0625f}, {0, 0}),
                 tensor("y", {1, 2}, tfl::TensorType::Int8, 0, {0.25f}, {-10})};
+  if (edit) edit(sg.tensors);
   tfl::Operator op;
   op.inputs = {0, 1, 2};
   op.outputs = {3};
@@ -98,6 +101,46 @@ TEST(TfliteFrontend, AnOperatorThatDoesNotConvertIsNamed) {
   EXPECT_EQ(m.summary().unsupported_operators[0].type, "FULLY_CONNECTED");
   EXPECT_NE(m.summary().unsupported_operators[0].reason.find("TANH"), std::string::npos)
       << m.summary().unsupported_operators[0].reason;
+}
+
+// Quantization records as TensorFlow Lite Micro reads them (micro_allocator.cc and the
+// kernels' Prepare): each is accepted, with the same values.
+TEST(TfliteFrontend, QuantizationRecordsTfliteMicroAccepts) {
+  const std::vector<int8_t> expect{14, -9};
+  // A bias's record is never read: person_detect's biases name quantized dimension 3 of a
+  // rank-1 tensor, others hold one scale or none.
+  EXPECT_EQ(run(fc_model(tfl::Activation::Relu6, [](auto& t) { t[2].quantization->quantized_dimension = 3; })), expect);
+  EXPECT_EQ(run(fc_model(tfl::Activation::Relu6, [](auto& t) { t[2].quantization->scale = {-1.0f}; })), expect);
+  EXPECT_EQ(run(fc_model(tfl::Activation::Relu6, [](auto& t) { t[2].quantization.reset(); })), expect);
+  // Zero points: one per scale, or any other count, of which the first is used.
+  EXPECT_EQ(run(fc_model(tfl::Activation::Relu6, [](auto& t) { t[1].quantization->zero_point = {0}; })), expect);
+  EXPECT_EQ(run(fc_model(tfl::Activation::Relu6, [](auto& t) { t[1].quantization->zero_point = {0, 0, 7}; })), expect);
+  // An activation's kernels read the first scale and zero point (TfLiteTensor.params).
+  EXPECT_EQ(run(fc_model(tfl::Activation::Relu6,
+                         [](auto& t) {
+                           t[3].quantization->scale = {0.25f, 3.0f};
+                           t[3].quantization->zero_point = {-10, 5};
+                           t[3].quantization->quantized_dimension = 1;
+                         })),
+            expect);
+}
+
+// What TensorFlow Lite Micro's FULLY_CONNECTED refuses, refused with the tensor named.
+TEST(TfliteFrontend, WeightScalesOutsideTfliteMicroRulesAreRefused) {
+  auto reason = [](const std::vector<uint8_t>& model) {
+    compiler::Model m = compiler::load_model_bytes(model, "fc.tflite");
+    return m.summary().unsupported_operators.empty() ? std::string() : m.summary().unsupported_operators[0].reason;
+  };
+  // Per-channel scales along the input axis (extent 4) for 2 output channels.
+  EXPECT_EQ(reason(fc_model(tfl::Activation::None,
+                            [](auto& t) {
+                              t[1].quantization->scale = {0.25f, 0.25f, 0.25f, 0.25f};
+                              t[1].quantization->zero_point = {0};
+                              t[1].quantization->quantized_dimension = 1;
+                            })),
+            "weights 'w' have 4 scales for 2 output channels");
+  EXPECT_EQ(reason(fc_model(tfl::Activation::None, [](auto& t) { t[1].quantization->quantized_dimension = 5; })),
+            "weights 'w' have quantized dimension 5, which is not an axis of their 2 output channels");
 }
 
 }  // namespace

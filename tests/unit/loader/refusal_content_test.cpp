@@ -161,7 +161,21 @@ TEST(LoaderTensors, ContractsAreBadTensor) {
   EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].shape[2] = 0; }), TIGRIS_ERR_BAD_TENSOR);
   EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].size_bytes_override = 100; }), TIGRIS_ERR_BAD_TENSOR);
   EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].dtype = 4; }), TIGRIS_ERR_BAD_TENSOR);  // no such dtype
-  EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].dtype = TIGRIS_DTYPE_INT16; }), TIGRIS_ERR_BAD_TENSOR);
+  // int16 (16x8 quantization): a quant param's zero point within int16, its scale positive.
+  auto int16_quant = [](float scale, int32_t zp) {
+    return [scale, zp](PlanDesc& p) {
+      p.tensors[1].dtype = TIGRIS_DTYPE_INT16;
+      tigris::plan::QuantDesc q;
+      q.scale = scale;
+      q.zero_point = zp;
+      q.multipliers = {1 << 30};
+      q.shifts = {0};
+      p.quant.push_back(q);
+      p.tensors[1].quant = static_cast<uint16_t>(p.quant.size() - 1);
+    };
+  };
+  EXPECT_EQ(refused(int16_quant(0.5f, 40000)), TIGRIS_ERR_BAD_TENSOR);
+  EXPECT_EQ(refused(int16_quant(0.0f, 0)), TIGRIS_ERR_BAD_TENSOR);
   EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[1].iface_dtype = TIGRIS_DTYPE_INT8; }), TIGRIS_ERR_BAD_TENSOR);
   EXPECT_EQ(refused([](PlanDesc& p) { p.tensors[0].iface_dtype = TIGRIS_DTYPE_FLOAT32; }), TIGRIS_ERR_BAD_TENSOR);
   EXPECT_EQ(refused([](PlanDesc& p) {

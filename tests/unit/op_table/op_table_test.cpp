@@ -86,8 +86,9 @@ struct DtypeCase {
 const DtypeCase kDtypes[] = {
     {TIGRIS_DTYPE_FLOAT32, false, "float32"}, {TIGRIS_DTYPE_UINT8, false, "uint8"},
     {TIGRIS_DTYPE_INT8, false, "int8"},       {TIGRIS_DTYPE_INT8, true, "quantized int8"},
-    {TIGRIS_DTYPE_INT16, false, "int16"},     {TIGRIS_DTYPE_INT32, false, "int32"},
-    {TIGRIS_DTYPE_INT64, false, "int64"},     {TIGRIS_DTYPE_BOOL, false, "bool"},
+    {TIGRIS_DTYPE_INT16, false, "int16"},     {TIGRIS_DTYPE_INT16, true, "quantized int16"},
+    {TIGRIS_DTYPE_INT32, false, "int32"},     {TIGRIS_DTYPE_INT64, false, "int64"},
+    {TIGRIS_DTYPE_BOOL, false, "bool"},
 };
 
 bool numeric(uint8_t d) {
@@ -96,7 +97,7 @@ bool numeric(uint8_t d) {
 
 // What docs/operators.md §1 says the contract accepts as an elementwise op's data.
 bool contract_accepts(const ops::OpDef& row, const DtypeCase& d) {
-  if (d.quantized) return row.q8;
+  if (d.quantized) return d.dtype == TIGRIS_DTYPE_INT16 ? row.s16 != ops::S16::kNone : row.q8;
   switch (row.dtypes) {
   case ops::DtypeClass::kF: return d.dtype == TIGRIS_DTYPE_FLOAT32;
   case ops::DtypeClass::kN: return numeric(d.dtype) || d.dtype == TIGRIS_DTYPE_INT8;
@@ -105,10 +106,12 @@ bool contract_accepts(const ops::OpDef& row, const DtypeCase& d) {
   }
 }
 
-// Which kernel the table promises for the data: for quantized int8 the int8 kernel or the
-// float kernel's byte movement, else the float kernel's dtypes.
+// Which kernel the table promises for the data: for quantized int8 (int16) the int8 (int16)
+// kernel or the float kernel's byte movement, else the float kernel's dtypes.
 bool table_has_kernel(const ops::OpDef& row, const DtypeCase& d) {
-  if (d.quantized && row.s8 != ops::S8::kNone) return true;
+  if (d.quantized && d.dtype == TIGRIS_DTYPE_INT8 && row.s8 != ops::S8::kNone) return true;
+  if (d.quantized && d.dtype == TIGRIS_DTYPE_INT16 && row.s16 != ops::S16::kNone && row.s16 != ops::S16::kByteMovement)
+    return true;
   return (row.f32_dtypes & ops::dtype_bit(d.dtype)) != 0;
 }
 
@@ -134,7 +137,14 @@ struct ElementwisePlan {
     if (row.code == TIGRIS_OP_CAST) out = data(TIGRIS_DTYPE_FLOAT32);
     const uint16_t op = p.op(row.code, ins, {out});
     if (row.code == TIGRIS_OP_CLIP) p.attr_f32(op, TIGRIS_ATTR_CLIP_BOUNDS, {-1.0f, 1.0f});
-    if (row.code == TIGRIS_OP_SIGMOID && d.quantized) p.t(out).quant_param_idx = p.quant(1.0f / 256.0f, -128);
+    if (row.code == TIGRIS_OP_SIGMOID && d.quantized && d.dtype == TIGRIS_DTYPE_INT8)
+      p.t(out).quant_param_idx = p.quant(1.0f / 256.0f, -128);
+    // int16 LOGISTIC / TANH: output scale 2^-15 and their sigmoid table as the weight.
+    if ((row.code == TIGRIS_OP_SIGMOID || row.code == TIGRIS_OP_TANH) && d.quantized && d.dtype == TIGRIS_DTYPE_INT16) {
+      p.t(out).quant_param_idx = p.quant(1.0f / 32768.0f, 0);
+      const std::vector<uint8_t> table(512, 0);
+      p.o(op).weight_idx = p.weight_bytes(table.data(), table.size());
+    }
   }
   // The loader's verdict: step 28 (the operator's contract), then step 32 (a kernel for it).
   tigris_error_t loader_verdict() {
@@ -143,8 +153,8 @@ struct ElementwisePlan {
     if (rule != TIGRIS_OK) return rule;
     const tigris_op_t& op = plan->ops[0];
     const uint8_t dtype = tigris_rt::op_kernel_dtype(plan, &op);
-    const bool quantized =
-        dtype == TIGRIS_DTYPE_INT8 && tigris_tensor_quant(plan, &plan->tensors[tigris_op_inputs(plan, &op)[0]]);
+    const bool quantized = (dtype == TIGRIS_DTYPE_INT8 || dtype == TIGRIS_DTYPE_INT16) &&
+                           tigris_tensor_quant(plan, &plan->tensors[tigris_op_inputs(plan, &op)[0]]);
     const bool kernel =
         quantized ? tigris_rt::kernel_enabled(op.op_type, dtype) : tigris_rt::kernel_enabled_f32(op.op_type, dtype);
     return kernel ? TIGRIS_OK : TIGRIS_ERR_KERNEL_DISABLED;
@@ -340,6 +350,20 @@ TEST(OpTable, NotYetInt8ListMatchesTheTable) {
   std::set<std::string> doc = ids_after(operators_doc(), "Not yet int8 (", ". ARG_MAX");
   doc.erase("COMPARISON_REQUANT");
   EXPECT_EQ(doc, table) << "docs/operators.md §5.3 'Not yet int8' and the table's +q8 rows without an int8 kernel";
+}
+
+TEST(OpTable, Int16KernelListMatchesTheTable) {
+  std::set<std::string> table;
+  for (const ops::OpDef& row : ops::kOpDefs)
+    if (row.s16 != ops::S16::kNone && row.s16 != ops::S16::kByteMovement) table.insert(row.id);
+  EXPECT_EQ(ids_after(operators_doc(), "The int16 kernels (the table's int16 column, byte movement aside):", "\n\n"),
+            table)
+      << "docs/operators.md §6: the list of int16 kernels and the table's int16 column";
+  for (const ops::OpDef& row : ops::kOpDefs)
+    if (row.s16 == ops::S16::kByteMovement) {
+      EXPECT_NE(row.f32_dtypes & ops::dtype_bit(TIGRIS_DTYPE_INT16), 0u)
+          << label(row) << ": int16 byte movement without a float kernel taking int16";
+    }
 }
 
 }  // namespace

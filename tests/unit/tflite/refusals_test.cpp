@@ -79,6 +79,13 @@ TEST(TfliteRefusals, QuantizationDetails) {
     q.add_details(details.Union());
   };
   EXPECT_EQ(refusal(craft(c)), "tensor 0 (in) has quantization details (type 1), which are not supported");
+  // TensorFlow Lite Micro ignores the details: a lenient read keeps the record without them.
+  Model m = read_model(craft(c), "crafted.tflite", ReadOptions{.lenient = true});
+  EXPECT_TRUE(m.uncarried.empty());
+  ASSERT_TRUE(m.subgraphs[0].tensors[0].quantization.has_value());
+  EXPECT_TRUE(m.subgraphs[0].tensors[0].quantization->details_dropped);
+  EXPECT_EQ(m.subgraphs[0].tensors[0].quantization->scale, std::vector<float>{0.5f});
+  EXPECT_THROW(write_model(m), ModelError);
 }
 
 TEST(TfliteRefusals, BufferOutsideTheFlatBuffer) {

@@ -1,10 +1,13 @@
 // tigris_dispatch_kernel: the float32 reference dispatcher (also every non-quantized dtype
-// and byte movement of int8 data). Ops the build leaves out, or dtypes without a kernel,
-// return -1 (the operator table, ops/op_table.h, is what the loader checks too).
+// and byte movement of int8 data), and the way in to the int16 kernels: an op on quantized
+// int16 data runs the int16 kernel its row names (kernels/s16/s16_dispatch.cpp; the int8
+// dispatcher hands non-int8 ops here). Ops the build leaves out, or dtypes without a
+// kernel, return -1 (the operator table, ops/op_table.h, is what the loader checks too).
 #include "tigris_kernels.h"
 
 #include "kernels/f32/kernels_f32.h"
 #include "kernels/kernel_set.h"
+#include "kernels/s16/s16_kernels.h"
 #include "ops/op_table.h"
 
 using tigris_rt::f32::Call;
@@ -66,6 +69,8 @@ extern "C" int tigris_dispatch_kernel(const tigris_plan_t *plan, const tigris_op
         if (ins[i] >= mem->num_tensors) return -1;
     for (uint8_t i = 0; i < op->num_outputs; ++i)
         if (outs[i] >= mem->num_tensors || mem->tensor_ptrs[outs[i]] == nullptr) return -1;
+    const int s16 = tigris_s16::dispatch(plan, op, op_index, mem);  // kDelegate: not the int16 kernels'
+    if (s16 != tigris_s16::kDelegate) return s16;
     if (!tigris_rt::kernel_enabled_f32(op->op_type, tigris_rt::op_kernel_dtype(plan, op))) return -1;
     Call c{plan, op, op_index, mem};
     return dispatch(c, tigris_rt::ops::op_info(op->op_type)->f32);

@@ -25,10 +25,11 @@ int fully_connected(const Call &c)
     o += (int64_t)rb.out_row_start * oc;
     for (int32_t r = 0; r < rb.rows; ++r)
         for (int32_t j = 0; j < oc; ++j) {
-            float acc = b ? b[j] : 0.0f;
+            // TensorFlow Lite's order: the products, then the bias (same float rounding).
+            float acc = 0.0f;
             const float *x = in + r * ic, *wr = w + j * ic;
             for (int64_t k = 0; k < ic; ++k) acc += x[k] * wr[k];
-            o[(int64_t)r * oc + j] = fused(acc, c.op->fused_act);
+            o[(int64_t)r * oc + j] = fused(acc + (b ? b[j] : 0.0f), c.op->fused_act);
         }
     return 0;
 }

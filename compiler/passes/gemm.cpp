@@ -76,8 +76,9 @@ std::optional<ir::TensorId> gemm_bias(ir::Graph& g, ir::TensorId c, int64_t n_ou
   const ir::Tensor& ct = g.tensor(c);
   int64_t count = ct.elements();
   bool per_column = count == n_out && (ct.rank() == 1 || (ct.rank() == 2 && ct.shape[0] == 1));
-  // A folded QDQ bias (int32, quantized) already has one value per column.
-  if (ct.constant && ct.dtype == ir::DType::Int32 && ct.quant && per_column && beta == 1.0f) {
+  // An int32 bias (a folded QDQ bias, or TFLite's, whose record the kernels never read) already
+  // has one value per column.
+  if (ct.constant && ct.dtype == ir::DType::Int32 && per_column && beta == 1.0f) {
     if (ct.rank() == 1) return c;
     ir::TensorId b = add_constant(g, ct.name + "_bias", ir::DType::Int32, {n_out}, ct.data);
     g.tensor(b).quant = g.tensor(c).quant;

@@ -1,5 +1,6 @@
 // Text and JSON renderings of an AnalysisReport (analyze and compile share the text).
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "compiler/report/analysis_report.h"
 #include "compiler/report/format.h"

@@ -1,5 +1,7 @@
 // Text and JSON renderings of an OnnxInspection.
 #include "compiler/report/format.h"
+
+#include <nlohmann/json.hpp>
 #include "compiler/report/onnx_inspection.h"
 
 namespace tigris::report {

@@ -1,5 +1,6 @@
 // Text and JSON renderings of a PlanInspection.
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "compiler/report/format.h"
 #include "compiler/report/plan_inspection.h"

@@ -1,5 +1,7 @@
 #include "compiler/report/run_report.h"
 
+#include <nlohmann/json.hpp>
+
 #include "compiler/report/format.h"
 
 namespace tigris::report {

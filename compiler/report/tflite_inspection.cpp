@@ -5,6 +5,7 @@
 #include <cctype>
 #include <set>
 #include <stdexcept>
+#include <nlohmann/json.hpp>
 
 #include "compiler/frontend/tflite/tflite_loader.h"
 #include "compiler/report/format.h"

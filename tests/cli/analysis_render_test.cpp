@@ -1,6 +1,7 @@
 // The analyze/compile text and JSON from hand-made report data: every verdict form of
 // the reference (toolchain §1.1) and the JSON fields the issue lists.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "compiler/report/analysis_report.h"
 

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "tools/tigris/analysis.h"
 #include "tools/tigris/cli_errors.h"

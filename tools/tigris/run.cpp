@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "compiler/report/run_report.h"
 #include "tools/tigris/cli_errors.h"

@@ -28,7 +28,7 @@ struct Det {
   Det(uint16_t max_det, uint16_t per_class, uint8_t regular, uint8_t k, uint8_t dtype = TIGRIS_DTYPE_FLOAT32) {
     enc = p.tensor({1, 3, 4}, dtype);
     sc = p.tensor({1, 3, 3}, dtype);
-    tigris_rt::detection::Params q;
+    tigris_rt::detection::Params q{};
     auto attr = params(max_det, per_class, 2, regular, k, 0.3f, 0.5f);
     tigris_rt::detection::read_params(attr.data(), 32, &q);
     int32_t d = (int32_t)tigris_rt::detection::detections(q);

@@ -2,11 +2,13 @@
 // compiled, run on the host runtime and compared with the shipped outputs (rtol 1e-4,
 // atol 1e-5 for floats, exact otherwise). Operands the runtime cannot take at run time
 // (shapes, axes, pads, scales fed as graph inputs) are frozen into initializers from the
-// test's own input files first. TIGRIS_CONFORMANCE_FILTER=substring runs a subset;
-// TIGRIS_CONFORMANCE_ALL=1 runs the skipped tests too (to see which now pass).
+// test's own input files first. Each node test is a test of its own (Onnx/NodeTest.
+// MatchesShippedOutputs/<name>; --gtest_filter picks some); TIGRIS_CONFORMANCE_ALL=1 runs the
+// skipped tests too (to see which now pass).
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -159,39 +161,54 @@ std::string run_case(const fs::path& dir) {
   return "operands computed at run time remain";
 }
 
-TEST(OnnxConformance, NodeTests) {
+// One test per node test directory, so a failure names it and ctest runs them in parallel.
+std::vector<std::string> node_tests() {
+  std::vector<std::string> names;
   fs::path root = TIGRIS_ONNX_TESTDATA_DIR;
-  if (!fs::is_directory(root)) GTEST_SKIP() << "ONNX test data " << root << " is absent (libonnx-testdata)";
-  std::map<std::string, std::string> skips = load_skips();
-  if (std::getenv("TIGRIS_CONFORMANCE_ALL")) skips.clear();
-  const char* filter = std::getenv("TIGRIS_CONFORMANCE_FILTER");
-  std::vector<fs::path> dirs;
+  if (!fs::is_directory(root)) return names;
   for (const auto& e : fs::directory_iterator(root))
-    if (e.is_directory()) dirs.push_back(e.path());
-  std::sort(dirs.begin(), dirs.end());
-  int passed = 0, skipped = 0, failed = 0;
-  for (const fs::path& dir : dirs) {
-    std::string name = dir.filename();
-    if (filter && name.find(filter) == std::string::npos) continue;
-    if (skips.count(name)) {
-      ++skipped;
-      continue;
-    }
-    std::string why;
-    try {
-      why = run_case(dir);
-    } catch (const std::exception& e) {
-      why = e.what();
-    }
-    if (why.empty()) {
-      ++passed;
-    } else {
-      ++failed;
-      ADD_FAILURE() << name << ": " << why;
-    }
-  }
-  std::printf("ONNX conformance: %d passed, %d skipped, %d failed\n", passed, skipped, failed);
-  EXPECT_EQ(failed, 0);
+    if (e.is_directory()) names.push_back(e.path().filename());
+  std::sort(names.begin(), names.end());
+  return names;
 }
+
+const std::map<std::string, std::string>& skips() {
+  static const std::map<std::string, std::string> s =
+      std::getenv("TIGRIS_CONFORMANCE_ALL") ? std::map<std::string, std::string>{} : load_skips();
+  return s;
+}
+
+TEST(OnnxConformance, TestDataIsPresent) {
+  if (!fs::is_directory(TIGRIS_ONNX_TESTDATA_DIR))
+    GTEST_SKIP() << "ONNX test data " << TIGRIS_ONNX_TESTDATA_DIR << " is absent (libonnx-testdata)";
+  EXPECT_FALSE(node_tests().empty());
+}
+
+// Every line of skipped.txt names a test the data has (a renamed or removed test is noticed).
+TEST(OnnxConformance, EverySkippedTestExists) {
+  if (!fs::is_directory(TIGRIS_ONNX_TESTDATA_DIR)) GTEST_SKIP() << "ONNX test data is absent";
+  std::vector<std::string> all = node_tests();
+  for (const auto& [name, reason] : load_skips())
+    EXPECT_TRUE(std::binary_search(all.begin(), all.end(), name)) << name << " (" << reason << ") is not a node test";
+}
+
+class NodeTest : public ::testing::TestWithParam<std::string> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(NodeTest);
+
+TEST_P(NodeTest, MatchesShippedOutputs) {
+  const std::string& name = GetParam();
+  auto skip = skips().find(name);
+  if (skip != skips().end()) GTEST_SKIP() << skip->second;
+  std::string why;
+  try {
+    why = run_case(fs::path(TIGRIS_ONNX_TESTDATA_DIR) / name);
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  EXPECT_EQ(why, "") << name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Onnx, NodeTest, ::testing::ValuesIn(node_tests()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace

@@ -39,7 +39,9 @@ cortex-m: deps
 test: build cortex-m
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-demo: build
+# The demo builds only what it runs: the command and the demo model's generator.
+demo: configure
+	cmake --build $(BUILD) -j $(JOBS) --target tigris tigris-demo-model
 	scripts/demo.sh $(BUILD)
 
 # The command on the PATH (PREFIX/bin), its docs, the runtime's headers, library, CMake and

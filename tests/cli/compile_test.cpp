@@ -51,10 +51,6 @@ TEST_F(CompileTest, FailureRemovesAStalePlanAndLeavesNothingElse) {
 
 TEST_F(CompileTest, BudgetErrors) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> failures = {
-      {{"compile", "demo.onnx", "-m", "0"}, "Error: no plan written: Fast-memory budget must be greater than zero\n"},
-      {{"compile", "demo.onnx", "-m", "192K+0"},
-       "Error: no plan written: Slow-memory budget must be greater than zero\n"},
-      {{"compile", "demo.onnx", "-m", "5000M"}, "Error: Fast-memory budget exceeds the uint32 plan-format limit\n"},
       {{"compile", "demo.onnx", "-m", "192K+1M", "-f", "16K"}, "Error: no plan written: the plan is "},
   };
   for (const auto& [args, message] : failures) {
@@ -66,6 +62,9 @@ TEST_F(CompileTest, BudgetErrors) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> usage = {
       {{"compile", "demo.onnx"}, "--mem is required"},
       {{"compile", "demo.onnx", "-m", "256K+"}, "empty memory pool"},
+      {{"compile", "demo.onnx", "-m", "0"}, "Error: Fast-memory budget must be greater than zero"},
+      {{"compile", "demo.onnx", "-m", "192K+0"}, "Error: Slow-memory budget must be greater than zero"},
+      {{"compile", "demo.onnx", "-m", "5000M"}, "Error: Fast-memory budget exceeds the uint32 plan-format limit"},
       {{"compile", "demo.onnx", "-m", "1K+2K+3K"}, "3 memory pools given; the planner supports a fast and a slow pool"},
       {{"compile", "demo.onnx", "-m", "12Q"}, "invalid size '12Q' for --mem"},
       {{"compile", "demo.onnx", "-m", "256K", "--input-shape", "image"}, "expected name:1x3x224x224"},

@@ -154,7 +154,8 @@ TEST_F(RunTest, FailuresLeaveNoOutput) {
   write_bytes(dir.file("y.npy"), {1, 2, 3});
   write_bytes(dir.file("x64.npy"), tigris::cli::write_npy(Array{11, {1, 4, 2, 3}, std::vector<uint8_t>(192, 0)}));
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"run", "relu.tgrs", "-i", "x.npy", "-o", "y.npy"}, "Error: y.npy already exists\n"},
+      {{"run", "relu.tgrs", "-i", "x.npy", "-o", "y.npy"},
+       "Error: y.npy exists and is not a .npy array; not replaced\n"},
       {{"run", "relu.tgrs", "-i", "x64.npy", "-o", "out.npy"},
        "Error: x64.npy: float64 array, input 'x' is 1x4x2x3 float32\n"},
       {{"run", "relu.tgrs", "-i", "x.npy", "-o", "out.npy", "--fast", "100"},

@@ -114,7 +114,7 @@ TEST_F(TraceTest, NoPlanToTraceWhenTheBudgetIsTooSmall) {
   EXPECT_EQ(t.err, "Error: no plan to trace: run analyze without --trace to see why\n");
 }
 
-TEST_F(TraceTest, SvgIsWrittenOnceAndNeverOverwritten) {
+TEST_F(TraceTest, SvgReplacesOnlyAnEarlierPicture) {
   const CliResult a = run({"analyze", "demo.onnx", "-m", "192K", "--svg", "t.svg"});
   ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_NE(a.out.find("fits 192.00 KiB"), std::string::npos) << a.out;  // the analysis is printed too
@@ -127,10 +127,15 @@ TEST_F(TraceTest, SvgIsWrittenOnceAndNeverOverwritten) {
   EXPECT_NE(svg.find("budget 192.00 KiB"), std::string::npos);
   EXPECT_NE(svg.find("stroke=\"#d62728\""), std::string::npos);  // the budget line
 
+  // The output rule (docs/cli.md): an earlier picture is replaced, anything else is refused.
   const CliResult again = run({"analyze", "demo.onnx", "-m", "192K", "--svg", "t.svg"});
-  EXPECT_EQ(again.exit_code, 1);
-  EXPECT_NE(again.err.find("t.svg already exists"), std::string::npos) << again.err;
+  EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(read_text(dir.file("t.svg")), svg);
+  write_bytes(dir.file("u.svg"), {'u'});
+  const CliResult other = run({"analyze", "demo.onnx", "-m", "192K", "--svg", "u.svg"});
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_NE(other.err.find("u.svg exists and is not an SVG picture; not replaced"), std::string::npos) << other.err;
+  EXPECT_EQ(read_text(dir.file("u.svg")), "u");
 }
 
 TEST(TraceSummary, SumsAreComparedWithTheCounters) {

@@ -20,6 +20,7 @@
 #include "tools/tigris/input_files.h"
 #include "tools/tigris/model_file.h"
 #include "tools/tigris/model_options.h"
+#include "tools/tigris/terminal_text.h"
 #include "tools/tigris/timeline_svg.h"
 #include "tools/tigris/trace_report.h"
 
@@ -50,6 +51,14 @@ TraceSummary traced_run(const tigris_plan_t& plan, const std::vector<std::string
   return cli::traced_run(plan, inputs);
 }
 
+const OutputKind kSvgKind{"an SVG picture", [](std::string_view head) { return head.substr(0, 5) == "<svg "; }};
+
+std::vector<InputPath> analyze_inputs(const AnalyzeOptions& opt) {
+  std::vector<InputPath> inputs = input_file_paths(opt.inputs);
+  inputs.push_back({"model", opt.model.model});
+  return inputs;
+}
+
 void check_trace_flags(const AnalyzeOptions& opt, const GivenBudgets& given) {
   if (opt.trace && opt.json) throw UsageError("two different outputs; choose one");
   if (!opt.inputs.empty() && !opt.trace && opt.svg.empty()) throw UsageError("--input is for --trace");
@@ -57,7 +66,7 @@ void check_trace_flags(const AnalyzeOptions& opt, const GivenBudgets& given) {
   if ((opt.trace || !opt.svg.empty()) && !(given.fast_given && given.fast > 0)) {
     throw UsageError(std::string(runner) + " runs the plan, so it needs a fast-memory budget (-m)");
   }
-  if (!opt.svg.empty()) require_absent(opt.svg);
+  if (!opt.svg.empty()) check_outputs(analyze_inputs(opt), {{opt.svg, kSvgKind}});
 }
 
 // --trace / --svg: the plan compile would write, run once and reported.
@@ -76,11 +85,11 @@ void trace_and_draw(const AnalyzeOptions& opt, const compiler::CompileResult& c,
     header.given_input = !opt.inputs.empty();
     header.fast_capacity = tigris_fast_arena_required(&plan);
     const std::string text = render_trace(plan, trace, header, opt.verbose);
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    print_report(text);
   }
   if (!opt.svg.empty()) {
     const std::string svg = timeline_svg(plan, trace, budget);
-    write_file_atomic(opt.svg, std::vector<uint8_t>(svg.begin(), svg.end()), IfExists::kRefuse);
+    write_output({opt.svg, kSvgKind}, std::vector<uint8_t>(svg.begin(), svg.end()));
     if (!opt.json) std::printf("wrote %s   memory timeline of a traced run\n", opt.svg.c_str());
   }
   if (!trace.mismatches.empty())
@@ -95,7 +104,6 @@ void run_analyze(const AnalyzeOptions& opt) {
   if (given.fast_given && given.fast > 0) budgets.fast = static_cast<uint64_t>(given.fast);
   if (given.slow && *given.slow > 0) budgets.slow = static_cast<uint64_t>(*given.slow);
   if (given.flash) budgets.flash = static_cast<uint64_t>(*given.flash);
-  if (given.fast_given && given.fast <= 0) throw Failure("Fast-memory budget must be greater than zero");
   check_trace_flags(opt, given);
 
   std::vector<uint8_t> bytes;
@@ -106,8 +114,8 @@ void run_analyze(const AnalyzeOptions& opt) {
   }
   const ModelAnalysis a = analyze_model(opt.model.model, bytes, model, budgets);
   const report::AnalysisReport& r = a.report;
-  const std::string out = opt.json ? report::to_json(r).dump(2) + "\n" : report::render_text(r, opt.verbose, true);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  const std::string out = opt.json ? json_text(report::to_json(r)) : report::render_text(r, opt.verbose, true);
+  print_report(out);
   if (!opt.svg.empty()) trace_and_draw(opt, a.compiled ? *a.compiled : compiler::compile(model, budgets), budgets.fast);
 }
 

@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "backends/common/accel_routes.h"
-#include "kernels/kernel_set.h"
 #include "compiler/report/format.h"
+#include "kernels/kernel_set.h"
 #include "tigris_executor.h"
 #include "tigris_iface.h"
 #include "tools/tigris/cli_errors.h"
@@ -60,7 +60,7 @@ Backend parse_backend(const std::string& text) {
   if (text == "reference") return Backend::kReference;
   if (text == "esp-nn") return Backend::kEspNn;
   if (text == "cmsis-nn") return Backend::kCmsisNn;
-  throw Failure("unknown backend '" + text + "'; choose reference, esp-nn or cmsis-nn");
+  throw UsageError("unknown backend '" + text + "'; choose reference, esp-nn or cmsis-nn");
 }
 
 const char* backend_name(Backend backend) {

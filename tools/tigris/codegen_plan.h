@@ -15,7 +15,7 @@ namespace tigris::cli {
 
 enum class Backend { kReference, kEspNn, kCmsisNn };
 
-// "reference", "esp-nn", "cmsis-nn"; Failure naming the choices for anything else.
+// "reference", "esp-nn", "cmsis-nn"; UsageError naming the choices for anything else.
 Backend parse_backend(const std::string& text);
 const char* backend_name(Backend backend);
 

@@ -3,8 +3,6 @@
 // otherwise, and never a partial or stale file at the output path.
 #include <CLI/CLI.hpp>
 
-#include <sys/stat.h>
-
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -15,6 +13,7 @@
 #include "tools/tigris/compile_model.h"
 #include "tools/tigris/files.h"
 #include "tools/tigris/model_options.h"
+#include "tools/tigris/terminal_text.h"
 
 namespace tigris::cli {
 namespace {
@@ -32,34 +31,13 @@ std::string default_output(const std::string& model) {
   return dir + file_stem(model) + ".tgrs";
 }
 
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {
-  }, sb{};
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-bool is_plan_file(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return false;
-  char magic[4] = {};
-  const bool plan = std::fread(magic, 1, 4, f) == 4 && std::memcmp(magic, "TGRS", 4) == 0;
-  std::fclose(f);
-  return plan;
-}
-
-// Refuses an output path that holds something other than an earlier plan.
-void check_output(const std::string& output, const std::string& model) {
-  if (same_file(output, model)) throw UsageError("the output " + output + " is the model itself");
-  if (path_exists(output) && !is_plan_file(output)) {
-    throw Failure(output + " exists and is not a TiGrIS plan; not replaced");
-  }
-}
+const OutputKind kPlanKind{"a TiGrIS plan", [](std::string_view head) { return head.substr(0, 4) == "TGRS"; }};
 
 // No plan is written; an earlier plan at the output path would now be stale, so it goes.
 [[noreturn]] void no_plan(const std::string& output, const std::string& reason) {
   const std::string prefix = "no plan written: ";
   std::string message = prefix + (reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : reason);
-  if (path_exists(output) && is_plan_file(output) && std::remove(output.c_str()) == 0) {
+  if (holds_kind(output, kPlanKind) && std::remove(output.c_str()) == 0) {
     message += " (removed the earlier " + output + ")";
   }
   throw Failure(message);
@@ -69,9 +47,8 @@ void run_compile(const CompileCliOptions& opt) {
   const GivenBudgets given = parse_budgets(opt.model);
   if (given.flash && *given.flash <= 0) throw UsageError("--flash must be greater than zero");
   const std::string output = opt.output.empty() ? default_output(opt.model.model) : opt.output;
-  check_output(output, opt.model.model);
-  if (given.fast <= 0) no_plan(output, "Fast-memory budget must be greater than zero");
-  if (given.slow && *given.slow <= 0) no_plan(output, "Slow-memory budget must be greater than zero");
+  if (given.slow && *given.slow <= 0) throw UsageError("Slow-memory budget must be greater than zero");
+  check_outputs({{"model", opt.model.model}}, {{output, kPlanKind}});
 
   compiler::Budgets budgets;
   budgets.fast = static_cast<uint64_t>(given.fast);
@@ -85,11 +62,12 @@ void run_compile(const CompileCliOptions& opt) {
   const CompiledModel compiled = compile_model(opt.model.model, model, budgets, co);
   const compiler::CompileResult& c = compiled.result;
   const std::string text = report::render_text(compiled.report, false, false);
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  print_report(text);
   std::fflush(stdout);
   if (!compiled.refusal.empty()) no_plan(output, compiled.refusal);
-  if (!compiled.limits_warning.empty()) std::fprintf(stderr, "warning: %s\n", compiled.limits_warning.c_str());
-  write_file_atomic(output, c.plan, IfExists::kReplace);
+  if (!compiled.limits_warning.empty())
+    std::fprintf(stderr, "warning: %s\n", printable(compiled.limits_warning, false).c_str());
+  write_output({output, kPlanKind}, c.plan);
   std::string note;
   if (co.compression == compiler::Compression::Lz4) {
     note = ", LZ4, " + report::format_bytes(c.schedule.fast.weight_reserve_bytes) + " of the " +

@@ -18,7 +18,14 @@ bool starts_with(const std::vector<uint8_t>& b, const char* magic, size_t n) {
   return b.size() >= n && std::memcmp(b.data(), magic, n) == 0;
 }
 
-// NAME=FILE when the text before the first '=' names a model input; otherwise a bare path.
+std::string input_names(const std::vector<IfaceSpec>& specs) {
+  std::string names;
+  for (const IfaceSpec& s : specs) names += (names.empty() ? "" : ", ") + s.name;
+  return names;
+}
+
+// NAME=FILE when the text before the first '=' names a model input; otherwise a bare path,
+// which must then exist (`--input bogus=x.npy` names an input the model lacks).
 std::vector<InputFile> split_inputs(const std::vector<std::string>& args, const std::vector<IfaceSpec>& specs) {
   std::vector<InputFile> out;
   for (const std::string& arg : args) {
@@ -26,6 +33,10 @@ std::vector<InputFile> split_inputs(const std::vector<std::string>& args, const 
     bool named = false;
     if (eq != std::string::npos) {
       for (const IfaceSpec& s : specs) named = named || s.name == arg.substr(0, eq);
+    }
+    if (eq != std::string::npos && !named && !path_exists(arg)) {
+      throw Failure("--input " + arg + ": the model has no input '" + arg.substr(0, eq) + "'; its inputs are " +
+                    input_names(specs));
     }
     out.push_back(named ? InputFile{arg.substr(0, eq), arg.substr(eq + 1)} : InputFile{"", arg});
   }
@@ -37,12 +48,6 @@ const IfaceSpec* find_spec(const std::vector<IfaceSpec>& specs, const std::strin
     if (s.name == name) return &s;
   }
   return nullptr;
-}
-
-std::string input_names(const std::vector<IfaceSpec>& specs) {
-  std::string names;
-  for (const IfaceSpec& s : specs) names += (names.empty() ? "" : ", ") + s.name;
-  return names;
 }
 
 // Adds what one --input file provides to `given` (input name -> bytes for the plan).
@@ -85,6 +90,16 @@ void read_input(const InputFile& in, const std::vector<IfaceSpec>& specs,
 }
 
 }  // namespace
+
+std::vector<InputPath> input_file_paths(const std::vector<std::string>& args) {
+  std::vector<InputPath> paths;
+  for (const std::string& arg : args) {
+    paths.push_back({"input", arg});
+    const size_t eq = arg.find('=');
+    if (eq != std::string::npos) paths.push_back({"input", arg.substr(eq + 1)});
+  }
+  return paths;
+}
 
 std::vector<std::vector<uint8_t>> gather_inputs(const std::vector<std::string>& args,
                                                 const std::vector<IfaceSpec>& specs) {

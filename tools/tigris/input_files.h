@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/tigris/files.h"
 #include "tools/tigris/iface_arrays.h"
 
 namespace tigris::cli {
@@ -15,5 +16,8 @@ namespace tigris::cli {
 // given twice, of the wrong shape or dtype.
 std::vector<std::vector<uint8_t>> gather_inputs(const std::vector<std::string>& args,
                                                 const std::vector<IfaceSpec>& specs);
+
+// The paths the --input arguments may read (FILE, and FILE of NAME=FILE), for the output rule.
+std::vector<InputPath> input_file_paths(const std::vector<std::string>& args);
 
 }  // namespace tigris::cli

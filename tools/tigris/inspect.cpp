@@ -8,6 +8,7 @@
 #include "tools/tigris/commands.h"
 #include "tools/tigris/files.h"
 #include "tools/tigris/inspection.h"
+#include "tools/tigris/terminal_text.h"
 
 namespace tigris::cli {
 namespace {
@@ -20,8 +21,8 @@ struct InspectOptions {
 
 void run_inspect(const InspectOptions& opt) {
   const Inspection r = inspect_bytes(opt.file, read_file(opt.file));
-  const std::string text = opt.json ? r.json.dump(2) + "\n" : opt.verbose ? r.verbose_text : r.text;
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  const std::string text = opt.json ? json_text(r.json) : opt.verbose ? r.verbose_text : r.text;
+  print_report(text);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "tools/tigris/cli_errors.h"
 #include "tools/tigris/commands.h"
 #include "tools/tigris/export.h"
+#include "tools/tigris/terminal_text.h"
 
 namespace tigris::cli {
 
@@ -38,14 +39,28 @@ std::string one_line(std::string text) {
   return text;
 }
 
+// Messages quote names from files and the command line: printable() keeps the line to one
+// line of valid UTF-8.
 int usage_error(const CLI::App& app, const std::string& message) {
-  std::fprintf(stderr, "Error: %s (see '%s --help')\n", one_line(message).c_str(), command_path(app).c_str());
+  std::fprintf(stderr, "Error: %s (see '%s --help')\n", printable(one_line(message), false).c_str(),
+               command_path(app).c_str());
   return 2;
 }
 
 int fail(const std::string& message) {
-  std::fprintf(stderr, "Error: %s\n", one_line(message).c_str());
+  std::fprintf(stderr, "Error: %s\n", printable(one_line(message), false).c_str());
   return 1;
+}
+
+// CLI11 words a first argument that names no subcommand "A subcommand is required".
+std::string unknown_command(int argc, char** argv, const Registry& commands) {
+  if (argc < 2 || argv[1][0] == '-') return "";
+  std::string names;
+  for (const Command& c : commands) {
+    if (c.app->get_name() == argv[1]) return "";
+    names += (names.empty() ? "" : ", ") + c.app->get_name();
+  }
+  return std::string("unknown command '") + argv[1] + "'; the commands are " + names;
 }
 
 }  // namespace
@@ -66,6 +81,9 @@ int main(int argc, char** argv) {
   register_inspect(app, commands);
   register_run(app, commands);
 
+  if (const std::string unknown = unknown_command(argc, argv, commands); !unknown.empty()) {
+    return usage_error(app, unknown);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

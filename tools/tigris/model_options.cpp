@@ -8,6 +8,7 @@
 #include "tools/tigris/files.h"
 #include "tools/tigris/model_file.h"
 #include "tools/tigris/sizes.h"
+#include "tools/tigris/terminal_text.h"
 
 namespace tigris::cli {
 
@@ -32,8 +33,10 @@ GivenBudgets parse_budgets(const ModelOptions& opt) {
   }
   if (pools.size() > 1) b.slow = pools[1];
   if (!opt.flash.empty()) b.flash = parse_size(opt.flash, "--flash");
+  // Command-line values: wrong ones are usage errors (exit 2) in every command.
+  if (b.fast_given && b.fast <= 0) throw UsageError("Fast-memory budget must be greater than zero");
   if (b.fast_given && b.fast > static_cast<int64_t>(UINT32_MAX)) {
-    throw Failure("Fast-memory budget exceeds the uint32 plan-format limit");
+    throw UsageError("Fast-memory budget exceeds the uint32 plan-format limit");
   }
   return b;
 }
@@ -63,7 +66,7 @@ compiler::Model load_model_for_cli(const ModelOptions& opt, bool quiet, std::vec
   std::vector<uint8_t> bytes = read_file(opt.model);
   compiler::Model model = load_model_bytes_for_cli(opt.model, bytes, opt.input_shapes);
   if (!quiet) {
-    for (const std::string& w : model.warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    for (const std::string& w : model.warnings()) std::fprintf(stderr, "warning: %s\n", printable(w, false).c_str());
   }
   if (file_bytes) *file_bytes = std::move(bytes);
   return model;

@@ -24,7 +24,8 @@ struct ModelOptions {
 
 void add_model_options(CLI::App& sub, ModelOptions& opt, bool mem_required);
 
-// Pools and flash as given: fast (0 = none), slow as given (may be <= 0), flash.
+// Pools and flash as given: fast (0 = none; a given fast pool <= 0 or beyond uint32 is a
+// UsageError), slow as given (may be <= 0), flash.
 struct GivenBudgets {
   int64_t fast = 0;
   bool fast_given = false;

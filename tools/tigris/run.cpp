@@ -19,6 +19,7 @@
 #include "tools/tigris/input_files.h"
 #include "tools/tigris/model_file.h"
 #include "tools/tigris/sizes.h"
+#include "tools/tigris/terminal_text.h"
 
 namespace tigris::cli {
 namespace {
@@ -44,11 +45,23 @@ std::vector<uint8_t> encode_outputs(const std::string& path, const std::vector<I
   return ext == ".npy" ? write_npy(a) : a.data;
 }
 
+// .npy and .npz outputs are recognized by their signature; raw .bin data has none, so an
+// existing .bin is never replaced.
+OutputKind output_kind(const std::string& ext) {
+  if (ext == ".npy") return {"a .npy array", [](std::string_view head) { return head.substr(0, 6) == "\x93NUMPY"; }};
+  if (ext == ".npz") return {"an .npz archive", [](std::string_view head) { return head.substr(0, 2) == "PK"; }};
+  return {"raw .bin data", nullptr};
+}
+
 uint32_t arena_size(const std::string& text, const char* option, uint32_t fallback) {
   if (text.empty()) return fallback;
   const int64_t bytes = parse_size(text, option);
   if (bytes < 0 || bytes > UINT32_MAX) {
     throw UsageError(std::string(option) + " must be between 0 and 4294967295 bytes, not '" + text + "'");
+  }
+  if (bytes == 0 && std::string(option) == "--fast") {
+    throw UsageError("--fast must be greater than zero, not '" + text + "' (the plan requires " +
+                     std::to_string(fallback) + " bytes)");
   }
   return static_cast<uint32_t>(bytes);
 }
@@ -58,7 +71,10 @@ void run_run(const RunOptions& opt) {
   if (ext != ".npy" && ext != ".npz" && ext != ".bin") {
     throw UsageError("--output must end in .npy, .npz or .bin, not '" + opt.output + "'");
   }
-  require_absent(opt.output);
+  const OutputFile output{opt.output, output_kind(ext)};
+  std::vector<InputPath> input_paths = input_file_paths(opt.inputs);
+  input_paths.push_back({"plan", opt.plan});
+  check_outputs(input_paths, {output});
   const std::vector<uint8_t> bytes = read_file(opt.plan);
   if (sniff_kind(bytes) != FileKind::kPlan) {
     throw Failure(opt.plan + ": not a TiGrIS plan; compile the model first (tigris compile)");
@@ -76,14 +92,13 @@ void run_run(const RunOptions& opt) {
   if (outs.size() > 1 && ext != ".npz") {
     throw Failure("the model has " + std::to_string(outs.size()) + " outputs; write them to an .npz file");
   }
-  const std::vector<std::vector<uint8_t>> inputs = gather_inputs(opt.inputs, ins);
-
   HostRunConfig config;
   config.fast_bytes = arena_size(opt.fast, "--fast", tigris_fast_arena_required(&plan));
   config.slow_bytes = arena_size(opt.slow, "--slow", default_slow_bytes(plan));
+  const std::vector<std::vector<uint8_t>> inputs = gather_inputs(opt.inputs, ins);
   const HostRunResult result = run_on_host(plan, inputs, config);
 
-  write_file_atomic(opt.output, encode_outputs(opt.output, outs, result.outputs), IfExists::kRefuse);
+  write_output(output, encode_outputs(opt.output, outs, result.outputs));
 
   report::RunReport r;
   r.plan = opt.plan;
@@ -101,8 +116,8 @@ void run_run(const RunOptions& opt) {
   r.state_bytes = result.state_bytes;
   r.stats = result.stats;
   for (const IfaceSpec& s : outs) r.outputs.push_back({s.name, s.dtype, s.shape});
-  const std::string text = opt.json ? report::to_json(r).dump(2) + "\n" : report::render_text(r);
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  const std::string text = opt.json ? json_text(report::to_json(r)) : report::render_text(r);
+  print_report(text);
 }
 
 }  // namespace
@@ -114,7 +129,8 @@ void register_run(CLI::App& app, Registry& commands) {
   sub->add_option("-i,--input", opt->inputs,
                   ".npy, .npz or raw .bin file; NAME=FILE for each input of a multi-input model")
       ->allow_extra_args(false);
-  sub->add_option("-o,--output", opt->output, "output .npy, .npz (one member per output) or .bin; must not exist")
+  sub->add_option("-o,--output", opt->output,
+                  "output .npy, .npz (one member per output) or .bin; replaces only an earlier array")
       ->required();
   sub->add_flag("--json", opt->json, "Print versioned JSON instead of text.");
   sub->add_option("--fast", opt->fast, "fast arena bytes (default: exactly what the plan requires)");

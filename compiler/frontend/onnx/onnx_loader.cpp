@@ -14,9 +14,16 @@ namespace {
 using ir::CompileError;
 using ir::ErrorKind;
 
-std::string first_line(const std::string& s) {
-  std::string line = s.substr(0, s.find('\n'));
-  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+// The ONNX checker's and shape inference's messages span lines (the checker's "input 'x' of
+// node:\nname: ... OpType: ...\n is not output of any previous nodes."): one complete line.
+std::string one_line(const std::string& s) {
+  std::string line;
+  for (const char c : s) {
+    const bool space = c == '\n' || c == '\r' || c == ' ' || c == '\t';
+    if (space && (line.empty() || line.back() == ' ')) continue;
+    line += space ? ' ' : c;
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
   return line;
 }
 
@@ -34,7 +41,7 @@ void check(const ::onnx::ModelProto& model, const std::string& path) {
   try {
     ::onnx::checker::check_model(model);
   } catch (const std::exception& e) {
-    throw CompileError(ErrorKind::Invalid, path + ": invalid ONNX model: " + first_line(e.what()));
+    throw CompileError(ErrorKind::Invalid, path + ": invalid ONNX model: " + one_line(e.what()));
   }
 }
 
@@ -53,7 +60,7 @@ void infer_shapes(::onnx::ModelProto& model, const std::string& path) {
     ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(),
                                          ::onnx::ShapeInferenceOptions(false, 0, false));
   } catch (const std::exception& e) {
-    throw CompileError(ErrorKind::Invalid, path + ": shape inference failed: " + first_line(e.what()));
+    throw CompileError(ErrorKind::Invalid, path + ": shape inference failed: " + one_line(e.what()));
   }
 }
 

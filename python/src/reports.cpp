@@ -26,10 +26,12 @@ struct Sizes {
 
 Sizes sizes_of(const py::object& fast, const py::object& slow, const py::object& flash) {
   Sizes s{size_of(fast, "fast"), size_of(slow, "slow"), size_of(flash, "flash")};
-  // The CLI's checks of -m and -f, with its words (the keyword for the flag's name).
+  // The CLI's checks of -m and -f (usage errors there, exit status 2), with its words (the
+  // keyword for the flag's name).
   if (s.flash && *s.flash <= 0) throw cli::UsageError("flash must be greater than zero");
+  if (s.fast && *s.fast <= 0) throw cli::UsageError("Fast-memory budget must be greater than zero");
   if (s.fast && *s.fast > static_cast<int64_t>(UINT32_MAX)) {
-    throw cli::Failure("Fast-memory budget exceeds the uint32 plan-format limit");
+    throw cli::UsageError("Fast-memory budget exceeds the uint32 plan-format limit");
   }
   return s;
 }
@@ -37,7 +39,6 @@ Sizes sizes_of(const py::object& fast, const py::object& slow, const py::object&
 py::dict analyze(const py::bytes& model, const std::string& name, const py::object& fast, const py::object& slow,
                  const py::object& flash, const std::vector<std::string>& input_shapes) {
   const Sizes s = sizes_of(fast, slow, flash);
-  if (s.fast && *s.fast <= 0) throw cli::Failure("Fast-memory budget must be greater than zero");
   compiler::Budgets budgets;
   if (s.fast) budgets.fast = static_cast<uint64_t>(*s.fast);
   if (s.slow && *s.slow > 0) budgets.slow = static_cast<uint64_t>(*s.slow);  // display only, as analyze -m
@@ -69,8 +70,8 @@ py::dict compile(const py::bytes& model, const std::string& name, const py::obje
     throw cli::UsageError("compress must be 'none' or 'lz4', not '" + compress + "'");
   }
   // As compile -m: the fast pool is required and both pools must be positive.
-  if (!s.fast || *s.fast <= 0) throw cli::Failure("no plan written: Fast-memory budget must be greater than zero");
-  if (s.slow && *s.slow <= 0) throw cli::Failure("no plan written: Slow-memory budget must be greater than zero");
+  if (!s.fast) throw cli::UsageError("Fast-memory budget must be given (fast=)");
+  if (s.slow && *s.slow <= 0) throw cli::UsageError("Slow-memory budget must be greater than zero");
   compiler::Budgets budgets;
   budgets.fast = static_cast<uint64_t>(*s.fast);
   if (s.slow) budgets.slow = static_cast<uint64_t>(*s.slow);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/plan/plan_writer.h"
+#include "plan_support/plan_builder.h"
 #include "plan/band_cost_plan.h"
 #include "tigris.h"
 #include "tigris_executor.h"
@@ -30,56 +31,17 @@ using tigris::plan::QuantDesc;
 using tigris::plan::StageDesc;
 using tigris::plan::TensorDesc;
 using tigris::plan::WeightDesc;
-using Bytes = std::vector<uint8_t>;
+using plantest::add_op;
+using plantest::add_stage;
+using plantest::add_tensor;
+using plantest::add_weight;
+using plantest::add_weight_bytes;
+using plantest::Bytes;
+using plantest::load;
+using plantest::Loaded;
 
 constexpr uint32_t A = TIGRIS_TENSOR_ALIGN;
 inline uint32_t al(uint64_t n) { return (uint32_t)((n + A - 1) / A * A); }
-
-inline uint16_t add_tensor(PlanDesc& p, const std::string& name, std::vector<int32_t> shape, uint8_t flags = 0,
-                           uint8_t dtype = TIGRIS_DTYPE_FLOAT32, uint16_t quant = TIGRIS_NONE) {
-  TensorDesc t;
-  t.name = name;
-  t.shape = std::move(shape);
-  t.dtype = dtype;
-  t.flags = flags;
-  t.quant = quant;
-  p.tensors.push_back(t);
-  return (uint16_t)(p.tensors.size() - 1);
-}
-
-inline uint16_t add_op(PlanDesc& p, uint8_t type, std::vector<uint16_t> ins, std::vector<uint16_t> outs) {
-  OpDesc o;
-  o.name = "op";
-  o.name += std::to_string(p.ops.size());
-  o.type = type;
-  o.inputs = std::move(ins);
-  o.outputs = std::move(outs);
-  p.ops.push_back(o);
-  return (uint16_t)(p.ops.size() - 1);
-}
-
-inline void add_stage(PlanDesc& p, std::vector<uint16_t> ops, std::vector<uint16_t> ins, std::vector<uint16_t> outs) {
-  StageDesc s;
-  s.ops = std::move(ops);
-  s.inputs = std::move(ins);
-  s.outputs = std::move(outs);
-  p.stages.push_back(s);
-}
-
-inline uint16_t add_weight_bytes(PlanDesc& p, Bytes data) {
-  WeightDesc w;
-  w.name = "w";
-  w.name += std::to_string(p.weights.size());
-  w.data = std::move(data);
-  p.weights.push_back(w);
-  return (uint16_t)(p.weights.size() - 1);
-}
-
-inline uint16_t add_weight(PlanDesc& p, const std::vector<float>& v) {
-  Bytes b(v.size() * 4);
-  memcpy(b.data(), v.data(), b.size());
-  return add_weight_bytes(p, b);
-}
 
 inline tigris_spatial_t window(uint8_t kh, uint8_t kw, uint8_t sh, uint8_t sw, uint16_t pt, uint16_t pb, uint16_t pl,
                                uint16_t pr, uint16_t dh = 1, uint16_t dw = 1, uint16_t group = 1) {
@@ -119,17 +81,6 @@ inline void chain_stages(PlanDesc& p, uint16_t head, uint16_t len, uint16_t tile
   }
   p.stages[head].chain_tile_h = tile_h;
   p.stages[head].flags = line_buffered ? TIGRIS_STAGE_LINE_BUFFERED : 0;
-}
-
-struct Loaded {
-  Bytes bytes;
-  tigris_plan_t plan{};
-  tigris_error_t err = TIGRIS_ERR_NULL;
-};
-
-inline void load(const PlanDesc& d, Loaded* out) {
-  out->bytes = tigris::plan::write_plan(d);
-  out->err = tigris_plan_load(out->bytes.data(), (uint32_t)out->bytes.size(), &out->plan);
 }
 
 // The cost model's peak of stage s of a loaded plan (host alignment).

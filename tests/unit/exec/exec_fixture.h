@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/plan/plan_writer.h"
+#include "plan_support/plan_builder.h"
 #include "tigris.h"
 #include "tigris_executor.h"
 #include "tigris_iface.h"
@@ -25,63 +26,16 @@ using tigris::plan::PlanDesc;
 using tigris::plan::StageDesc;
 using tigris::plan::TensorDesc;
 using tigris::plan::WeightDesc;
+using plantest::add_op;
+using plantest::add_stage;
+using plantest::add_tensor;
+using plantest::add_weight;
+using plantest::load;
+using plantest::Loaded;
 
 constexpr uint32_t A = TIGRIS_TENSOR_ALIGN;
 
 inline uint32_t aligned(uint32_t n) { return (n + A - 1) / A * A; }
-
-inline uint16_t add_tensor(PlanDesc& p, const std::string& name, std::vector<int32_t> shape, uint8_t flags = 0,
-                           uint8_t dtype = TIGRIS_DTYPE_FLOAT32) {
-  TensorDesc t;
-  t.name = name;
-  t.shape = std::move(shape);
-  t.dtype = dtype;
-  t.flags = flags;
-  p.tensors.push_back(t);
-  return (uint16_t)(p.tensors.size() - 1);
-}
-
-inline uint16_t add_op(PlanDesc& p, uint8_t type, std::vector<uint16_t> ins, std::vector<uint16_t> outs,
-                       uint16_t weight = TIGRIS_NONE) {
-  OpDesc o;
-  o.name = "op";
-  o.name += std::to_string(p.ops.size());
-  o.type = type;
-  o.inputs = std::move(ins);
-  o.outputs = std::move(outs);
-  o.weight = weight;
-  p.ops.push_back(o);
-  return (uint16_t)(p.ops.size() - 1);
-}
-
-inline void add_stage(PlanDesc& p, std::vector<uint16_t> ops, std::vector<uint16_t> ins, std::vector<uint16_t> outs) {
-  StageDesc s;
-  s.ops = std::move(ops);
-  s.inputs = std::move(ins);
-  s.outputs = std::move(outs);
-  p.stages.push_back(s);
-}
-
-inline uint16_t add_weight(PlanDesc& p, const std::vector<float>& values) {
-  WeightDesc w;
-  w.name = "w";
-  w.name += std::to_string(p.weights.size());
-  w.data.resize(values.size() * 4);
-  memcpy(w.data.data(), values.data(), w.data.size());
-  p.weights.push_back(w);
-  return (uint16_t)(p.weights.size() - 1);
-}
-
-// A loaded plan together with the bytes it points into.
-struct Loaded {
-  std::vector<uint8_t> bytes;
-  tigris_plan_t plan{};
-};
-
-inline tigris_error_t load(const PlanDesc& d, Loaded* out) {
-  out->bytes = tigris::plan::write_plan(d);
-  return tigris_plan_load(out->bytes.data(), (uint32_t)out->bytes.size(), &out->plan);
-}
 
 // Arenas at a chosen misalignment from a 64-byte boundary.
 struct Arena {

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "plan_support/attribute_table.h"
 #include "tigris.h"
 #include "tigris_mem.h"
 
@@ -102,20 +103,7 @@ class Plan {
 
   // Lays out the plan; pointers stay valid until the fixture is changed again.
   const tigris_plan_t* plan() {
-    std::stable_sort(attrs_.begin(), attrs_.end(),
-                     [](const Attr& a, const Attr& b) { return a.op != b.op ? a.op < b.op : a.kind < b.kind; });
-    attr_records_.clear();
-    attr_data_.clear();
-    for (const Attr& a : attrs_) {
-      tigris_op_attribute_t r{};
-      r.op_index = a.op;
-      r.type = a.kind;
-      r.data_len = (uint8_t)a.data.size();
-      r.data_offset = (uint32_t)attr_data_.size();
-      attr_data_.insert(attr_data_.end(), a.data.begin(), a.data.end());
-      attr_records_.push_back(r);
-    }
-    attr_data_.push_back(0);  // never empty
+    plantest::lay_out_attributes(attrs_, attr_records_, attr_data_);
     header_ = tigris_file_header_t{};
     header_.magic = TIGRIS_MAGIC;
     header_.version = TIGRIS_SCHEMA_VERSION;
@@ -172,11 +160,7 @@ class Plan {
   void bind(uint16_t tensor, void* p) { ptrs_[tensor] = p; }
 
  private:
-  struct Attr {
-    uint16_t op;
-    uint8_t kind;
-    std::vector<uint8_t> data;
-  };
+  using Attr = plantest::AttrSpec;
   std::vector<tigris_tensor_t> tensors_;
   std::vector<tigris_op_t> ops_;
   std::vector<uint16_t> index_;

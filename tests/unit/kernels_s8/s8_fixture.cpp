@@ -99,18 +99,7 @@ const tigris_plan_t* PlanFixture::finalize() {
     ops_[i].outputs_off = (uint16_t)index_pool_.size();
     index_pool_.insert(index_pool_.end(), op_outs_[i].begin(), op_outs_[i].end());
   }
-  std::stable_sort(attrs_.begin(), attrs_.end(),
-                   [](const Attr& a, const Attr& b) { return a.op != b.op ? a.op < b.op : a.kind < b.kind; });
-  for (const Attr& a : attrs_) {
-    tigris_op_attribute_t r{};
-    r.op_index = a.op;
-    r.type = a.kind;
-    r.data_len = (uint8_t)a.data.size();
-    r.data_offset = (uint32_t)attr_pool_.size();
-    attr_pool_.insert(attr_pool_.end(), a.data.begin(), a.data.end());
-    attr_records_.push_back(r);
-  }
-  if (attr_pool_.empty()) attr_pool_.push_back(0);
+  plantest::lay_out_attributes(attrs_, attr_records_, attr_pool_);
   // 16-aligned blob storage so weight pointers look like a real plan's.
   blob_aligned_storage_.assign(blob_.size() + 16, 0);
   uint8_t* base = blob_aligned_storage_.data();

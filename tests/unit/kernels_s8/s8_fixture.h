@@ -12,6 +12,7 @@
 #include "kernels/s8/s8_kernels.h"
 #include "kernels/s8/s8_op.h"
 #include "kernels/s8/s8_params.h"
+#include "plan_support/attribute_table.h"
 #include "tigris.h"
 #include "tigris_mem.h"
 
@@ -61,11 +62,7 @@ class PlanFixture {
   std::vector<uint8_t> blob_;
   std::vector<tigris_quant_param_t> quants_;
   std::vector<int32_t> quant_data_;
-  struct Attr {
-    uint16_t op;
-    uint8_t kind;
-    std::vector<uint8_t> data;
-  };
+  using Attr = plantest::AttrSpec;
   std::vector<Attr> attrs_;
   std::vector<tigris_op_attribute_t> attr_records_;
   std::vector<uint8_t> attr_pool_;

@@ -56,10 +56,6 @@ std::vector<float> as_floats(const Bytes& b) {
 
 namespace {
 
-struct Recorder {
-  std::vector<tigris_trace_event_t> events;
-  static void fn(const tigris_trace_event_t* e, void* ctx) { static_cast<Recorder*>(ctx)->events.push_back(*e); }
-};
 
 uint64_t normal_stage_bytes(const tigris_plan_t& plan, uint16_t s) {
   const tigris_stage_t& st = plan.stages[s];

@@ -12,6 +12,7 @@
 
 #include "compiler/plan/plan_writer.h"
 #include "plan_support/plan_builder.h"
+#include "plan_support/trace_recorder.h"
 #include "plan/band_cost_plan.h"
 #include "tigris.h"
 #include "tigris_executor.h"
@@ -39,6 +40,7 @@ using plantest::add_weight_bytes;
 using plantest::Bytes;
 using plantest::load;
 using plantest::Loaded;
+using plantest::Recorder;
 
 constexpr uint32_t A = TIGRIS_TENSOR_ALIGN;
 inline uint32_t al(uint64_t n) { return (uint32_t)((n + A - 1) / A * A); }

@@ -12,6 +12,7 @@
 
 #include "compiler/plan/plan_writer.h"
 #include "plan_support/plan_builder.h"
+#include "plan_support/trace_recorder.h"
 #include "tigris.h"
 #include "tigris_executor.h"
 #include "tigris_iface.h"
@@ -32,6 +33,7 @@ using plantest::add_tensor;
 using plantest::add_weight;
 using plantest::load;
 using plantest::Loaded;
+using plantest::Recorder;
 
 constexpr uint32_t A = TIGRIS_TENSOR_ALIGN;
 
@@ -47,20 +49,6 @@ struct Arena {
   }
 };
 
-struct Recorder {
-  std::vector<tigris_trace_event_t> events;
-  static void fn(const tigris_trace_event_t* e, void* ctx) { static_cast<Recorder*>(ctx)->events.push_back(*e); }
-  std::vector<uint8_t> kinds() const {
-    std::vector<uint8_t> k;
-    for (const auto& e : events) k.push_back(e.kind);
-    return k;
-  }
-  size_t count(uint8_t kind) const {
-    size_t n = 0;
-    for (const auto& e : events) n += e.kind == kind;
-    return n;
-  }
-};
 
 // Readable names for kind sequences in assertion messages.
 inline std::string kind_names(const std::vector<uint8_t>& kinds) {

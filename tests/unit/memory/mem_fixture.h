@@ -8,9 +8,12 @@
 
 #include "tigris.h"
 #include "tigris_mem.h"
+#include "plan_support/trace_recorder.h"
 #include "tigris_trace.h"
 
 namespace memtest {
+
+using plantest::Recorder;
 
 struct FakePlan {
   tigris_file_header_t header{};
@@ -45,15 +48,6 @@ struct FakePlan {
   }
 };
 
-struct Recorder {
-  std::vector<tigris_trace_event_t> events;
-  static void fn(const tigris_trace_event_t* e, void* ctx) { static_cast<Recorder*>(ctx)->events.push_back(*e); }
-  std::vector<uint8_t> kinds() const {
-    std::vector<uint8_t> k;
-    for (const auto& e : events) k.push_back(e.kind);
-    return k;
-  }
-};
 
 // An aligned byte buffer (alignment 64) with a chosen misalignment of its start.
 struct Buffer {

@@ -1,0 +1,40 @@
+// Hostile input: plans that loaded and then made a kernel misbehave (findings of the mutation
+// check and the load-plus-run fuzzer, docs/plan-format.md "Fuzzing"), rebuilt with the plan
+// writer. Each must now be refused by the loader with the documented code.
+#include "unit/loader/loader_fixture.h"
+
+using namespace lf;
+
+namespace {
+
+// Offset field of weight entry i (12-byte entries at the start of WEIGHTS).
+size_t weight_offset_field(const Bytes& b, uint32_t i) { return sec(b, TIGRIS_SEC_WEIGHTS) + 12u * i + 4u; }
+
+}  // namespace
+
+// Finding: a mutated conv_relu_chain plan moved a float weight to an odd offset; the float
+// conv then read it through a misaligned float pointer (UBSan). Weights start 16-aligned.
+TEST(LoaderHostile, MisalignedWeightOffsetIsBadSection) {
+  const Bytes good = write_plan(conv_relu());
+  ASSERT_EQ(load_err(good), TIGRIS_OK);
+  for (uint32_t delta : {1u, 2u, 4u, 8u}) {
+    Bytes b = good;
+    // Weight 0 (288 bytes) is followed by the 16-byte bias: a small shift stays in the blob.
+    put32(b, weight_offset_field(b, 0), get32(b, weight_offset_field(b, 0)) + delta);
+    EXPECT_EQ(load_err(b), TIGRIS_ERR_BAD_SECTION) << "offset +" << delta;
+  }
+  Bytes b = good;  // the bias entry too
+  put32(b, weight_offset_field(b, 1), get32(b, weight_offset_field(b, 1)) - 3u);
+  EXPECT_EQ(load_err(b), TIGRIS_ERR_BAD_SECTION);
+}
+
+// The same at schema 4, whose blob starts right after the 12-byte entries.
+TEST(LoaderHostile, MisalignedWeightOffsetOldSchema) {
+  PlanDesc p = conv_relu();
+  p.version = 4;
+  const Bytes good = write_plan(p);
+  ASSERT_EQ(load_err(good), TIGRIS_OK);
+  Bytes b = good;
+  put32(b, weight_offset_field(b, 0), get32(b, weight_offset_field(b, 0)) + 1u);
+  EXPECT_EQ(load_err(b), TIGRIS_ERR_BAD_SECTION);
+}

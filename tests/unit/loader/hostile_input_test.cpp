@@ -38,3 +38,21 @@ TEST(LoaderHostile, MisalignedWeightOffsetOldSchema) {
   put32(b, weight_offset_field(b, 0), get32(b, weight_offset_field(b, 0)) + 1u);
   EXPECT_EQ(load_err(b), TIGRIS_ERR_BAD_SECTION);
 }
+
+// Finding: mutated kws_ref_model / vww_96_int8 plans stored requantization shifts the
+// fixed-point helpers cannot take (a shift of an int32 by 32 or more, UBSan in
+// s8_fixed_point.h from s8_conv.cpp). Stored factors outside the helpers' range are refused.
+TEST(LoaderHostile, RequantShiftOutOfRangeIsBadOperator) {
+  ASSERT_EQ(load_err(write_plan(int8_conv())), TIGRIS_OK);
+  EXPECT_EQ(load_err(write_plan(int8_conv(31))), TIGRIS_OK);   // x * 2^31 wraps: defined
+  EXPECT_EQ(load_err(write_plan(int8_conv(-31))), TIGRIS_OK);  // the right shift's limit
+  for (int32_t shift : {32, 40, 127, -32, -40, -128, INT32_MIN, INT32_MAX})
+    EXPECT_EQ(load_err(write_plan(int8_conv(shift))), TIGRIS_ERR_BAD_OPERATOR) << "shift " << shift;
+}
+
+TEST(LoaderHostile, RequantMultiplierNegativeIsBadOperator) {
+  EXPECT_EQ(load_err(write_plan(int8_conv(-8, 0))), TIGRIS_OK);  // a flushed factor
+  EXPECT_EQ(load_err(write_plan(int8_conv(-8, INT32_MAX))), TIGRIS_OK);
+  EXPECT_EQ(load_err(write_plan(int8_conv(-8, -1))), TIGRIS_ERR_BAD_OPERATOR);
+  EXPECT_EQ(load_err(write_plan(int8_conv(-8, INT32_MIN))), TIGRIS_ERR_BAD_OPERATOR);
+}

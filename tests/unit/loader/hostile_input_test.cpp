@@ -56,3 +56,35 @@ TEST(LoaderHostile, RequantMultiplierNegativeIsBadOperator) {
   EXPECT_EQ(load_err(write_plan(int8_conv(-8, -1))), TIGRIS_ERR_BAD_OPERATOR);
   EXPECT_EQ(load_err(write_plan(int8_conv(-8, INT32_MIN))), TIGRIS_ERR_BAD_OPERATOR);
 }
+
+namespace {
+
+// x int8 [1,8] (scale s_in) -> op -> y int8 [1,8] (scale s_out): the kernel derives its
+// factor from s_in / s_out (QuantizeMultiplier) rather than reading one from the plan.
+PlanDesc int8_unary(uint8_t type, float s_in, float s_out) {
+  PlanDesc p;
+  p.model_name = "int8_unary";
+  p.scheduled_peak = 256;
+  p.tensors = {tensor("x", {1, 8}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_INT8),
+               tensor("y", {1, 8}, TIGRIS_TENSOR_MODEL_OUTPUT, TIGRIS_DTYPE_INT8)};
+  p.quant = {QuantDesc{s_in, 0, {1073741824}, {0}}, QuantDesc{s_out, 0, {1073741824}, {0}}};
+  p.tensors[0].quant = 0;
+  p.tensors[1].quant = 1;
+  p.ops = {op(type, "op", {0}, {1})};
+  p.stages = {stage({0}, {0}, {1})};
+  p.model_inputs = {0};
+  p.model_outputs = {1};
+  return p;
+}
+
+}  // namespace
+
+// The same UB through a derived factor: scales whose ratio reaches 2^30 give a shift past 31.
+TEST(LoaderHostile, DerivedRequantFactorOutOfRangeIsBadOperator) {
+  EXPECT_EQ(load_err(write_plan(int8_unary(TIGRIS_OP_RELU, 0.5f, 0.25f))), TIGRIS_OK);
+  EXPECT_EQ(load_err(write_plan(int8_unary(TIGRIS_OP_RELU, 0.5f, 1e-9f))), TIGRIS_OK);  // 5e8 < 2^30
+  EXPECT_EQ(load_err(write_plan(int8_unary(TIGRIS_OP_RELU, 4.0f, 1e-9f))), TIGRIS_ERR_BAD_OPERATOR);
+  EXPECT_EQ(load_err(write_plan(int8_unary(TIGRIS_OP_RELU, 1e30f, 1.0f))), TIGRIS_ERR_BAD_OPERATOR);
+  EXPECT_EQ(load_err(write_plan(int8_unary(TIGRIS_OP_SIGMOID, 1.0f / 16, 1.0f / 256))), TIGRIS_OK);
+  EXPECT_EQ(load_err(write_plan(int8_unary(TIGRIS_OP_SIGMOID, 8.0f, 1.0f / 256))), TIGRIS_ERR_BAD_OPERATOR);
+}

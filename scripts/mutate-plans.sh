@@ -6,7 +6,8 @@
 # kernel set. The first finding aborts with a sanitizer report; the mutant is left in
 # WORK/last.tgrs as its reproducer.
 #
-# Usage: scripts/mutate-plans.sh [COUNT] [SEED]     (defaults 2000, 1)
+# Usage: scripts/mutate-plans.sh [COUNT] [SEED] [--outside-weights]     (defaults 2000, 1)
+# --outside-weights mutates only the bytes outside the weight blob (records, pools, quant).
 # Environment: BUILD (build with the tigris CLI, default build), FUZZ_BUILD (a build
 # configured with clang or gcc, ASan + UBSan, default build-fuzz), MODELS (the shared models,
 # default ../shared/models), WORK (default FUZZ_BUILD/mutate), BUDGET (fast+slow, default 32K+4M),
@@ -31,4 +32,4 @@ for model in "$models/onnx/conv_relu_chain.onnx" "$models/tflite/kws_ref_model.t
   "$build/bin/tigris" compile "$model" -m "$budget" -o "$out" >/dev/null
   plans+=("$out")
 done
-"$fuzz_build/tests/mutate_plans" --count "$count" --seed "$seed" --save "$work" "${plans[@]}"
+"$fuzz_build/tests/mutate_plans" --count "$count" --seed "$seed" --save "$work" ${3:-} "${plans[@]}"

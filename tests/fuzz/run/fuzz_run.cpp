@@ -10,6 +10,8 @@
 #include "tigris_executor.h"
 #include "tigris_iface.h"
 #include "tigris_kernels.h"
+#include "tigris_kernels_cmsis_nn.h"
+#include "tigris_kernels_esp_nn.h"
 #include "tigris_kernels_s8.h"
 #include "tigris_loader.h"
 #include "tigris_mem.h"
@@ -33,9 +35,56 @@ uint32_t slow_bytes(const tigris_plan_t& plan) {
 
 void* block(size_t n) { return calloc(n ? n : 1, 1); }
 
-// One run on `kernel` with fresh arenas and inputs of a fixed pattern.
-bool run_once(const tigris_plan_t& plan, tigris_kernel_fn kernel) {
-  const uint32_t need = tigris_fast_arena_required(&plan);
+// The kernel sets of the build: the two reference dispatchers, and the accelerated adapters
+// when the build has them (each prepares its workspace from the plan first).
+enum Backend { kRefFloat, kRefInt8, kCmsisNn, kEspNn };
+
+tigris_kernel_fn kernel_of(Backend b) {
+  switch (b) {
+#ifdef TIGRIS_HAS_CMSIS_NN
+  case kCmsisNn: return tigris_dispatch_kernel_cmsis_nn;
+#endif
+#ifdef TIGRIS_HAS_ESP_NN
+  case kEspNn: return tigris_dispatch_kernel_esp_nn;
+#endif
+  case kRefInt8: return tigris_dispatch_kernel_s8;
+  default: return tigris_dispatch_kernel;
+  }
+}
+
+uint32_t fast_required(const tigris_plan_t& plan, Backend b) {
+#ifdef TIGRIS_HAS_CMSIS_NN
+  if (b == kCmsisNn) return tigris_cmsis_nn_fast_arena_required(&plan);
+#endif
+  (void)b;
+  return tigris_fast_arena_required(&plan);
+}
+
+bool prepare(const tigris_plan_t& plan, tigris_mem_t* mem, Backend b) {
+#ifdef TIGRIS_HAS_CMSIS_NN
+  if (b == kCmsisNn) return tigris_cmsis_nn_prepare(&plan, mem) == 0;
+#endif
+#ifdef TIGRIS_HAS_ESP_NN
+  if (b == kEspNn) return tigris_esp_nn_prepare(&plan, mem) == 0;
+#endif
+  (void)plan, (void)mem, (void)b;
+  return true;
+}
+
+void release(tigris_mem_t* mem, Backend b) {
+#ifdef TIGRIS_HAS_CMSIS_NN
+  if (b == kCmsisNn) tigris_cmsis_nn_deinit(mem);
+#endif
+#ifdef TIGRIS_HAS_ESP_NN
+  if (b == kEspNn) tigris_esp_nn_deinit();
+#endif
+  (void)mem, (void)b;
+}
+
+// One run on backend `b` with fresh arenas and inputs of a fixed pattern.
+bool run_once(const tigris_plan_t& plan, Backend b) {
+  const tigris_kernel_fn kernel = kernel_of(b);
+  const uint32_t need = fast_required(plan, b);
   const uint32_t fast_size = need > kMaxFast ? kMaxFast : need;
   const uint32_t slow_size = slow_bytes(plan);
   const size_t ws_need = tigris_executor_workspace_required(&plan);
@@ -46,8 +95,10 @@ bool run_once(const tigris_plan_t& plan, tigris_kernel_fn kernel) {
   void *fast = block(fast_size), *slow = block(slow_size), *ws = block(ws_size), *state = block(st_size);
   bool ok = false;
   tigris_mem_t mem;
+  // An adapter reserves its workspace at the top of the fast arena before anything is placed.
   if (ptrs && fast && slow && ws && state &&
-      tigris_mem_init(&mem, ptrs, plan.header->num_tensors, fast, fast_size, slow, slow_size) == TIGRIS_MEM_OK) {
+      tigris_mem_init(&mem, ptrs, plan.header->num_tensors, fast, fast_size, slow, slow_size) == TIGRIS_MEM_OK &&
+      prepare(plan, &mem, b)) {
     bool inputs_ok = true;
     for (uint32_t i = 0; inputs_ok && i < plan.header->num_model_inputs; i++) {
       const uint16_t idx = plan.model_inputs[i];
@@ -57,8 +108,11 @@ bool run_once(const tigris_plan_t& plan, tigris_kernel_fn kernel) {
         break;
       }
       uint8_t* in = (uint8_t*)block(bytes);
-      if (!in) break;
-      for (uint32_t b = 0; b < bytes; b++) in[b] = (uint8_t)(b * 37u + 11u);
+      if (!in) {
+        inputs_ok = false;
+        break;
+      }
+      for (uint32_t k = 0; k < bytes; k++) in[k] = (uint8_t)(k * 37u + 11u);
       // Float inputs: small finite values rather than the byte pattern's.
       if (bytes % 4 == 0 && tigris_tensor_declared_dtype(&plan.tensors[idx]) == TIGRIS_DTYPE_FLOAT32)
         for (uint32_t e = 0; e < bytes / 4; e++) {
@@ -76,6 +130,7 @@ bool run_once(const tigris_plan_t& plan, tigris_kernel_fn kernel) {
                                   st_size);
       ok = err == TIGRIS_EXEC_OK;
     }
+    release(&mem, b);
   }
   free(ptrs);
   free(fast);
@@ -96,12 +151,19 @@ FuzzRunResult fuzz_run_plan(const uint8_t* data, size_t size) {
   tigris_plan_t plan;
   if (tigris_plan_load(buf, (uint32_t)size, &plan) == TIGRIS_OK) {
     r.loaded = true;
-    // Both reference dispatchers run every plan: a mutated plan may pair any op with any
-    // dtype, and the int8 one hands what it does not take (float, int16) to the other.
-    const tigris_kernel_fn kernels[] = {tigris_dispatch_kernel, tigris_dispatch_kernel_s8};
-    for (tigris_kernel_fn k : kernels) {
+    // Every kernel set runs every plan: a mutated plan may pair any op with any dtype, and
+    // the int8 sets hand what they do not take (float, int16) to the float reference.
+    const Backend backends[] = {kRefFloat, kRefInt8,
+#ifdef TIGRIS_HAS_CMSIS_NN
+                                kCmsisNn,
+#endif
+#ifdef TIGRIS_HAS_ESP_NN
+                                kEspNn,
+#endif
+    };
+    for (Backend b : backends) {
       r.runs++;
-      r.runs_ok += run_once(plan, k);
+      r.runs_ok += run_once(plan, b);
     }
   }
   free(buf);

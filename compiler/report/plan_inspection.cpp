@@ -173,7 +173,10 @@ std::vector<PlanTensor> tensor_rows(const tigris_plan_t& plan) {
     if (t.flags & TIGRIS_TENSOR_MODEL_INPUT) row.roles.push_back("input");
     if (t.flags & TIGRIS_TENSOR_MODEL_OUTPUT) row.roles.push_back("output");
     if (t.flags & TIGRIS_TENSOR_STATE) row.roles.push_back("state");
-    if (t.quant_param_idx != TIGRIS_NONE) row.quant = t.quant_param_idx;
+    // By value: optional's assignment would bind a reference to the packed record's field,
+    // which may be misaligned (UB).
+    const uint16_t quant = t.quant_param_idx;
+    if (quant != TIGRIS_NONE) row.quant = uint32_t{quant};
     rows.push_back(std::move(row));
   }
   return rows;

@@ -1,6 +1,7 @@
 // Loader steps 20-22 and 27: weight entries and blob, quant parameters, compressed
 // weight blocks, and that every weight a stage uses lies in that stage's block.
 #include <math.h>
+#include <stdint.h>
 
 #include "plan/loader_ctx.h"
 
@@ -15,11 +16,19 @@ uint32_t blob_start(uint32_t version, uint32_t num_weights)
     return version >= 11 ? (entries + 15u) & ~15u : entries;
 }
 
+// Kernels read weights through float and int32 pointers, so a weight must start where those
+// types may: the writer puts every weight at a multiple of 16 of its blob or block (3.8,
+// 3.10), and an uncompressed one must also be 4-aligned at its address (schemas <= 10 start
+// the blob at 12 * n bytes, and a buffer may be aligned less than the blob start).
+const uint32_t kWeightAlign = 16u;
+const uintptr_t kWeightAddressAlign = 4u;
+
 tigris_error_t check_weight_entries(LoadCtx &c)
 {
     const uint32_t n = c.hdr.num_weights;
     for (uint32_t i = 0; i < n; i++) {
         if (!string_ok(c, c.plan.weight_entries[i].name_str)) return TIGRIS_ERR_BAD_SECTION;
+        if (c.plan.weight_entries[i].offset % kWeightAlign != 0) return TIGRIS_ERR_BAD_SECTION;
     }
     if (n == 0 || c.present[TIGRIS_SEC_WEIGHT_BLOCKS]) return TIGRIS_OK;
     const uint32_t start = c.sec_off[TIGRIS_SEC_WEIGHTS] + blob_start(c.hdr.version, n);
@@ -28,6 +37,7 @@ tigris_error_t check_weight_entries(LoadCtx &c)
     for (uint32_t i = 0; i < n; i++) {
         const tigris_weight_entry_t &w = c.plan.weight_entries[i];
         if (!span_ok(w.offset, w.size_bytes, c.weight_blob_len)) return TIGRIS_ERR_BAD_SECTION;
+        if ((uintptr_t)(c.buf + start + w.offset) % kWeightAddressAlign != 0) return TIGRIS_ERR_BAD_SECTION;
     }
     c.plan.weight_blob = c.buf + start;
     return TIGRIS_OK;

@@ -1,5 +1,6 @@
 // int8 additions to the operator rules, for ops whose kernel dtype is quantized int8
 // (docs/operators.md §1). Owned with the int8 kernels: extend here, not in the float rules.
+#include "kernels/s8/s8_fixed_point.h"
 #include "plan/op_rules_util.h"
 
 namespace tigris_rt {
@@ -12,14 +13,20 @@ bool has_quant(const OpView &v, const tigris_tensor_t &t)
     return t.dtype != TIGRIS_DTYPE_INT8 || tigris_tensor_quant(v.plan, &t) != nullptr;
 }
 
-// Conv-like ops requantize per output channel or per tensor.
+// Conv-like ops requantize per output channel or per tensor, with the factors the compiler
+// stored on the output's quant param: each must be one the fixed-point helpers take (a
+// shift beyond 31 would shift an int32 by its width or more).
 bool output_channels_ok(const OpView &v)
 {
     const tigris_tensor_t &out = v.out(0);
     const tigris_quant_param_t *q = tigris_tensor_quant(v.plan, &out);
-    if (q == nullptr || out.ndim == 0) return false;
+    if (q == nullptr || out.ndim == 0 || v.plan->quant_data == nullptr) return false;
     int32_t oc = v.shape(out)[out.ndim - 1];
-    return q->num_channels == 1 || q->num_channels == (uint32_t)oc;
+    if (q->num_channels != 1 && q->num_channels != (uint32_t)oc) return false;
+    const int32_t *m = tigris_quant_multipliers(v.plan, q), *s = tigris_quant_shifts(v.plan, q);
+    for (uint32_t c = 0; c < q->num_channels; ++c)
+        if (!tigris_s8::factor_in_range(rd_i32(m + c), rd_i32(s + c))) return false;
+    return true;
 }
 
 // TFLite's int8 softmax writes probabilities in steps of 1/256 offset by -128, over the
@@ -33,6 +40,51 @@ bool softmax_ok(const OpView &v)
     uint8_t len = 0;
     const uint8_t *axes = v.attr(TIGRIS_ATTR_AXES, &len);
     return axes == nullptr || len == 0 || axes[len - 1] == out.ndim - 1;
+}
+
+// Factors the kernels derive from scales (QuantizeMultiplier of a real ratio) must give a
+// shift the fixed-point helpers take: a real below 2^30 has a shift of at most 31 after
+// rounding. Checked for every ratio an int8/int16 kernel may form: each input scale over
+// each output scale (RELU, pools, requantizing moves, ADD's output factor bound by it),
+// the product of two input scales over the output's (MUL), and the fixed scalings of
+// LOGISTIC/TANH (input * 2^27), HARD_SWISH (input * 2^15 / 384) and LEAKY_RELU (alpha).
+bool real_factor_ok(double real) { return real < 1073741824.0; }
+
+float scale_of(const OpView &v, const tigris_tensor_t &t)
+{
+    const tigris_quant_param_t *q = tigris_tensor_quant(v.plan, &t);
+    return q != nullptr ? q->scale : 0.0f;
+}
+
+bool derived_factors_ok(const OpView &v)
+{
+    float in_scales[2] = {0.0f, 0.0f};
+    uint8_t quantized_inputs = 0;
+    for (uint8_t i = 0; i < v.num_in(); ++i) {
+        const double si = scale_of(v, v.in(i));
+        if (si == 0.0) continue;
+        if (quantized_inputs < 2) in_scales[quantized_inputs] = (float)si;
+        quantized_inputs++;
+        for (uint8_t o = 0; o < v.num_out(); ++o) {
+            const double so = scale_of(v, v.out(o));
+            if (so != 0.0 && !real_factor_ok(si / so)) return false;
+        }
+    }
+    const double so = scale_of(v, v.out(0));
+    if (quantized_inputs >= 2 && so != 0.0 && !real_factor_ok((double)in_scales[0] * in_scales[1] / so)) return false;
+    const double s0 = scale_of(v, v.in(0));
+    switch (v.op->op_type) {
+    case TIGRIS_OP_SIGMOID:
+    case TIGRIS_OP_TANH: return real_factor_ok(s0 * 134217728.0);
+    case TIGRIS_OP_HARDSWISH: return real_factor_ok(s0 * (32768.0 / 384.0));
+    case TIGRIS_OP_LEAKY_RELU: {  // input * alpha over output; a missing alpha reads 0.01
+        uint8_t len = 0;
+        const uint8_t *a = v.attr(TIGRIS_ATTR_ALPHA, &len);
+        const double alpha = a != nullptr && len >= 4 ? (double)rd_f32(a) : 0.01;
+        return so == 0.0 || (alpha == alpha && real_factor_ok(s0 * (alpha < 0 ? -alpha : alpha) / so));
+    }
+    default: return true;
+    }
 }
 
 bool quantized16(const OpView &v, const tigris_tensor_t &t)
@@ -54,6 +106,7 @@ bool check_quant16(const OpView &v)
         if (!quantized16(v, v.in(i))) return false;
     for (uint8_t i = 0; i < v.num_out(); ++i)
         if (!quantized16(v, v.out(i))) return false;
+    if (!derived_factors_ok(v)) return false;
     switch (v.op->op_type) {
     case TIGRIS_OP_CONV:
     case TIGRIS_OP_DEPTHWISE:
@@ -75,6 +128,7 @@ bool check_quant(const OpView &v)
         if (!has_quant(v, v.in(i))) return false;
     for (uint8_t i = 0; i < v.num_out(); ++i)
         if (!has_quant(v, v.out(i))) return false;
+    if (!derived_factors_ok(v)) return false;
     switch (v.op->op_type) {
     case TIGRIS_OP_CONV:
     case TIGRIS_OP_DEPTHWISE:

@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
                                                                {"chain_lz4", chain()},
                                                                {"chain_raw", raw},
                                                                {"int8_cast", int8_cast()},
+                                                               {"int8_conv", int8_conv()},
                                                                {"flow_state", flow()}};
   for (const auto& [name, desc] : valid) {
     Bytes b = write_plan(desc);
@@ -143,6 +144,12 @@ int main(int argc, char** argv) {
   Bytes q = write_plan(int8_cast());
   put32(q, sec(q, TIGRIS_SEC_QUANT_PARAMS) + 4, 0x7FC00000u);  // NaN scale
   save(dir, "near_nan_scale.tgrs", q);
-  std::printf("wrote %zu seeds to %s\n", valid.size() + 6, dir.c_str());
+  // Reproducers of load-plus-run findings (tests/unit/loader/hostile_input_test.cpp).
+  Bytes odd = write_plan(conv_relu());
+  const size_t w0 = sec(odd, TIGRIS_SEC_WEIGHTS) + 4;
+  put32(odd, w0, get32(odd, w0) + 1);  // a float weight at an odd address
+  save(dir, "near_misaligned_weight.tgrs", odd);
+  save(dir, "near_requant_shift.tgrs", write_plan(int8_conv(40)));  // x << 40 in the int8 conv
+  std::printf("wrote %zu seeds to %s\n", valid.size() + 8, dir.c_str());
   return 0;
 }

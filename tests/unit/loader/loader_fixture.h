@@ -84,6 +84,30 @@ inline PlanDesc conv_relu(int32_t h = 8) {
   return p;
 }
 
+// x int8 [1,4,4,2] -> conv 1x1 (int8 w, int32 b) -> y int8 [1,4,4,3]; y's quant param
+// carries the per-channel requantization factors the int8 kernels read.
+inline PlanDesc int8_conv(int32_t shift = -8, int32_t multiplier = 1518500250) {
+  PlanDesc p;
+  p.model_name = "int8_conv";
+  p.scheduled_peak = 1024;
+  p.tensors = {tensor("x", {1, 4, 4, 2}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_INT8),
+               tensor("y", {1, 4, 4, 3}, TIGRIS_TENSOR_MODEL_OUTPUT, TIGRIS_DTYPE_INT8)};
+  p.quant = {QuantDesc{0.05f, 1, {1073741824}, {0}},
+             QuantDesc{0.1f, -2, {multiplier, multiplier, multiplier}, {shift, shift, -1}}};
+  p.tensors[0].quant = 0;
+  p.tensors[1].quant = 1;
+  OpDesc c = op(TIGRIS_OP_CONV, "conv", {0}, {1});
+  c.spatial = window(1, 1, 0);
+  c.weight = 0;
+  c.bias = 1;
+  p.ops = {c};
+  p.stages = {stage({0}, {0}, {1})};
+  p.weights = {weight("w", 3 * 2), weight("b", 3 * 4)};
+  p.model_inputs = {0};
+  p.model_outputs = {1};
+  return p;
+}
+
 // A v11 tile record for a stage; facts given by the caller (hand-derived in each test).
 inline tigris_tile_plan_v11_t tile_record(uint8_t axis, uint32_t band, tigris_tile_facts_t facts,
                                           uint16_t tile_width = 0, uint16_t flags = 0) {

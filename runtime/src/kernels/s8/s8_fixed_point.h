@@ -69,6 +69,13 @@ inline int16_t rounding_divide_by_pot16(int16_t x, int exponent)
 
 // ---- Multiply by a quantized multiplier (Q0.31 multiplier m, power-of-two shift) -----
 
+// The factors these helpers take: a non-negative Q0.31 multiplier (positive scales give
+// one) and a shift whose left part (wrap_shl) and right part (rounding_divide_by_pot) stay
+// within 0..31. The loader refuses stored factors outside this range.
+constexpr int kMinShift = -31;
+constexpr int kMaxShift = 31;
+inline bool factor_in_range(int32_t m, int32_t shift) { return m >= 0 && shift >= kMinShift && shift <= kMaxShift; }
+
 // TFLite MultiplyByQuantizedMultiplier(int32 x, m, shift), double rounding:
 // RDBPOT(SRDHM(x * 2^max(shift,0), m), max(-shift,0)). Positive shift = left shift.
 inline int32_t multiply_by_quantized_multiplier(int32_t x, int32_t m, int shift)

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -43,9 +45,22 @@ struct ReadContext {
 // Mask of slots [0, n).
 constexpr uint64_t slots_below(unsigned n) { return n >= 64 ? ~0ull : ((1ull << n) - 1); }
 
+// Scalar vectors, element by element through memcpy: the verifier checks only that a
+// vector's length word is 4-aligned, so the elements of an int64 vector (zero_point) may
+// sit at an address that is not 8-aligned, where reading them as int64_t is undefined
+// (found by fuzz_tflite, tests/fuzz/readers/corpus_tflite/crash_misaligned_int64).
 template <class T>
 std::vector<T> to_vector(const flatbuffers::Vector<T>* v) {
-  return v ? std::vector<T>(v->begin(), v->end()) : std::vector<T>{};
+  static_assert(std::is_arithmetic_v<T>, "scalar vectors only");
+  if (!v) return {};
+  std::vector<T> out(v->size());
+  const uint8_t* p = v->Data();
+  for (size_t i = 0; i < out.size(); ++i) {
+    T x;
+    std::memcpy(&x, p + i * sizeof(T), sizeof(T));
+    out[i] = flatbuffers::EndianScalar(x);
+  }
+  return out;
 }
 
 }  // namespace tigris::tflite::detail

@@ -194,6 +194,25 @@ TEST(Npz, CorruptArchivesFailWithTheFileName) {
   }
 }
 
+// Found by fuzz_npy (tests/fuzz/readers/corpus_npy/crash_inflate_size): a deflated member
+// declaring an uncompressed size its data cannot hold is refused before that size is allocated.
+TEST(Npz, DeclaredInflatedSizeBeyondDeflatesLimitIsRefused) {
+  const auto npy = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", floats({1, 2, 3, 4}));
+  auto zip = one_member_zip("a.npy", npy, true);
+  // The uncompressed size: offset 22 of the local header and 24 of the central directory entry.
+  const size_t cd = zip.size() - 22 - 46 - 5;
+  for (const size_t at : {size_t{22}, cd + 24}) {
+    for (int i = 0; i < 4; ++i) zip[at + i] = i == 3 ? 0xF0 : 0xFF;
+  }
+  try {
+    read_npz(zip, "big.npz");
+    FAIL();
+  } catch (const Failure& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("big.npz: member a.npy declares 4043309055 bytes, more than its ", 0), 0u) << what;
+  }
+}
+
 TEST(Npz, WriterRoundTripsSeveralMembers) {
   std::vector<NamedArray> arrays = {{"out0", Array{1, {2}, floats({1, 2})}}, {"out/1", Array{3, {3}, {7, 8, 9}}}};
   const auto back = read_npz(write_npz(arrays), "w.npz");

@@ -75,6 +75,12 @@ std::vector<uint8_t> inflate_raw(const uint8_t* src, uint64_t src_len, uint64_t 
   if (src_len > std::numeric_limits<uInt>::max() || out_len > std::numeric_limits<uInt>::max()) {
     r.fail("member " + name + " is too large");
   }
+  // Deflate expands at most 1032:1 (zlib's limit): a larger declared size is corrupt, and is
+  // refused before it is allocated (a few hundred bytes must not make us zero 4 GiB).
+  if (out_len / 1032 > src_len + 1) {
+    r.fail("member " + name + " declares " + std::to_string(out_len) + " bytes, more than its " +
+           std::to_string(src_len) + " deflated bytes can hold");
+  }
   std::vector<uint8_t> out(out_len);
   z_stream z{};
   if (inflateInit2(&z, -MAX_WBITS) != Z_OK) r.fail("cannot start inflate");

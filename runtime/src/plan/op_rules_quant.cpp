@@ -100,22 +100,35 @@ bool zero_point_is(const OpView &v, const tigris_tensor_t &t, int32_t zp, float 
 
 }  // namespace
 
-bool check_quant16(const OpView &v)
+namespace {
+
+// Every operand passes `ok`, and the factors the kernels derive from the scales are in range.
+template <typename Ok>
+bool operands_ok(const OpView &v, Ok ok)
 {
     for (uint8_t i = 0; i < v.num_in(); ++i)
-        if (!quantized16(v, v.in(i))) return false;
+        if (!ok(v, v.in(i))) return false;
     for (uint8_t i = 0; i < v.num_out(); ++i)
-        if (!quantized16(v, v.out(i))) return false;
-    if (!derived_factors_ok(v)) return false;
+        if (!ok(v, v.out(i))) return false;
+    return derived_factors_ok(v);
+}
+
+bool has_output_channels(uint8_t op_type)
+{
+    return op_type == TIGRIS_OP_CONV || op_type == TIGRIS_OP_DEPTHWISE || op_type == TIGRIS_OP_CONV1D ||
+           op_type == TIGRIS_OP_CONV_TRANSPOSE || op_type == TIGRIS_OP_FULLY_CONN;
+}
+
+}  // namespace
+
+bool check_quant16(const OpView &v)
+{
+    if (!operands_ok(v, quantized16)) return false;
+    if (has_output_channels(v.op->op_type)) return output_channels_ok(v);
     switch (v.op->op_type) {
-    case TIGRIS_OP_CONV:
-    case TIGRIS_OP_DEPTHWISE:
-    case TIGRIS_OP_CONV1D:
-    case TIGRIS_OP_CONV_TRANSPOSE:
-    case TIGRIS_OP_FULLY_CONN: return output_channels_ok(v);
     // TFLite's 16-bit softmax: zero points 0, output steps of 1/32768; LOGISTIC/TANH: zero
     // points 0 (their output scale is checked by the kernel's factor derivation).
-    case TIGRIS_OP_SOFTMAX: return zero_point_is(v, v.in(0), 0, 0.0f) && zero_point_is(v, v.out(0), 0, 0.0f);
+    case TIGRIS_OP_SOFTMAX:
     case TIGRIS_OP_SIGMOID:
     case TIGRIS_OP_TANH: return zero_point_is(v, v.in(0), 0, 0.0f) && zero_point_is(v, v.out(0), 0, 0.0f);
     default: return true;
@@ -124,20 +137,9 @@ bool check_quant16(const OpView &v)
 
 bool check_quant(const OpView &v)
 {
-    for (uint8_t i = 0; i < v.num_in(); ++i)
-        if (!has_quant(v, v.in(i))) return false;
-    for (uint8_t i = 0; i < v.num_out(); ++i)
-        if (!has_quant(v, v.out(i))) return false;
-    if (!derived_factors_ok(v)) return false;
-    switch (v.op->op_type) {
-    case TIGRIS_OP_CONV:
-    case TIGRIS_OP_DEPTHWISE:
-    case TIGRIS_OP_CONV1D:
-    case TIGRIS_OP_CONV_TRANSPOSE:
-    case TIGRIS_OP_FULLY_CONN: return output_channels_ok(v);
-    case TIGRIS_OP_SOFTMAX: return softmax_ok(v);
-    default: return true;
-    }
+    if (!operands_ok(v, has_quant)) return false;
+    if (has_output_channels(v.op->op_type)) return output_channels_ok(v);
+    return v.op->op_type == TIGRIS_OP_SOFTMAX ? softmax_ok(v) : true;
 }
 
 }  // namespace rules

@@ -34,9 +34,33 @@ TensorId Graph::find_tensor(const std::string& name) const {
   return kNoTensor;
 }
 
-bool Graph::is_input(TensorId id) const { return std::find(inputs.begin(), inputs.end(), id) != inputs.end(); }
+std::vector<TensorId> Graph::run_inputs() const {
+  std::vector<TensorId> ids = inputs;
+  for (const StateVar& v : state) ids.push_back(v.input);
+  return ids;
+}
 
-bool Graph::is_output(TensorId id) const { return std::find(outputs.begin(), outputs.end(), id) != outputs.end(); }
+std::vector<TensorId> Graph::run_outputs() const {
+  std::vector<TensorId> ids = outputs;
+  for (const StateVar& v : state)
+    if (v.output != kNoTensor) ids.push_back(v.output);
+  return ids;
+}
+
+bool Graph::is_input(TensorId id) const {
+  if (std::find(inputs.begin(), inputs.end(), id) != inputs.end()) return true;
+  return std::any_of(state.begin(), state.end(), [&](const StateVar& v) { return v.input == id; });
+}
+
+bool Graph::is_output(TensorId id) const {
+  if (std::find(outputs.begin(), outputs.end(), id) != outputs.end()) return true;
+  return std::any_of(state.begin(), state.end(), [&](const StateVar& v) { return v.output == id; });
+}
+
+bool Graph::is_state(TensorId id) const {
+  return id != kNoTensor &&
+         std::any_of(state.begin(), state.end(), [&](const StateVar& v) { return v.input == id || v.output == id; });
+}
 
 int Graph::producer(TensorId id) const {
   for (size_t n = 0; n < nodes.size(); ++n)
@@ -69,8 +93,8 @@ void Graph::compact() {
     for (TensorId id : node.inputs) mark(id);
     for (TensorId id : node.outputs) mark(id);
   }
-  for (TensorId id : inputs) mark(id);
-  for (TensorId id : outputs) mark(id);
+  for (TensorId id : run_inputs()) mark(id);
+  for (TensorId id : run_outputs()) mark(id);
 
   std::vector<TensorId> remap(tensors.size(), kNoTensor);
   std::vector<Tensor> kept;
@@ -89,6 +113,10 @@ void Graph::compact() {
   }
   for (TensorId& id : inputs) apply(id);
   for (TensorId& id : outputs) apply(id);
+  for (StateVar& v : state) {
+    apply(v.input);
+    apply(v.output);
+  }
 }
 
 }  // namespace tigris::ir

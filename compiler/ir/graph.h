@@ -52,6 +52,16 @@ struct Node {
   Attributes attrs;
 };
 
+// A variable kept from one run to the next (TFLite variable tensors, resource variables): the
+// plan's STATE entry. `input` holds the value a run starts with (the runtime binds it from the
+// caller's state buffer); `output` is the tensor whose value the run leaves for the next run.
+struct StateVar {
+  std::string name;
+  TensorId input = kNoTensor;
+  TensorId output = kNoTensor;   // kNoTensor: the run leaves the variable unchanged
+  std::vector<uint8_t> initial;  // the value before the first run; empty = zeros
+};
+
 struct Graph {
   std::string name;
   std::string format = "onnx";  // source format: "onnx" or "tflite"
@@ -63,6 +73,7 @@ struct Graph {
   std::vector<Node> nodes;       // a topological order; the schedule runs them in this order
   std::vector<TensorId> inputs;  // model inputs (never constants)
   std::vector<TensorId> outputs;
+  std::vector<StateVar> state;
 
   TensorId add_tensor(Tensor t);
   // A tensor name not used yet, derived from `base` ("base", "base_1", ...).
@@ -74,8 +85,13 @@ struct Graph {
   Tensor& tensor(TensorId id) { return tensors.at(static_cast<size_t>(id)); }
   const Tensor& tensor(TensorId id) const { return tensors.at(static_cast<size_t>(id)); }
 
-  bool is_input(TensorId id) const;
-  bool is_output(TensorId id) const;
+  // What a run starts from (model inputs, then state inputs) and what it leaves behind
+  // (model outputs, then state outputs): the roots every pass and the scheduler keep.
+  std::vector<TensorId> run_inputs() const;
+  std::vector<TensorId> run_outputs() const;
+  bool is_input(TensorId id) const;   // of the run: a model or state input
+  bool is_output(TensorId id) const;  // of the run: a model or state output
+  bool is_state(TensorId id) const;   // a state variable's input or output
 
   // Index of the node producing `id`, or -1 (model inputs, constants).
   int producer(TensorId id) const;

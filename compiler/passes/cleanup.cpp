@@ -62,9 +62,9 @@ void remove_identities(ir::Graph& g) {
 }
 
 void remove_unused(ir::Graph& g) {
-  // Walk backwards: a node is live when any output is a model output or read by a live node.
+  // Walk backwards: a node is live when any output is a model or state output or read by a live node.
   std::vector<char> live_tensor(g.tensors.size(), 0);
-  for (ir::TensorId id : g.outputs) live_tensor[static_cast<size_t>(id)] = 1;
+  for (ir::TensorId id : g.run_outputs()) live_tensor[static_cast<size_t>(id)] = 1;
   std::vector<char> remove(g.nodes.size(), 0);
   for (size_t i = g.nodes.size(); i-- > 0;) {
     const ir::Node& n = g.nodes[i];

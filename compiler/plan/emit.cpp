@@ -129,14 +129,33 @@ void add_stages(const schedule::Schedule& s, const TensorMap& m, PlanDesc& p) {
   }
 }
 
+// One STATE entry per variable, laid out one after another in the caller's buffer (each
+// 4-aligned, so the buffer holds any dtype's values at their natural alignment).
+void add_state(const ir::Graph& g, const TensorMap& m, PlanDesc& p) {
+  uint32_t offset = 0;
+  for (const ir::StateVar& v : g.state) {
+    const ir::Tensor& t = g.tensor(v.input);
+    StateDesc d;
+    d.input = m.at(v.input);
+    if (v.output != ir::kNoTensor) d.output = m.at(v.output);
+    d.offset = offset;
+    d.initial = v.initial.empty() ? std::vector<uint8_t>(t.bytes(), 0) : v.initial;
+    if (d.initial.size() != t.bytes())
+      throw CompileError(ErrorKind::Internal, "state variable '" + v.name + "': initial value has the wrong size");
+    offset += static_cast<uint32_t>((t.bytes() + 3) / 4 * 4);
+    p.state.push_back(std::move(d));
+  }
+}
+
 }  // namespace
 
 uint8_t tensor_flags(const ir::Graph& g, ir::TensorId id) {
   const ir::Tensor& t = g.tensor(id);
   uint8_t flags = 0;
   if (t.constant) flags |= TIGRIS_TENSOR_CONSTANT;
-  if (g.is_input(id)) flags |= TIGRIS_TENSOR_MODEL_INPUT;
-  if (g.is_output(id)) flags |= TIGRIS_TENSOR_MODEL_OUTPUT;
+  if (std::find(g.inputs.begin(), g.inputs.end(), id) != g.inputs.end()) flags |= TIGRIS_TENSOR_MODEL_INPUT;
+  if (std::find(g.outputs.begin(), g.outputs.end(), id) != g.outputs.end()) flags |= TIGRIS_TENSOR_MODEL_OUTPUT;
+  if (g.is_state(id)) flags |= TIGRIS_TENSOR_STATE;
   if ((t.rank() == 3 || t.rank() == 4) && t.layout == ir::Layout::Model) flags |= TIGRIS_TENSOR_LINEAR;
   // TFLite boundaries: the caller's (channels-last) array is the stored one.
   if ((flags & (TIGRIS_TENSOR_MODEL_INPUT | TIGRIS_TENSOR_MODEL_OUTPUT)) && t.caller_channels_last &&
@@ -164,6 +183,7 @@ PlanDesc describe_plan(const ir::Graph& g, const schedule::Schedule& s, const Em
   add_stages(s, m, p);
   p.model_inputs = mapped(m, g.inputs);
   p.model_outputs = mapped(m, g.outputs);
+  add_state(g, m, p);
   p.scheduled_peak = static_cast<uint32_t>(std::min<uint64_t>(s.scheduled_peak, 0xFFFFFFFFu));
   p.slow_peak = static_cast<uint32_t>(std::min<uint64_t>(s.slow_peak, 0xFFFFFFFFu));
   fill_tile_facts(p);

@@ -14,7 +14,7 @@ uint64_t aligned_size(uint64_t bytes) {
 std::vector<Lifetime> compute_lifetimes(const ir::Graph& g) {
   const int num_ops = static_cast<int>(g.nodes.size());
   std::vector<int> birth(g.tensors.size(), -2), last_read(g.tensors.size(), -2);
-  for (ir::TensorId id : g.inputs) birth[static_cast<size_t>(id)] = -1;
+  for (ir::TensorId id : g.run_inputs()) birth[static_cast<size_t>(id)] = -1;
   for (int step = 0; step < num_ops; ++step) {
     const ir::Node& n = g.nodes[static_cast<size_t>(step)];
     for (ir::TensorId id : n.outputs)

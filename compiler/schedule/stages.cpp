@@ -33,9 +33,10 @@ bool io_ok(const std::vector<ir::TensorId>& in, const std::vector<ir::TensorId>&
 }
 
 // A one-stage plan that reads every model input and writes every model output reads its
-// inputs in place and leaves its outputs in fast memory (runtime in_place.h).
+// inputs in place and leaves its outputs in fast memory (runtime in_place.h); never a plan
+// with state, whose inputs the runtime binds in slow memory.
 bool reads_in_place(const ir::Graph& g, const std::vector<Stage>& stages) {
-  if (stages.size() != 1 || stages[0].form != StageForm::Normal) return false;
+  if (stages.size() != 1 || !g.state.empty() || stages[0].form != StageForm::Normal) return false;
   const Stage& s = stages[0];
   for (ir::TensorId id : g.inputs)
     if (std::find(s.inputs.begin(), s.inputs.end(), id) == s.inputs.end()) return false;

@@ -11,8 +11,8 @@ Usage::Usage(const ir::Graph& g)
       reads(g.tensors.size()),
       aligned(g.tensors.size()),
       is_output(g.tensors.size(), 0) {
-  for (ir::TensorId id : g.inputs) producer[static_cast<size_t>(id)] = -1;
-  for (ir::TensorId id : g.outputs) is_output[static_cast<size_t>(id)] = 1;
+  for (ir::TensorId id : g.run_inputs()) producer[static_cast<size_t>(id)] = -1;
+  for (ir::TensorId id : g.run_outputs()) is_output[static_cast<size_t>(id)] = 1;
   for (size_t i = 0; i < g.tensors.size(); ++i) aligned[i] = aligned_size(g.tensors[i].bytes());
   for (size_t s = 0; s < g.nodes.size(); ++s) {
     for (ir::TensorId id : g.nodes[s].outputs)

@@ -107,7 +107,40 @@ std::vector<int64_t> Importer::tfl_shape(int32_t i) const {
   return std::vector<int64_t>(t.shape.begin(), t.shape.end());
 }
 
-bool Importer::is_const(int32_t i) const { return folded_.count(i) || tfl::is_constant(model_, tensor(i)); }
+// A variable's buffer is not its value (TFLite Micro resets variables without reading it).
+bool Importer::is_const(int32_t i) const {
+  return !is_variable(i) && (folded_.count(i) || tfl::is_constant(model_, tensor(i)));
+}
+
+bool Importer::is_variable(int32_t i) const { return i >= 0 && tensor(i).is_variable; }
+
+ir::TensorId Importer::variable(int32_t i) {
+  auto it = state_index_.find(i);
+  if (it == state_index_.end()) {
+    const int rank = static_cast<int>(tensor(i).shape.size());
+    if (rank >= 3)
+      refuse("variable tensor '" + tensor(i).name + "' has rank " + std::to_string(rank) +
+             "; state variables of rank 3 or more are not supported");
+    act_dtype(i);
+    ir::StateVar v;
+    v.name = tensor(i).name.empty() ? "variable_" + std::to_string(i) : tensor(i).name;
+    v.input = make_tensor(i, false, ir_perm(rank), "");
+    // TFLite Micro's ResetVariableTensors: int8 variables hold their zero point, others 0.
+    const ir::Tensor& x = g.tensor(v.input);
+    if (x.dtype == ir::DType::Int8 && x.quant && !x.quant->zero_points.empty() && x.quant->zero_points[0] != 0)
+      v.initial.assign(x.bytes(), static_cast<uint8_t>(static_cast<int8_t>(x.quant->zero_points[0])));
+    g.state.push_back(std::move(v));
+    it = state_index_.emplace(i, g.state.size() - 1).first;
+  }
+  const ir::StateVar& v = g.state[it->second];
+  return v.output != ir::kNoTensor ? v.output : v.input;
+}
+
+void Importer::assign(int32_t i, ir::TensorId value) {
+  variable(i);
+  ir::StateVar& v = g.state[state_index_.at(i)];
+  v.output = value == v.input ? ir::kNoTensor : value;
+}
 
 std::span<const uint8_t> Importer::data(int32_t i) const {
   auto it = folded_.find(i);
@@ -227,6 +260,7 @@ ir::TensorId Importer::make_tensor(int32_t i, bool constant, const std::vector<i
 
 ir::TensorId Importer::act(int32_t i) {
   tensor(i);
+  if (is_variable(i)) return variable(i);
   if (is_const(i)) refuse("operand '" + tensor(i).name + "' is a constant where an activation is expected");
   ir::TensorId& id = act_ids_[static_cast<size_t>(i)];
   if (id == ir::kNoTensor) id = make_tensor(i, false, ir_perm(static_cast<int>(tensor(i).shape.size())), "");

@@ -70,6 +70,15 @@ class Importer {
   // A conv-like operator's bias (rank 1), without its quantization record.
   ir::TensorId bias(int32_t i);
   ir::TensorId operand(int32_t i) { return is_const(i) ? constant(i) : act(i); }
+
+  // ---- variable tensors (the plan's state; act() of a variable reads it too) ----
+  bool is_variable(int32_t i) const;
+  // Variable i's value at this point of the run: the state input (the value the previous
+  // run left, or TFLite Micro's reset value) until an operator assigns it.
+  ir::TensorId variable(int32_t i);
+  // An operator wrote `value` into variable i (SVDF's state, LSTM's h and c): later reads in
+  // this run see it, and the run leaves it for the next one.
+  void assign(int32_t i, ir::TensorId value);
   // A TFLite constant replaced by a value computed here (DEQUANTIZE of a constant).
   void fold_to(int32_t i, tfl::TensorType type, std::vector<uint8_t> bytes);
 
@@ -104,6 +113,7 @@ class Importer {
   std::string kind_;
   std::vector<ir::TensorId> act_ids_;              // TFLite tensor -> IR activation
   std::map<std::string, ir::TensorId> const_ids_;  // (tensor, layout) -> IR constant
+  std::map<int32_t, size_t> state_index_;          // TFLite variable tensor -> g.state entry
   struct Folded {
     tfl::TensorType type;
     std::vector<uint8_t> bytes;

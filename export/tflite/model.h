@@ -62,6 +62,7 @@ enum class OptionsType : uint8_t {
   Conv2D = 1,
   DepthwiseConv2D = 2,
   Pool2D = 5,
+  Svdf = 6,
   FullyConnected = 8,
   Softmax = 9,
   Concatenation = 10,
@@ -165,6 +166,12 @@ struct LeakyReluOptions {
   float alpha = 0.0f;
   bool operator==(const LeakyReluOptions&) const = default;
 };
+struct SVDFOptions {
+  int32_t rank = 0;
+  Activation activation = Activation::None;
+  bool asymmetric_quantize_inputs = false;
+  bool operator==(const SVDFOptions&) const = default;
+};
 // Options tables without fields (PAD, PADV2, TRANSPOSE, QUANTIZE, ...): the tag says which.
 struct NoFieldOptions {
   bool operator==(const NoFieldOptions&) const = default;
@@ -174,7 +181,7 @@ struct Options {
   OptionsType type = OptionsType::None;  // the union tag as written in the file
   std::variant<std::monostate, Conv2DOptions, DepthwiseConv2DOptions, Pool2DOptions, FullyConnectedOptions,
                SoftmaxOptions, ConcatenationOptions, AddSubOptions, MulOptions, IntListOptions, ResizeOptions,
-               ReducerOptions, StridedSliceOptions, LeakyReluOptions, TransposeConvOptions, NoFieldOptions>
+               ReducerOptions, StridedSliceOptions, LeakyReluOptions, TransposeConvOptions, SVDFOptions, NoFieldOptions>
       value;
   bool operator==(const Options&) const = default;
 

@@ -245,6 +245,7 @@ const char* options_table_name(OptionsType t) {
   case OptionsType::Conv2D: return "Conv2DOptions";
   case OptionsType::DepthwiseConv2D: return "DepthwiseConv2DOptions";
   case OptionsType::Pool2D: return "Pool2DOptions";
+  case OptionsType::Svdf: return "SVDFOptions";
   case OptionsType::FullyConnected: return "FullyConnectedOptions";
   case OptionsType::Softmax: return "SoftmaxOptions";
   case OptionsType::Concatenation: return "ConcatenationOptions";

@@ -124,6 +124,11 @@ Options read_options(const void* op_table, uint8_t tag, const std::string& owner
     return {t, StridedSliceOptions{s->begin_mask(), s->end_mask(), s->ellipsis_mask(), s->new_axis_mask(),
                                    s->shrink_axis_mask(), s->offset()}};
   }
+  case OptionsType::Svdf: {
+    auto* s = o->builtin_options_as_SVDFOptions();
+    ctx.check_slots(s, "SVDFOptions", slots_below(3));
+    return {t, SVDFOptions{s->rank(), act(s->fused_activation_function()), s->asymmetric_quantize_inputs()}};
+  }
   case OptionsType::LeakyRelu: {
     auto* s = o->builtin_options_as_LeakyReluOptions();
     ctx.check_slots(s, "LeakyReluOptions", slots_below(1));

@@ -196,6 +196,14 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
         .scalar(T::VT_OFFSET, static_cast<uint8_t>(c->offset), 0)
         .end();
   }
+  if (auto* c = o.get<SVDFOptions>()) {
+    using T = fb::SVDFOptions;
+    return Table(b)
+        .scalar(T::VT_RANK, c->rank, 0)
+        .scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
+        .scalar(T::VT_ASYMMETRIC_QUANTIZE_INPUTS, static_cast<uint8_t>(c->asymmetric_quantize_inputs), 0)
+        .end();
+  }
   if (auto* c = o.get<LeakyReluOptions>()) return Table(b).scalar(fb::LeakyReluOptions::VT_ALPHA, c->alpha, 0.0f).end();
   return Table(b).end();  // NoFieldOptions
 }

@@ -1,5 +1,6 @@
 // Matrices, normalization, reductions and data movement.
 #include <algorithm>
+#include <cmath>
 
 #include "compiler/passes/util.h"
 #include "compiler/plan/lower_internal.h"
@@ -72,7 +73,14 @@ void matmul(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op
 
 void softmax(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) {
   ir::TensorId x = only_input(g, n);
-  if (is_q8(g, x) && n.op == "Softmax")
+  const ir::TensorId y = n.outputs.at(0);
+  const bool int16_out = g.tensor(y).dtype == DType::Int16 && g.tensor(y).quant && !g.tensor(y).quant->per_channel();
+  if (is_q8(g, x) && n.op == "Softmax" && int16_out) {
+    // TFLite's int8 -> int16 softmax: probabilities in 1/65536 steps offset by -32768.
+    const ir::QuantParam& qy = *g.tensor(y).quant;
+    if (qy.zero_points[0] != -32768 || std::fabs(qy.scales[0] - 1.0f / 65536.0f) > 0.001f / 65536.0f)
+      unsupported(n, "int8 -> int16 softmax with an output quantization other than (1/65536, -32768)");
+  } else if (is_q8(g, x) && n.op == "Softmax")
     require_all_q8(g, n);
   else
     require_dtype(g, n, x, kFloat);

@@ -1,6 +1,7 @@
 // Shape and axis operators: RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE, CONCATENATION, PAD,
 // PADV2, MEAN, SOFTMAX, RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR, STRIDED_SLICE, SLICE.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "compiler/frontend/tflite/importer.h"
@@ -151,9 +152,18 @@ void softmax(Importer& imp) {
   int32_t x = imp.input(0), y = imp.output(0);
   ir::DType t = imp.act_dtype(x);
   if (t != ir::DType::Float32 && !quantized_dtype(t)) refuse("no kernel for " + ir::dtype_name(t) + " data");
-  if (imp.act_dtype(y) != t) refuse("input and output types differ");
+  ir::DType ty = imp.act_dtype(y);
+  if (t == ir::DType::Int8 && ty == ir::DType::Int16) {
+    // TFLite Micro's int8 -> int16 softmax: output (1/65536 within 0.1%, -32768).
+    ir::QuantParam q = *imp.act_quant(y);
+    if (q.zero_points[0] != -32768 || std::fabs(q.scales[0] - 1.0f / 65536.0f) > 0.001f / 65536.0f)
+      refuse("int8 -> int16 softmax with an output quantization other than (1/65536, -32768)");
+  } else if (ty != t) {
+    refuse(std::string("input and output types differ (") + ir::dtype_name(t) + " -> " + ir::dtype_name(ty) +
+           "; TFLite Micro's softmax takes float32, int8 -> int8, int8 -> int16 and int16 -> int16)");
+  }
   if (t == ir::DType::Int16) check_int16_softmax(imp, x, y);
-  if (t == ir::DType::Int8) {
+  if (t == ir::DType::Int8 && ty == ir::DType::Int8) {
     ir::QuantParam q = *imp.quant(y);
     if (q.scales[0] != 1.0f / 256.0f || q.zero_points[0] != -128)
       refuse("int8 output quantization other than (1/256, -128)");

@@ -1,6 +1,7 @@
 // int8 additions to the operator rules, for ops whose kernel dtype is quantized int8
 // (docs/operators.md §1). Owned with the int8 kernels: extend here, not in the float rules.
 #include "kernels/s8/s8_fixed_point.h"
+#include "kernels/s8/s8_params.h"
 #include "plan/op_rules_util.h"
 
 namespace tigris_rt {
@@ -29,13 +30,16 @@ bool output_channels_ok(const OpView &v)
     return true;
 }
 
-// TFLite's int8 softmax writes probabilities in steps of 1/256 offset by -128, over the
-// last axes (a trailing AXES block).
+// TFLite's int8 softmax writes probabilities in steps of 1/256 offset by -128 (int8 output)
+// or of 1/65536 offset by -32768 (int16 output), over the last axes (a trailing AXES block).
 bool softmax_ok(const OpView &v)
 {
     const tigris_tensor_t &out = v.out(0);
     const tigris_quant_param_t *q = tigris_tensor_quant(v.plan, &out);
-    if (out.dtype != TIGRIS_DTYPE_INT8 || q == nullptr || q->scale != 1.0f / 256.0f || q->zero_point != -128)
+    if (q == nullptr) return false;
+    if (out.dtype == TIGRIS_DTYPE_INT16
+            ? !tigris_s8::int16_softmax_output(q->scale, q->zero_point)
+            : out.dtype != TIGRIS_DTYPE_INT8 || q->scale != 1.0f / 256.0f || q->zero_point != -128)
         return false;
     uint8_t len = 0;
     const uint8_t *axes = v.attr(TIGRIS_ATTR_AXES, &len);

@@ -49,7 +49,11 @@ bool check_softmax(const OpView &v)
         return v.in(0).ndim >= 1 && (n == 0 || (n == 1 && axes[0] == v.in(0).ndim - 1)) &&
                scalar_f32_ok(v, TIGRIS_ATTR_ALPHA);
     }
-    if (!plain_unary_io(v) || v.has_weight() || v.has_bias() || !float_or_q8(v.in(0).dtype)) return false;
+    // TFLite's int8 -> int16 form (its output quantization is the int8 rules').
+    const bool int8_to_int16 = v.num_in() == 1 && v.num_out() == 1 && same_shape(v, v.in(0), v.out(0)) &&
+                               v.in(0).dtype == TIGRIS_DTYPE_INT8 && v.out(0).dtype == TIGRIS_DTYPE_INT16;
+    if (!(plain_unary_io(v) || int8_to_int16) || v.has_weight() || v.has_bias() || !float_or_q8(v.in(0).dtype))
+        return false;
     return contiguous_axes_ok(v, v.in(0).ndim, false) && scalar_f32_ok(v, TIGRIS_ATTR_ALPHA);
 }
 

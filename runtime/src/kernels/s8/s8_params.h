@@ -57,6 +57,12 @@ struct SoftmaxParams {
     int32_t diff_min;
 };
 void softmax_params(double beta, float input_scale, SoftmaxParams *p);
+// SOFTMAX int8 -> int16: TFLM's output check, zero point -32768 and scale 1/65536 within 0.1%.
+inline bool int16_softmax_output(float scale, int32_t zero_point)
+{
+    const float d = scale - 1.0f / 65536.0f;
+    return zero_point == -32768 && (d < 0 ? -d : d) <= 0.001f / 65536.0f;
+}
 
 // HARD_SWISH: 16-bit output and "relu-ish" multipliers with their exponents.
 struct HardSwishParams {

@@ -18,8 +18,10 @@ namespace {
 constexpr int kScaledDiffIntegerBits = 5;
 constexpr int kAccumulationIntegerBits = 12;
 
-// One row of `depth` contiguous values.
-void softmax_row(const int8_t *x, int8_t *y, int32_t depth, const SoftmaxParams &p)
+// One row of `depth` contiguous values; OutT int8 (output 1/256, -128) or int16 (TFLite's
+// int8 -> int16 softmax: output 1/65536, -32768, exponent num_bits_over_unit + 31 - 16).
+template <typename OutT>
+void softmax_row(const int8_t *x, OutT *y, int32_t depth, const SoftmaxParams &p)
 {
     int32_t max_in_row = -128;
     for (int32_t c = 0; c < depth; c++) max_in_row = x[c] > max_in_row ? x[c] : max_in_row;
@@ -36,7 +38,8 @@ void softmax_row(const int8_t *x, int8_t *y, int32_t depth, const SoftmaxParams 
     }
     int num_bits_over_unit = 0;
     const int32_t shifted_scale = fp_reciprocal(sum_of_exps, kAccumulationIntegerBits, &num_bits_over_unit);
-    const int exponent = num_bits_over_unit + 31 - 8;
+    const int exponent = num_bits_over_unit + 31 - 8 * (int)sizeof(OutT);
+    const int32_t lo = sizeof(OutT) == 1 ? -128 : -32768, hi = sizeof(OutT) == 1 ? 127 : 32767;
 
     for (int32_t c = 0; c < depth; c++) {
         const int32_t diff = x[c] - max_in_row;
@@ -45,9 +48,9 @@ void softmax_row(const int8_t *x, int8_t *y, int32_t depth, const SoftmaxParams 
                 multiply_by_quantized_multiplier_greater_than_one(diff, p.input_multiplier, p.input_left_shift);
             const int32_t e = fp_exp_on_negative_values(scaled, kScaledDiffIntegerBits);
             const int32_t unsat = rounding_divide_by_pot(sat_rounding_doubling_high_mul(shifted_scale, e), exponent);
-            y[c] = clamp_s8(unsat - 128);
+            y[c] = (OutT)clamp_i32(unsat + lo, lo, hi);
         } else {
-            y[c] = -128;
+            y[c] = (OutT)lo;
         }
     }
 }
@@ -58,9 +61,13 @@ int softmax(const Call &c)
 {
     PointwiseIO io;
     if (pointwise_io(c, &io)) return kError;
-    if (io.in.dtype != TIGRIS_DTYPE_INT8 || io.out.dtype != TIGRIS_DTYPE_INT8 || io.in.rank == 0) return kError;
-    // TFLite's int8 softmax writes probabilities in 1/256 steps offset by -128.
-    if (io.out.scale != 1.0f / 256.0f || io.out.zero_point != -128) return kError;
+    if (io.in.dtype != TIGRIS_DTYPE_INT8 || io.in.rank == 0) return kError;
+    // TFLite's int8 softmax writes probabilities in 1/256 steps offset by -128; its int16
+    // output form in 1/65536 steps (within 0.1%, as TFLM checks) offset by -32768.
+    const bool out16 = io.out.dtype == TIGRIS_DTYPE_INT16;
+    if (out16 ? !int16_softmax_output(io.out.scale, io.out.zero_point)
+              : io.out.dtype != TIGRIS_DTYPE_INT8 || io.out.scale != 1.0f / 256.0f || io.out.zero_point != -128)
+        return kError;
     uint8_t len = 0;
     const uint8_t *beta_attr = c.attr(TIGRIS_ATTR_ALPHA, &len);
     const double beta = beta_attr != nullptr && len >= 4 ? (double)rd_f32(beta_attr) : 1.0;
@@ -84,7 +91,9 @@ int softmax(const Call &c)
     bool contiguous = true;
     const int rc = kern::for_each_lane(io.vo, io.vi, first_axis, rank - 1,
                                        [&](uint8_t *o, uint8_t *i, int64_t depth, int64_t ostep, int64_t istep) {
-                                           if (ostep != 1 || istep != 1) contiguous = false;
+                                           if (ostep != (out16 ? 2 : 1) || istep != 1) contiguous = false;
+                                           else if (out16)
+                                               softmax_row((const int8_t *)i, (int16_t *)o, (int32_t)depth, p);
                                            else softmax_row((const int8_t *)i, (int8_t *)o, (int32_t)depth, p);
                                        });
     return rc == 0 && contiguous ? 0 : kError;

@@ -128,6 +128,7 @@ enum class S8 : uint8_t {
     kTranspose,
     kStridedSlice,
     kQuantizeCast,
+    kSvdf,
 };
 
 // The int16 reference kernel (kernels/s16/) of an op on quantized int16 data (16x8
@@ -602,8 +603,8 @@ inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_REDUCE_ALL, "REDUCE_ALL", "ReduceAll")
         .kernel(Family::kReduce, F32::kReduce, kB).contract(Rule::kReduce, DtypeClass::kB, row::plain, row::kAxes),
     op(TIGRIS_OP_SVDF, "SVDF", "Svdf")
-        .kernel(Family::kSequence, F32::kSvdf, kF)
-        .contract(Rule::kSvdf, DtypeClass::kF, row::plain, attr(TIGRIS_ATTR_CONSTANTS) | attr(TIGRIS_ATTR_SVDF))
+        .kernel(Family::kSequence, F32::kSvdf, kF).int8(S8::kSvdf)
+        .contract(Rule::kSvdf, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_CONSTANTS) | attr(TIGRIS_ATTR_SVDF))
         .with(kTraitFusedAct),
     op(TIGRIS_OP_LSTM, "LSTM", "Lstm")
         .kernel(Family::kSequence, F32::kLstm, kF)

@@ -1,7 +1,9 @@
 // Rules of the sequence operators with state (docs/operators.md §3.8): SVDF and LSTM, float32,
-// constants through the CONSTANTS attribute.
+// and SVDF on quantized int8 data with an int16 or int8 state (§5.3); constants through the
+// CONSTANTS attribute.
 #include <math.h>
 
+#include "kernels/s8/s8_fixed_point.h"
 #include "plan/op_rules_util.h"
 
 namespace tigris_rt {
@@ -24,9 +26,9 @@ bool constants(const OpView &v, uint8_t n, uint32_t optional_mask, uint16_t *w)
     return true;
 }
 
-bool bytes_ok(const OpView &v, uint16_t w, uint64_t elements)
+bool bytes_ok(const OpView &v, uint16_t w, uint64_t elements, uint64_t element_size = 4)
 {
-    return w == kAbsent || v.weight_bytes_at(w) == elements * 4u;
+    return w == kAbsent || v.weight_bytes_at(w) == elements * element_size;
 }
 
 bool all_float(const OpView &v)
@@ -38,23 +40,41 @@ bool all_float(const OpView &v)
     return true;
 }
 
+// int8 SVDF (TFLM's integer SVDF): x and y quantized int8, the state int16 or int8 (with the
+// time weights of the same type), int32 bias; the SVDF attribute adds the feature and output
+// factors (multiplier, shift) after the rank.
+bool svdf_int8_dtypes(const OpView &v)
+{
+    const tigris_tensor_t &x = v.in(0), &state = v.in(1), &y = v.out(0), &state_out = v.out(1);
+    if (x.dtype != TIGRIS_DTYPE_INT8 || y.dtype != TIGRIS_DTYPE_INT8) return false;
+    if (tigris_tensor_quant(v.plan, &x) == nullptr || tigris_tensor_quant(v.plan, &y) == nullptr) return false;
+    if (state.dtype != TIGRIS_DTYPE_INT16 && state.dtype != TIGRIS_DTYPE_INT8) return false;
+    return state_out.dtype == state.dtype && v.op->fused_act == TIGRIS_ACT_NONE;
+}
+
 bool check_svdf(const OpView &v)
 {
-    if (v.num_in() != 2 || v.num_out() != 2 || !all_float(v)) return false;
+    if (v.num_in() != 2 || v.num_out() != 2) return false;
+    const bool quantized = v.in(0).dtype == TIGRIS_DTYPE_INT8;
+    if (quantized ? !svdf_int8_dtypes(v) : !all_float(v)) return false;
     const tigris_tensor_t &x = v.in(0), &state = v.in(1), &y = v.out(0), &state_out = v.out(1);
     if (x.ndim != 2 || state.ndim != 2 || y.ndim != 2 || !same_shape(v, state, state_out)) return false;
     const int32_t *xs = v.shape(x), *ss = v.shape(state), *ys = v.shape(y);
     if (ss[0] != xs[0] || ys[0] != xs[0]) return false;
     uint8_t len = 0;
     const uint8_t *a = v.attr(TIGRIS_ATTR_SVDF, &len);
-    if (a == nullptr || len != 4) return false;
+    if (a == nullptr || len != (quantized ? 20 : 4)) return false;
     int64_t rank = rd_i32(a), units = ys[1], filters = units * rank;
     if (rank < 1 || filters < 1 || ss[1] % filters != 0) return false;
+    if (quantized && (!tigris_s8::factor_in_range(rd_i32(a + 4), rd_i32(a + 8)) ||
+                      !tigris_s8::factor_in_range(rd_i32(a + 12), rd_i32(a + 16))))
+        return false;
     int64_t memory = ss[1] / filters;
     uint16_t w[3];
     if (!constants(v, 3, 0x4u, w)) return false;
-    return bytes_ok(v, w[0], (uint64_t)(filters * xs[1])) && bytes_ok(v, w[1], (uint64_t)(filters * memory)) &&
-           bytes_ok(v, w[2], (uint64_t)units);
+    const uint64_t feature_size = quantized ? 1 : 4, time_size = state.dtype == TIGRIS_DTYPE_INT16 ? 2 : feature_size;
+    return bytes_ok(v, w[0], (uint64_t)(filters * xs[1]), feature_size) &&
+           bytes_ok(v, w[1], (uint64_t)(filters * memory), time_size) && bytes_ok(v, w[2], (uint64_t)units);
 }
 
 bool check_lstm(const OpView &v)

@@ -72,8 +72,9 @@ void convert_svdf(Importer& imp) {
   ir::TensorId in = imp.act(x);
   ir::TensorId fw = imp.constant(wf), tw = imp.constant(wt);
   ir::TensorId bias = b >= 0 ? imp.bias(b) : ir::kNoTensor;
-  ir::TensorId state = imp.variable(s);
   ir::TensorId out = imp.act(y);
+  // Last, after everything that may refuse: a refused operator's rollback drops its tensors.
+  ir::TensorId state = imp.variable(s);
   ir::TensorId next = imp.temp(state, imp.g.tensor(state).shape, "next");
   std::vector<ir::TensorId> inputs = {in, state, fw, tw};
   if (bias != ir::kNoTensor) inputs.push_back(bias);

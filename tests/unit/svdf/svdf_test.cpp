@@ -331,7 +331,24 @@ std::vector<int8_t> int8_input(int t, int n) {
 
 constexpr int kSteps = 9;
 
-void float_model(tfl::Activation act, uint64_t fast) {
+// With TIGRIS_SVDF_DUMP=<dir>, the test models, their inputs and TiGrIS's outputs are written
+// there (<case>.tflite, <case>/in_k.bin, <case>/tigris_out_k.bin) for a check against a local
+// TensorFlow Lite Micro build (docs/operators.md §3.8 notes the one made).
+void dump(const std::string& name, const std::vector<uint8_t>& model, int k, const std::vector<uint8_t>& x,
+          const std::vector<uint8_t>& y) {
+  const char* root = std::getenv("TIGRIS_SVDF_DUMP");
+  if (root == nullptr) return;
+  const std::string dir = std::string(root) + "/" + name;
+  std::filesystem::create_directories(dir);
+  auto write = [](const std::string& path, const std::vector<uint8_t>& b) {
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+  };
+  if (k == 0) write(dir + ".tflite", model);
+  write(dir + "/in_" + std::to_string(k) + ".bin", x);
+  write(dir + "/tigris_out_" + std::to_string(k) + ".bin", y);
+}
+
+void float_model(const std::string& name, tfl::Activation act, uint64_t fast) {
   Layer a = float_layer(1, 5, 4, 2, 3, true, act), b = float_layer(2, 4, 3, 1, 4, false, tfl::Activation::None);
   Builder m;
   int32_t x = m.tensor("x", {1, 5}, tfl::TensorType::Float32);
@@ -340,7 +357,8 @@ void float_model(tfl::Activation act, uint64_t fast) {
   m.sg.inputs = {x};
   m.sg.outputs = {y};
   m.m.subgraphs.push_back(m.sg);
-  std::vector<uint8_t> plan = compile_bytes(tfl::write_model(m.m), fast);
+  std::vector<uint8_t> tflite = tfl::write_model(m.m);
+  std::vector<uint8_t> plan = compile_bytes(tflite, fast);
   ASSERT_FALSE(plan.empty());
   StatefulRun run(plan);
   ASSERT_TRUE(run.loaded);
@@ -350,6 +368,7 @@ void float_model(tfl::Activation act, uint64_t fast) {
     std::vector<float> xin = float_input(t, 5);
     std::vector<float> expect = rb.step(ra.step(xin));
     std::vector<uint8_t> got = run.step(bytes_of(xin));
+    dump(name, tflite, t, bytes_of(xin), got);
     ASSERT_EQ(got.size(), expect.size() * 4);
     std::vector<float> g(expect.size());
     std::memcpy(g.data(), got.data(), got.size());
@@ -367,11 +386,11 @@ void float_model(tfl::Activation act, uint64_t fast) {
   EXPECT_EQ(got, bytes_of(e0));
 }
 
-TEST(TfliteSvdf, FloatTwoLayersRank2And1AcrossRuns) { float_model(tfl::Activation::None, 1 << 16); }
-TEST(TfliteSvdf, FloatFusedReluAcrossRuns) { float_model(tfl::Activation::Relu, 1 << 16); }
-TEST(TfliteSvdf, FloatAtTheFloor) { float_model(tfl::Activation::Relu6, kFloor); }
+TEST(TfliteSvdf, FloatTwoLayersRank2And1AcrossRuns) { float_model("float_none", tfl::Activation::None, 1 << 16); }
+TEST(TfliteSvdf, FloatFusedReluAcrossRuns) { float_model("float_relu", tfl::Activation::Relu, 1 << 16); }
+TEST(TfliteSvdf, FloatAtTheFloor) { float_model("float_relu6_floor", tfl::Activation::Relu6, kFloor); }
 
-void int8_model(bool second_state16, uint64_t fast) {
+void int8_model(const std::string& name, bool second_state16, uint64_t fast) {
   const float in_scale = 0.0472f;
   const int32_t in_zp = 3;
   Layer a = int8_layer(1, 6, 4, 2, 3, true, true, 0.0031f, 0, 1.5f, -5);
@@ -386,7 +405,8 @@ void int8_model(bool second_state16, uint64_t fast) {
   m.sg.inputs = {x};
   m.sg.outputs = {y};
   m.m.subgraphs.push_back(m.sg);
-  std::vector<uint8_t> plan = compile_bytes(tfl::write_model(m.m), fast);
+  std::vector<uint8_t> tflite = tfl::write_model(m.m);
+  std::vector<uint8_t> plan = compile_bytes(tflite, fast);
   ASSERT_FALSE(plan.empty());
   StatefulRun run(plan);
   ASSERT_TRUE(run.loaded);
@@ -396,6 +416,7 @@ void int8_model(bool second_state16, uint64_t fast) {
     std::vector<int8_t> xin = int8_input(t, 6);
     std::vector<int8_t> expect = rb.step(ra.step(xin));
     std::vector<uint8_t> got = run.step(bytes_of(xin));
+    dump(name, tflite, t, bytes_of(xin), got);
     ASSERT_EQ(got.size(), expect.size());
     for (size_t u = 0; u < expect.size(); ++u)
       EXPECT_EQ(static_cast<int8_t>(got[u]), expect[u]) << "step " << t << " unit " << u;
@@ -405,9 +426,9 @@ void int8_model(bool second_state16, uint64_t fast) {
   EXPECT_TRUE(state_visible) << "the test model's outputs do not depend on the state";
 }
 
-TEST(TfliteSvdf, Int8WithInt16StatesAcrossRuns) { int8_model(true, 1 << 16); }
-TEST(TfliteSvdf, Int8WithAnInt8StateAndZeroPointAcrossRuns) { int8_model(false, 1 << 16); }
-TEST(TfliteSvdf, Int8AtTheFloor) { int8_model(true, kFloor); }
+TEST(TfliteSvdf, Int8WithInt16StatesAcrossRuns) { int8_model("int8_state16", true, 1 << 16); }
+TEST(TfliteSvdf, Int8WithAnInt8StateAndZeroPointAcrossRuns) { int8_model("int8_state8", false, 1 << 16); }
+TEST(TfliteSvdf, Int8AtTheFloor) { int8_model("int8_state16_floor", true, kFloor); }
 
 // Refusals name the reason.
 TEST(TfliteSvdf, MismatchedStateAndTimeTypesAreRefused) {
@@ -474,7 +495,8 @@ TEST(TfliteSvdf, SoftmaxInt8ToInt16) {
   m.sg.inputs = {x};
   m.sg.outputs = {y};
   m.m.subgraphs.push_back(m.sg);
-  compiler::Model model = compiler::load_model_bytes(tfl::write_model(m.m), "softmax.tflite");
+  std::vector<uint8_t> tflite = tfl::write_model(m.m);
+  compiler::Model model = compiler::load_model_bytes(tflite, "softmax.tflite");
   compiler::Budgets b;
   b.fast = 1 << 16;
   compiler::CompileResult c = compiler::compile(model, b);
@@ -497,6 +519,7 @@ TEST(TfliteSvdf, SoftmaxInt8ToInt16) {
       TIGRIS_EXEC_OK);
   std::vector<int16_t> got(20);
   ASSERT_EQ(tigris_output_read(&plan, &mem, plan.model_outputs[0], got.data(), 40), TIGRIS_OK);
+  dump("softmax_int8_int16", tflite, 0, bytes_of(xin), bytes_of(got));
   for (int row = 0; row < 2; ++row) {
     double mx = -1e9, sum = 0;
     for (int k = 0; k < 10; ++k) mx = std::max(mx, double(in_scale) * (xin[row * 10 + k] - in_zp));

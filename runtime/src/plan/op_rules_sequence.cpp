@@ -65,7 +65,7 @@ bool check_svdf(const OpView &v)
     const uint8_t *a = v.attr(TIGRIS_ATTR_SVDF, &len);
     if (a == nullptr || len != (quantized ? 20 : 4)) return false;
     int64_t rank = rd_i32(a), units = ys[1], filters = units * rank;
-    if (rank < 1 || filters < 1 || ss[1] % filters != 0) return false;
+    if (rank < 1 || filters < 1 || ss[1] % filters != 0 || ss[1] < filters) return false;
     if (quantized && (!tigris_s8::factor_in_range(rd_i32(a + 4), rd_i32(a + 8)) ||
                       !tigris_s8::factor_in_range(rd_i32(a + 12), rd_i32(a + 16))))
         return false;

@@ -57,6 +57,42 @@ TEST(Svdf, RuleChecksConstantSizes) {
   EXPECT_EQ(tigris_rt::check_operator(p.plan(), op), TIGRIS_ERR_BAD_OPERATOR);
 }
 
+// int8 SVDF (docs/operators.md §5.3): int8 x and y, an int16 (or int8) state with time weights
+// of its size, int32 bias, and the 20-byte attribute (rank, then two factors).
+TEST(Svdf, Int8RuleChecksTypesSizesAndFactors) {
+  for (uint8_t sd : {TIGRIS_DTYPE_INT16, TIGRIS_DTYPE_INT8}) {
+    Plan p;
+    uint16_t x = p.tensor({1, 3}, TIGRIS_DTYPE_INT8), st = p.tensor({1, 8}, sd),
+             y = p.tensor({1, 2}, TIGRIS_DTYPE_INT8), st2 = p.tensor({1, 8}, sd);
+    p.t(x).quant_param_idx = p.quant(0.05f, 1);
+    p.t(st).quant_param_idx = p.quant(0.01f, 0);
+    p.t(st2).quant_param_idx = p.quant(0.01f, 0);
+    p.t(y).quant_param_idx = p.quant(0.1f, -3);
+    uint16_t op = p.op(TIGRIS_OP_SVDF, {x, st}, {y, st2});
+    const size_t es = sd == TIGRIS_DTYPE_INT16 ? 2 : 1;
+    std::vector<uint8_t> feature(4 * 3, 1), time(4 * 2 * es, 1);
+    uint16_t wf = p.weight_bytes(feature.data(), feature.size()), wt = p.weight_bytes(time.data(), time.size());
+    uint16_t wb = p.weight_i32({5, -5}), wshort = p.weight_bytes(time.data(), 4 * 2 * (3 - es));
+    p.attr(op, TIGRIS_ATTR_CONSTANTS, u16s({wf, wt, wb}));
+    p.attr_i32(op, TIGRIS_ATTR_SVDF, {2, 1 << 30, -3, 1 << 30, -5});
+    EXPECT_EQ(tigris_rt::check_operator(p.plan(), op), TIGRIS_OK);
+    p.attr(op, TIGRIS_ATTR_CONSTANTS, u16s({wf, wshort, wb}));  // time weights of the other type's size
+    EXPECT_EQ(tigris_rt::check_operator(p.plan(), op), TIGRIS_ERR_BAD_OPERATOR);
+    p.attr(op, TIGRIS_ATTR_CONSTANTS, u16s({wf, wt, TIGRIS_NONE}));  // bias optional
+    EXPECT_EQ(tigris_rt::check_operator(p.plan(), op), TIGRIS_OK);
+    p.attr_i32(op, TIGRIS_ATTR_SVDF, {2});  // the factors missing
+    EXPECT_EQ(tigris_rt::check_operator(p.plan(), op), TIGRIS_ERR_BAD_OPERATOR);
+    p.attr_i32(op, TIGRIS_ATTR_SVDF, {2, 1 << 30, 40, 1 << 30, -5});  // a shift the helpers do not take
+    EXPECT_EQ(tigris_rt::check_operator(p.plan(), op), TIGRIS_ERR_BAD_OPERATOR);
+    p.attr_i32(op, TIGRIS_ATTR_SVDF, {2, 1 << 30, -3, 1 << 30, -5});
+    p.o(op).fused_act = TIGRIS_ACT_RELU;  // TFLM's integer SVDF has none
+    EXPECT_EQ(tigris_rt::check_operator(p.plan(), op), TIGRIS_ERR_BAD_OPERATOR);
+    p.o(op).fused_act = TIGRIS_ACT_NONE;
+    p.t(st2).dtype = sd == TIGRIS_DTYPE_INT16 ? TIGRIS_DTYPE_INT8 : TIGRIS_DTYPE_INT16;  // state types differ
+    EXPECT_EQ(tigris_rt::check_operator(p.plan(), op), TIGRIS_ERR_BAD_OPERATOR);
+  }
+}
+
 struct LstmCase {
   int T, B, I, H;
   bool time_major;

@@ -50,7 +50,8 @@ inline constexpr int32_t kAdd = 0, kAveragePool2D = 1, kConcatenation = 2, kConv
                          kReduceMax = 82, kReduceMin = 89, kReduceAll = 140, kSvdf = 27,
                          kUnidirectionalSequenceLstm = 44, kMirrorPad = 100, kAddN = 106, kResizeNearestNeighbor = 97,
                          kLeakyRelu = 98, kAbs = 101, kQuantize = 114, kHardSwish = 117, kIf = 118, kWhile = 119,
-                         kPlaceholderForGreaterOpCodes = 127, kCallOnce = 129;
+                         kPlaceholderForGreaterOpCodes = 127, kCallOnce = 129, kVarHandle = 142,
+                         kReadVariable = 143, kAssignVariable = 144;
 }  // namespace op
 
 enum class Padding : int8_t { Same = 0, Valid = 1 };
@@ -85,6 +86,10 @@ enum class OptionsType : uint8_t {
   Abs = 78,
   Quantize = 89,
   HardSwish = 91,
+  CallOnce = 103,
+  VarHandle = 111,
+  ReadVariable = 112,
+  AssignVariable = 113,
 };
 
 // ---- Options tables --------------------------------------------------------------------
@@ -165,6 +170,14 @@ struct LeakyReluOptions {
   float alpha = 0.0f;
   bool operator==(const LeakyReluOptions&) const = default;
 };
+struct CallOnceOptions {
+  int32_t init_subgraph_index = 0;
+  bool operator==(const CallOnceOptions&) const = default;
+};
+struct VarHandleOptions {
+  std::string container, shared_name;
+  bool operator==(const VarHandleOptions&) const = default;
+};
 // Options tables without fields (PAD, PADV2, TRANSPOSE, QUANTIZE, ...): the tag says which.
 struct NoFieldOptions {
   bool operator==(const NoFieldOptions&) const = default;
@@ -174,7 +187,8 @@ struct Options {
   OptionsType type = OptionsType::None;  // the union tag as written in the file
   std::variant<std::monostate, Conv2DOptions, DepthwiseConv2DOptions, Pool2DOptions, FullyConnectedOptions,
                SoftmaxOptions, ConcatenationOptions, AddSubOptions, MulOptions, IntListOptions, ResizeOptions,
-               ReducerOptions, StridedSliceOptions, LeakyReluOptions, TransposeConvOptions, NoFieldOptions>
+               ReducerOptions, StridedSliceOptions, LeakyReluOptions, TransposeConvOptions, CallOnceOptions,
+               VarHandleOptions, NoFieldOptions>
       value;
   bool operator==(const Options&) const = default;
 

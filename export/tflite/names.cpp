@@ -268,6 +268,10 @@ const char* options_table_name(OptionsType t) {
   case OptionsType::Abs: return "AbsOptions";
   case OptionsType::Quantize: return "QuantizeOptions";
   case OptionsType::HardSwish: return "HardSwishOptions";
+  case OptionsType::CallOnce: return "CallOnceOptions";
+  case OptionsType::VarHandle: return "VarHandleOptions";
+  case OptionsType::ReadVariable: return "ReadVariableOptions";
+  case OptionsType::AssignVariable: return "AssignVariableOptions";
   }
   return "UnknownOptions";
 }

@@ -197,6 +197,16 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
         .end();
   }
   if (auto* c = o.get<LeakyReluOptions>()) return Table(b).scalar(fb::LeakyReluOptions::VT_ALPHA, c->alpha, 0.0f).end();
+  if (auto* c = o.get<CallOnceOptions>())
+    return Table(b).scalar(fb::CallOnceOptions::VT_INIT_SUBGRAPH_INDEX, c->init_subgraph_index, 0).end();
+  if (auto* c = o.get<VarHandleOptions>()) {
+    Offset<flatbuffers::String> container = c->container.empty() ? 0 : b.CreateString(c->container);
+    Offset<flatbuffers::String> shared_name = c->shared_name.empty() ? 0 : b.CreateString(c->shared_name);
+    return Table(b)
+        .offset(fb::VarHandleOptions::VT_CONTAINER, container)
+        .offset(fb::VarHandleOptions::VT_SHARED_NAME, shared_name)
+        .end();
+  }
   return Table(b).end();  // NoFieldOptions
 }
 

@@ -45,13 +45,13 @@ namespace op {
 inline constexpr int32_t kAdd = 0, kAveragePool2D = 1, kConcatenation = 2, kConv2D = 3, kDepthwiseConv2D = 4,
                          kDequantize = 6, kFullyConnected = 9, kLogistic = 14, kMaxPool2D = 17, kMul = 18, kRelu = 19,
                          kRelu6 = 21, kReshape = 22, kResizeBilinear = 23, kSoftmax = 25, kTanh = 28, kCustom = 32,
-                         kPad = 34, kTranspose = 39, kMean = 40, kSub = 41, kSqueeze = 43, kStridedSlice = 45,
-                         kMaximum = 55, kMinimum = 57, kPadV2 = 60, kSlice = 65, kTransposeConv = 67, kSum = 74,
-                         kReduceMax = 82, kReduceMin = 89, kReduceAll = 140, kSvdf = 27,
+                         kPad = 34, kDiv = 42, kTranspose = 39, kMean = 40, kSub = 41, kSqueeze = 43,
+                         kStridedSlice = 45, kMaximum = 55, kMinimum = 57, kPadV2 = 60, kSlice = 65,
+                         kTransposeConv = 67, kSum = 74, kReduceMax = 82, kReduceMin = 89, kReduceAll = 140, kSvdf = 27,
                          kUnidirectionalSequenceLstm = 44, kMirrorPad = 100, kAddN = 106, kResizeNearestNeighbor = 97,
                          kLeakyRelu = 98, kAbs = 101, kQuantize = 114, kHardSwish = 117, kIf = 118, kWhile = 119,
-                         kPlaceholderForGreaterOpCodes = 127, kCallOnce = 129, kVarHandle = 142,
-                         kReadVariable = 143, kAssignVariable = 144;
+                         kPlaceholderForGreaterOpCodes = 127, kCallOnce = 129, kVarHandle = 142, kReadVariable = 143,
+                         kAssignVariable = 144;
 }  // namespace op
 
 enum class Padding : int8_t { Same = 0, Valid = 1 };
@@ -74,6 +74,7 @@ enum class OptionsType : uint8_t {
   Transpose = 26,
   Reducer = 27,
   Sub = 28,
+  Div = 29,
   Squeeze = 30,
   StridedSlice = 32,
   Dequantize = 38,
@@ -136,6 +137,7 @@ struct AddSubOptions {
   bool pot_scale_int16 = true;
   bool operator==(const AddSubOptions&) const = default;
 };
+// MUL and DIV: a fused activation (the tag says which table).
 struct MulOptions {
   Activation activation = Activation::None;
   bool operator==(const MulOptions&) const = default;

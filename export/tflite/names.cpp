@@ -256,6 +256,7 @@ const char* options_table_name(OptionsType t) {
   case OptionsType::Transpose: return "TransposeOptions";
   case OptionsType::Reducer: return "ReducerOptions";
   case OptionsType::Sub: return "SubOptions";
+  case OptionsType::Div: return "DivOptions";
   case OptionsType::Squeeze: return "SqueezeOptions";
   case OptionsType::StridedSlice: return "StridedSliceOptions";
   case OptionsType::Dequantize: return "DequantizeOptions";

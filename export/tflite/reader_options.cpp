@@ -93,6 +93,11 @@ Options read_options(const void* op_table, uint8_t tag, const std::string& owner
     ctx.check_slots(s, "MulOptions", slots_below(1));
     return {t, MulOptions{act(s->fused_activation_function())}};
   }
+  case OptionsType::Div: {
+    auto* s = o->builtin_options_as_DivOptions();
+    ctx.check_slots(s, "DivOptions", slots_below(1));
+    return {t, MulOptions{act(s->fused_activation_function())}};
+  }
   case OptionsType::Reshape: {
     auto* s = o->builtin_options_as_ReshapeOptions();
     ctx.check_slots(s, "ReshapeOptions", slots_below(1));

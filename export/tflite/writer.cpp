@@ -162,7 +162,8 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
         .scalar(T::VT_POT_SCALE_INT16, static_cast<uint8_t>(c->pot_scale_int16), 1)
         .end();
   }
-  if (auto* c = o.get<MulOptions>())
+  static_assert(int{fb::MulOptions::VT_FUSED_ACTIVATION_FUNCTION} == int{fb::DivOptions::VT_FUSED_ACTIVATION_FUNCTION});
+  if (auto* c = o.get<MulOptions>())  // MulOptions or DivOptions: the same slot
     return Table(b).scalar(fb::MulOptions::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0).end();
   if (auto* c = o.get<IntListOptions>()) {
     static_assert(int{fb::ReshapeOptions::VT_NEW_SHAPE} == int{fb::SqueezeOptions::VT_SQUEEZE_DIMS});

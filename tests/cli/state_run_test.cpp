@@ -75,8 +75,9 @@ TEST_F(StateRunTest, AnotherPlansOrAForeignFileIsRefusedAndKept) {
   CliResult r = run({"run", "other.tgrs", "-i", "x1.npy", "-o", "z.npy", "--state", "acc.state"});
   if (read_bytes(dir.file("other.tgrs")) != read_bytes(dir.file("acc.tgrs"))) {
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_EQ(r.err, "Error: acc.state: holds the state of another plan (delete it to start from this plan's "
-                     "initial values)\n");
+    EXPECT_EQ(r.err,
+              "Error: acc.state: holds the state of another plan (delete it to start from this plan's "
+              "initial values)\n");
     EXPECT_EQ(read_bytes(dir.file("acc.state")), kept);
   }
   write_bytes(dir.file("notes.txt"), {'h', 'i'});

@@ -3,7 +3,9 @@
 //   ASSIGN_VARIABLE(acc, s); y = RELU(s)
 // so each run's output is relu(initial + the sum of every input so far). Values derived by
 // hand: x = {10, 20, 30, 40} -> {11, 18, 33, 36}; then x = {-100, 1, 1, 1} -> s = {-89, 19,
-// 34, 37}, y = {0, 19, 34, 37}.
+// 34, 37}, y = {0, 19, 34, 37}. `residual` adds x once more at the end (y = relu(s) + x), so
+// the whole graph needs more fast memory than its largest operator: at its floor the plan has
+// several stages and the variable crosses them through slow memory.
 #pragma once
 
 #include <cstring>
@@ -15,7 +17,7 @@
 
 namespace tigris::test {
 
-inline std::vector<uint8_t> tflite_accumulator_model(bool with_init = true) {
+inline std::vector<uint8_t> tflite_accumulator_model(bool with_init = true, bool residual = false) {
   namespace tfl = tigris::tflite;
   tfl::Model m;
   m.buffers.resize(2);
@@ -45,17 +47,21 @@ inline std::vector<uint8_t> tflite_accumulator_model(bool with_init = true) {
   };
   const tfl::VarHandleOptions handle{"", "acc"};
   tfl::SubGraph main;
-  main.tensors = {tensor("x", {1, 4}, tfl::TensorType::Float32, 0), tensor("acc", {}, tfl::TensorType::Resource, 0),
+  main.tensors = {tensor("x", {1, 4}, tfl::TensorType::Float32, 0),
+                  tensor("acc", {}, tfl::TensorType::Resource, 0),
                   tensor("acc_value", {1, 4}, tfl::TensorType::Float32, 0),
-                  tensor("sum", {1, 4}, tfl::TensorType::Float32, 0), tensor("y", {1, 4}, tfl::TensorType::Float32, 0)};
+                  tensor("sum", {1, 4}, tfl::TensorType::Float32, 0),
+                  tensor("y", {1, 4}, tfl::TensorType::Float32, 0),
+                  tensor("y_plus_x", {1, 4}, tfl::TensorType::Float32, 0)};
   if (with_init) main.operators.push_back(op(0, {}, {}, tfl::OptionsType::CallOnce, tfl::CallOnceOptions{1}));
   main.operators.push_back(op(1, {}, {1}, tfl::OptionsType::VarHandle, handle));
   main.operators.push_back(op(2, {1}, {2}, tfl::OptionsType::ReadVariable, tfl::NoFieldOptions{}));
   main.operators.push_back(op(3, {2, 0}, {3}, tfl::OptionsType::Add, tfl::AddSubOptions{}));
   main.operators.push_back(op(4, {1, 3}, {}, tfl::OptionsType::AssignVariable, tfl::NoFieldOptions{}));
   main.operators.push_back(op(5, {3}, {4}, tfl::OptionsType::None));
+  if (residual) main.operators.push_back(op(3, {4, 0}, {5}, tfl::OptionsType::Add, tfl::AddSubOptions{}));
   main.inputs = {0};
-  main.outputs = {4};
+  main.outputs = {residual ? 5 : 4};
   m.subgraphs.push_back(main);
   if (with_init) {
     tfl::SubGraph init;

@@ -67,7 +67,8 @@ void HostSession::reset_state() {
 
 void HostSession::set_state(const std::vector<uint8_t>& bytes) {
   if (bytes.size() != state_.size())
-    throw Failure("the state holds " + std::to_string(bytes.size()) + " bytes; the plan keeps " + std::to_string(state_.size()));
+    throw Failure("the state holds " + std::to_string(bytes.size()) + " bytes; the plan keeps " +
+                  std::to_string(state_.size()));
   state_ = bytes;
 }
 

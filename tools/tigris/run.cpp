@@ -2,10 +2,9 @@
 //   [--fast SIZE] [--slow SIZE] [--stored-order] [--state FILE]`
 // Runs a plan once on the host runtime. A plan with state (variables kept across runs)
 // starts from its initial values, or with --state from the ones FILE holds, and writes the
-// values the run leaves back to FILE: a sequence of runs with one FILE is the stream. By default the fast arena is exactly
-// tigris_fast_arena_required(plan) bytes, so a successful run shows the plan fits
-// the budget it states. Arrays are exchanged in the model's declared axis order and
-// dtype (--stored-order: the plan's stored order).
+// values the run leaves back to FILE: a sequence of runs with one FILE is the stream. By default the fast arena is
+// exactly tigris_fast_arena_required(plan) bytes, so a successful run shows the plan fits the budget it states. Arrays
+// are exchanged in the model's declared axis order and dtype (--stored-order: the plan's stored order).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>

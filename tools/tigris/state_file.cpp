@@ -25,7 +25,8 @@ void append_le(std::vector<uint8_t>& out, uint64_t v, int bytes) {
 }  // namespace
 
 OutputKind state_file_kind() {
-  return {"a TiGrIS state file", [](std::string_view head) { return head.substr(0, 8) == std::string_view(kMagic, 8); }};
+  return {"a TiGrIS state file",
+          [](std::string_view head) { return head.substr(0, 8) == std::string_view(kMagic, 8); }};
 }
 
 uint64_t plan_fingerprint(const std::vector<uint8_t>& plan_bytes) {
@@ -38,14 +39,15 @@ std::optional<std::vector<uint8_t>> read_state_file(const std::string& path, uin
   if (!path_exists(path)) return std::nullopt;
   const std::vector<uint8_t> bytes = read_file(path);
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, 8) != 0)
-    throw Failure(path + ": not a TiGrIS state file (delete it, or name another file, to start from the initial values)");
+    throw Failure(path +
+                  ": not a TiGrIS state file (delete it, or name another file, to start from the initial values)");
   const uint64_t format = read_le(bytes.data() + 8, 4), size = read_le(bytes.data() + 12, 4);
   if (format != kFormat) throw Failure(path + ": state file format " + std::to_string(format) + " is not supported");
   if (read_le(bytes.data() + 16, 8) != fingerprint || size != state_bytes)
     throw Failure(path + ": holds the state of another plan (delete it to start from this plan's initial values)");
   if (bytes.size() != kHeaderBytes + size)
-    throw Failure(path + ": state file is damaged (" + std::to_string(bytes.size() - kHeaderBytes) + " state bytes, header says " +
-                  std::to_string(size) + ")");
+    throw Failure(path + ": state file is damaged (" + std::to_string(bytes.size() - kHeaderBytes) +
+                  " state bytes, header says " + std::to_string(size) + ")");
   return std::vector<uint8_t>(bytes.begin() + kHeaderBytes, bytes.end());
 }
 

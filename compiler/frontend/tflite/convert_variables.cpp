@@ -60,7 +60,8 @@ void call_once(Importer& imp) {
     if (code != tfl::op::kAssignVariable || op.inputs.size() != 2 || !handles.count(op.inputs[0]))
       refuse(at + ": an initialisation subgraph may only assign constants to variables");
     const int32_t v = op.inputs[1];
-    if (v < 0 || static_cast<size_t>(v) >= sg.tensors.size() || !tfl::is_constant(m, sg.tensors[static_cast<size_t>(v)]))
+    if (v < 0 || static_cast<size_t>(v) >= sg.tensors.size() ||
+        !tfl::is_constant(m, sg.tensors[static_cast<size_t>(v)]))
       refuse(at + ": assigns a value computed at run time; only constants are supported");
     const std::span<const uint8_t> d = tfl::tensor_data(m, sg.tensors[static_cast<size_t>(v)]);
     imp.resource_initial[handles[op.inputs[0]]] = std::vector<uint8_t>(d.begin(), d.end());

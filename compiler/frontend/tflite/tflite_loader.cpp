@@ -16,9 +16,9 @@ namespace {
 bool only_init_subgraphs(const tfl::Model& m) {
   std::vector<char> init(m.subgraphs.size(), 0);
   for (const tfl::Operator& op : m.subgraphs[0].operators)
-    if (auto* o = op.options.get<tfl::CallOnceOptions>();
-        o && tfl::builtin_code(m, op) == tfl::op::kCallOnce && o->init_subgraph_index > 0 &&
-        static_cast<size_t>(o->init_subgraph_index) < init.size())
+    if (auto* o = op.options.get<tfl::CallOnceOptions>(); o && tfl::builtin_code(m, op) == tfl::op::kCallOnce &&
+                                                          o->init_subgraph_index > 0 &&
+                                                          static_cast<size_t>(o->init_subgraph_index) < init.size())
       init[static_cast<size_t>(o->init_subgraph_index)] = 1;
   return std::all_of(init.begin() + 1, init.end(), [](char c) { return c != 0; });
 }
@@ -27,11 +27,13 @@ bool only_init_subgraphs(const tfl::Model& m) {
 std::vector<ConversionReason> model_reasons(const tfl::Model& m) {
   std::vector<ConversionReason> out;
   for (const std::string& part : m.uncarried) out.push_back({-1, "", part});
-  if (m.subgraphs.empty()) out.push_back({-1, "", "the model has no subgraph"});
+  if (m.subgraphs.empty())
+    out.push_back({-1, "", "the model has no subgraph"});
   else if (!only_init_subgraphs(m))
-    out.push_back({-1, "",
-                   "the model has " + std::to_string(m.subgraphs.size()) +
-                       " subgraphs (control flow); one subgraph, and CALL_ONCE initialisation subgraphs, are supported"});
+    out.push_back(
+        {-1, "",
+         "the model has " + std::to_string(m.subgraphs.size()) +
+             " subgraphs (control flow); one subgraph, and CALL_ONCE initialisation subgraphs, are supported"});
   return out;
 }
 

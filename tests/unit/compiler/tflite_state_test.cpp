@@ -64,13 +64,28 @@ TEST(TfliteState, ResourceVariableAccumulatesAcrossRuns) {
   EXPECT_NE(plan.state_entries[0].output, TIGRIS_NONE);
 }
 
-TEST(TfliteState, ResourceVariableAtTheFloor) {
-  compiler::Model m = compiler::load_model_bytes(test::tflite_accumulator_model(), "acc.tflite");
+// y = relu(s) + x at the floor: several stages, the variable loaded from and spilled to slow
+// memory between them. Runs: {11, 18, 33, 36} + x1 = {21, 38, 63, 76}; then s = {-89, 19, 34,
+// 37}, y = {0, 19, 34, 37} + x2 = {-100, 20, 35, 38}.
+TEST(TfliteState, ResourceVariableAcrossStagesAtTheFloor) {
+  const std::vector<uint8_t> model = test::tflite_accumulator_model(true, true);
+  compiler::Model m = compiler::load_model_bytes(model, "acc.tflite");
   compiler::Budgets b;
   b.fast = 16u << 20;
   const uint64_t floor = compiler::schedule(m, b).fast.minimum_for_partition_bytes;
   ASSERT_GT(floor, 0u);
-  expect_accumulates(compile_at(test::tflite_accumulator_model(), floor));
+  const compiler::CompileResult c = compile_at(model, floor);
+  ASSERT_TRUE(c.ok()) << c.error;
+  EXPECT_GT(c.schedule.fast.stages, 1u);
+  std::vector<uint8_t> state;
+  test::PlanRun r = test::run_plan(c.plan, {bytes_of({10, 20, 30, 40})}, 1 << 16, 0, &state);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(floats_of(r.outputs.at(0)), (std::vector<float>{21, 38, 63, 76}));
+  r = test::run_plan(c.plan, {bytes_of({-100, 1, 1, 1})}, 1 << 16, 0, &state);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(floats_of(r.outputs.at(0)), (std::vector<float>{-100, 20, 35, 38}));
+  EXPECT_EQ(floats_of(state), (std::vector<float>{-89, 19, 34, 37}));
+  EXPECT_GT(r.stats.copy_bytes, 0u);
 }
 
 // Without CALL_ONCE a variable starts at TensorFlow Lite Micro's reset value, zero.

@@ -128,6 +128,7 @@ enum class S8 : uint8_t {
     kTranspose,
     kStridedSlice,
     kQuantizeCast,
+    kLstm,
 };
 
 // The int16 reference kernel (kernels/s16/) of an op on quantized int16 data (16x8
@@ -606,8 +607,8 @@ inline constexpr OpDef kOpDefs[] = {
         .contract(Rule::kSvdf, DtypeClass::kF, row::plain, attr(TIGRIS_ATTR_CONSTANTS) | attr(TIGRIS_ATTR_SVDF))
         .with(kTraitFusedAct),
     op(TIGRIS_OP_LSTM, "LSTM", "Lstm")
-        .kernel(Family::kSequence, F32::kLstm, kF)
-        .contract(Rule::kLstm, DtypeClass::kF, row::plain, attr(TIGRIS_ATTR_CONSTANTS) | attr(TIGRIS_ATTR_LSTM)),
+        .kernel(Family::kSequence, F32::kLstm, kF).int8(S8::kLstm)
+        .contract(Rule::kLstm, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_CONSTANTS) | attr(TIGRIS_ATTR_LSTM)),
     op(TIGRIS_OP_IF, "IF", "If")
         .kernel(Family::kNone, F32::kNone, kAny)
         .contract(Rule::kControlFlow, DtypeClass::kSpecial, row::plain, attr(TIGRIS_ATTR_SUBGRAPHS))

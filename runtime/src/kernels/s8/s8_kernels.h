@@ -58,5 +58,7 @@ int resize_bilinear(const Call &);
 
 // s8_quantize.cpp: CAST with a quantized int8 side (quantize / dequantize / requantize).
 int quantize_cast(const Call &);
+// s8_lstm.cpp: UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations, int16 cell state).
+int lstm(const Call &);
 
 }  // namespace tigris_s8

@@ -82,6 +82,7 @@ const std::map<std::string, LowerFn>& table() {
     register_spatial(m);
     register_elementwise(m);
     register_other(m);
+    register_lstm(m);
     return m;
   }();
   return t;

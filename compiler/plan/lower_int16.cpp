@@ -253,7 +253,8 @@ bool byte_movement(const std::string& op) {
 }  // namespace
 
 bool lower_int16(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
-  if (!touches_int16(g, n) || byte_movement(n.op)) return false;
+  // The int8 LSTM's int16 cell state is part of its own form (lower_lstm.cpp).
+  if (!touches_int16(g, n) || byte_movement(n.op) || n.op == "Lstm") return false;
   static const std::map<std::string, LowerFn> table = {
       {"Conv", conv},
       {"DepthwiseConv", conv},

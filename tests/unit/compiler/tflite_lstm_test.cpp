@@ -30,7 +30,7 @@ constexpr int kT = 2, kI = 3, kH = 2;
 struct LstmModel {
   bool int8 = false;
   tfl::Activation activation = tfl::Activation::Tanh;
-  bool cifg = false, peephole = false, projection = false, layer_norm = false;
+  bool cifg = false, peephole = false, projection = false, layer_norm = false, time_major = false;
   float cell_clip = 0.0f;
 };
 
@@ -70,7 +70,9 @@ std::vector<uint8_t> build(const LstmModel& s) {
     return add(name, {kH}, tfl::TensorType::Float32, 0.0f, 0, bytes_of(std::vector<float>{0.1f * seed, -0.2f}));
   };
   std::vector<int32_t> in(24, -1);
-  in[0] = add("x", {1, kT, kI}, act, as, s.int8 ? -3 : 0, {});
+  const std::vector<int32_t> xs = s.time_major ? std::vector<int32_t>{kT, 1, kI} : std::vector<int32_t>{1, kT, kI};
+  const std::vector<int32_t> ys = s.time_major ? std::vector<int32_t>{kT, 1, kH} : std::vector<int32_t>{1, kT, kH};
+  in[0] = add("x", xs, act, as, s.int8 ? -3 : 0, {});
   for (int g = 0; g < 4; ++g) in[1 + g] = weight("w" + std::to_string(g), kI, g);
   for (int g = 0; g < 4; ++g) in[5 + g] = weight("r" + std::to_string(g), kH, 4 + g);
   for (int g = 0; g < 4; ++g) in[12 + g] = bias("b" + std::to_string(g), g);
@@ -81,7 +83,7 @@ std::vector<uint8_t> build(const LstmModel& s) {
   in[18] = add("h", {1, kH}, act, s.int8 ? 1.0f / 128 : 0.0f, s.int8 ? 5 : 0, {}, true);
   in[19] = add("c", {1, kH}, s.int8 ? tfl::TensorType::Int16 : tfl::TensorType::Float32, s.int8 ? 1.0f / 2048 : 0.0f,
                0, {}, true);
-  const int32_t y = add("y", {1, kT, kH}, act, s.int8 ? 1.0f / 128 : 0.0f, s.int8 ? 5 : 0, {});
+  const int32_t y = add("y", ys, act, s.int8 ? 1.0f / 128 : 0.0f, s.int8 ? 5 : 0, {});
   m.operator_codes.push_back(tfl::OperatorCode{tfl::op::kUnidirectionalSequenceLstm, std::nullopt, 1});
   tfl::Operator op;
   op.inputs = in;
@@ -89,6 +91,7 @@ std::vector<uint8_t> build(const LstmModel& s) {
   tfl::UnidirectionalSequenceLstmOptions o;
   o.activation = s.activation;
   o.cell_clip = s.cell_clip;
+  o.time_major = s.time_major;
   op.options.type = tfl::OptionsType::UnidirectionalSequenceLstm;
   op.options.value = o;
   sg.operators.push_back(op);
@@ -184,6 +187,22 @@ TEST(TfliteLstm, HAndCAreThePlansStateAndCarryOver) {
   EXPECT_EQ(std::count(init.begin(), init.end(), 5), 2);
   EXPECT_EQ(std::count(init.begin(), init.end(), 0), static_cast<long>(init.size()) - 2);
   EXPECT_NE(r[0], r[1]);
+}
+
+// With one batch row, time-major [T,1,I] and batch-major [1,T,I] hold the same bytes: both
+// forms give the same outputs (a time-major model read as batch-major would run T batches
+// of one step each, from the initial state, and differ).
+TEST(TfliteLstm, TimeMajorReadsStepsAlongAxisZero) {
+  std::vector<uint8_t> init;
+  std::vector<float> xf = {0.5f, -1.0f, 0.25f, 1.0f, 0.0f, -0.5f};
+  LstmModel tm;
+  tm.time_major = true;
+  auto a = run_twice({}, bytes_of(xf), &init), b = run_twice(tm, bytes_of(xf), &init);
+  EXPECT_EQ(a, b);
+  LstmModel q, qt;
+  q.int8 = qt.int8 = qt.time_major = true;
+  std::vector<int8_t> xq = {10, -20, 5, 40, -3, -13};
+  EXPECT_EQ(run_twice(q, bytes_of(xq), &init), run_twice(qt, bytes_of(xq), &init));
 }
 
 }  // namespace

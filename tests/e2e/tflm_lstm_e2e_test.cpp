@@ -57,8 +57,8 @@ std::vector<std::vector<uint8_t>> run_sequence(const std::vector<uint8_t>& bytes
       error = "input write";
       return outs;
     }
-    tigris_exec_error_t xe = tigris_run_with_state(&plan, &mem, kernel, nullptr, nullptr, ws.data(), ws.size(),
-                                                   state.data(), state.size());
+    tigris_exec_error_t xe =
+        tigris_run_with_state(&plan, &mem, kernel, nullptr, nullptr, ws.data(), ws.size(), state.data(), state.size());
     if (xe != TIGRIS_EXEC_OK) {
       error = std::string("run: ") + tigris_exec_error_str(xe);
       return outs;

@@ -42,10 +42,10 @@ void sequence_lstm(Importer& imp) {
   std::vector<int64_t> xs = imp.tfl_shape(x), hs = imp.tfl_shape(h), cs = imp.tfl_shape(c), ys = imp.tfl_shape(y);
   if (xs.size() != 3 || ys.size() != 3) refuse("expects a rank-3 input and output");
   const int64_t batch = o->time_major ? xs[1] : xs[0], in = xs[2];
-  if (hs.size() != 2 || hs[0] != batch || cs != hs)
-    refuse("the output and cell states must be [batch, units] tensors");
+  if (hs.size() != 2 || hs[0] != batch || cs != hs) refuse("the output and cell states must be [batch, units] tensors");
   const int64_t units = hs[1];
-  if (ys[0] != xs[0] || ys[1] != xs[1] || ys[2] != units) refuse("output shape does not follow from the input and state");
+  if (ys[0] != xs[0] || ys[1] != xs[1] || ys[2] != units)
+    refuse("output shape does not follow from the input and state");
 
   const ir::DType t = imp.act_dtype(x);
   if (imp.act_dtype(y) != t || imp.act_dtype(h) != t) refuse("input, output and output state types differ");
@@ -67,7 +67,8 @@ void sequence_lstm(Importer& imp) {
     if (!imp.is_const(w)) refuse("weights computed at run time");
     const int64_t cols = k < 4 ? in : units;
     if (imp.tfl_shape(w) != std::vector<int64_t>{units, cols})
-      refuse("weight '" + imp.tensor(w).name + "' is not [" + std::to_string(units) + ", " + std::to_string(cols) + "]");
+      refuse("weight '" + imp.tensor(w).name + "' is not [" + std::to_string(units) + ", " + std::to_string(cols) +
+             "]");
     if (int8) {
       if (imp.type(w) != tfl::TensorType::Int8 || !imp.quant(w)) refuse("int8 operator with weights that are not int8");
       const ir::QuantParam q = *imp.quant(w);

@@ -38,8 +38,8 @@ std::vector<uint8_t> build(const LstmModel& s) {
   tfl::Model m;
   tfl::SubGraph sg;
   m.buffers.resize(1);
-  auto add = [&](const std::string& name, std::vector<int32_t> shape, tfl::TensorType type, float scale,
-                 int64_t zp, std::vector<uint8_t> data, bool variable = false) {
+  auto add = [&](const std::string& name, std::vector<int32_t> shape, tfl::TensorType type, float scale, int64_t zp,
+                 std::vector<uint8_t> data, bool variable = false) {
     tfl::Tensor t;
     t.name = name;
     t.shape = std::move(shape);
@@ -81,8 +81,8 @@ std::vector<uint8_t> build(const LstmModel& s) {
   if (s.projection) in[16] = weight("projection", kH, 9);
   if (s.layer_norm) in[21] = bias("norm", 1);
   in[18] = add("h", {1, kH}, act, s.int8 ? 1.0f / 128 : 0.0f, s.int8 ? 5 : 0, {}, true);
-  in[19] = add("c", {1, kH}, s.int8 ? tfl::TensorType::Int16 : tfl::TensorType::Float32, s.int8 ? 1.0f / 2048 : 0.0f,
-               0, {}, true);
+  in[19] = add("c", {1, kH}, s.int8 ? tfl::TensorType::Int16 : tfl::TensorType::Float32, s.int8 ? 1.0f / 2048 : 0.0f, 0,
+               {}, true);
   const int32_t y = add("y", ys, act, s.int8 ? 1.0f / 128 : 0.0f, s.int8 ? 5 : 0, {});
   m.operator_codes.push_back(tfl::OperatorCode{tfl::op::kUnidirectionalSequenceLstm, std::nullopt, 1});
   tfl::Operator op;
@@ -149,13 +149,14 @@ std::vector<std::vector<uint8_t>> run_twice(const LstmModel& s, const std::vecto
   for (int run = 0; run < 2; ++run) {
     std::vector<void*> ptrs(plan.header->num_tensors, nullptr);
     tigris_mem_t mem;
-    EXPECT_EQ(tigris_mem_init(&mem, ptrs.data(), plan.header->num_tensors, fast.get(), fast_size, slow.get(), slow_size),
-              TIGRIS_MEM_OK);
+    EXPECT_EQ(
+        tigris_mem_init(&mem, ptrs.data(), plan.header->num_tensors, fast.get(), fast_size, slow.get(), slow_size),
+        TIGRIS_MEM_OK);
     EXPECT_EQ(tigris_input_write(&plan, &mem, plan.model_inputs[0], input.data(), static_cast<uint32_t>(input.size())),
               TIGRIS_OK);
-    EXPECT_EQ(tigris_run_with_state(&plan, &mem, kernel, nullptr, nullptr, ws.data(), ws.size(), state.data(),
-                                    state.size()),
-              TIGRIS_EXEC_OK);
+    EXPECT_EQ(
+        tigris_run_with_state(&plan, &mem, kernel, nullptr, nullptr, ws.data(), ws.size(), state.data(), state.size()),
+        TIGRIS_EXEC_OK);
     std::vector<uint8_t> out(tigris_iface_bytes(&plan, plan.model_outputs[0]));
     EXPECT_EQ(tigris_output_read(&plan, &mem, plan.model_outputs[0], out.data(), static_cast<uint32_t>(out.size())),
               TIGRIS_OK);

@@ -42,9 +42,7 @@ int64_t rdbpot(int64_t x, int e) {  // RoundingDivideByPOT: round half away from
   const int64_t mask = (1ll << e) - 1, rem = x & mask, threshold = (mask >> 1) + (x < 0 ? 1 : 0);
   return (x >> e) + (rem > threshold ? 1 : 0);
 }
-int64_t mbqm(int64_t x, int32_t m, int s) {
-  return rdbpot(srdhm(x * (1ll << (s > 0 ? s : 0)), m), s > 0 ? 0 : -s);
-}
+int64_t mbqm(int64_t x, int32_t m, int s) { return rdbpot(srdhm(x * (1ll << (s > 0 ? s : 0)), m), s > 0 ? 0 : -s); }
 int64_t sat(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 int64_t ref_sigmoid(const std::vector<uint16_t>& t, int64_t v) {
@@ -63,10 +61,10 @@ int64_t ref_tanh(const std::vector<uint16_t>& t, int64_t mult, int shift, int64_
 struct Case {
   int T, B, I, H;
   bool time_major;
-  float clip;        // float cell clip
-  float c_scale;     // 2^p
-  float h_scale;     // h's (and y's) scale
-  int32_t zx, zh;    // zero points of x and h
+  float clip;      // float cell clip
+  float c_scale;   // 2^p
+  float h_scale;   // h's (and y's) scale
+  int32_t zx, zh;  // zero points of x and h
   uint32_t seed;
 };
 
@@ -124,8 +122,7 @@ TEST(S8Lstm, OneStepByHand) {
   ASSERT_EQ(tigris_rt::check_operator(L.f.plan(), L.op), TIGRIS_OK);
   int8_t x = 17, h0 = 3, y = 0, h = 0;
   int16_t c0 = 1000, c = 0;
-  L.f.bind(L.x, &x), L.f.bind(L.h0, &h0), L.f.bind(L.c0, &c0), L.f.bind(L.y, &y), L.f.bind(L.h, &h),
-      L.f.bind(L.c, &c);
+  L.f.bind(L.x, &x), L.f.bind(L.h0, &h0), L.f.bind(L.c0, &c0), L.f.bind(L.y, &y), L.f.bind(L.h, &h), L.f.bind(L.c, &c);
   ASSERT_EQ(L.f.run(L.op), 0);
   EXPECT_EQ(c, 500);
   const int64_t tanh_c = (((int64_t)t[11] << 8) + 184 * ((int64_t)t[12] - t[11]) - (1 << 23) + (1 << 7)) >> 8;
@@ -176,8 +173,8 @@ void reference(const Case& k, const std::vector<Bytes>& w, const std::vector<std
 }
 
 void check(const Case& k) {
-  SCOPED_TRACE("T=" + std::to_string(k.T) + " B=" + std::to_string(k.B) + " time_major=" +
-               std::to_string(k.time_major) + " clip=" + std::to_string(k.clip));
+  SCOPED_TRACE("T=" + std::to_string(k.T) + " B=" + std::to_string(k.B) +
+               " time_major=" + std::to_string(k.time_major) + " clip=" + std::to_string(k.clip));
   const std::vector<uint16_t> t = test_table();
   std::vector<Bytes> w;
   for (int g = 0; g < 8; ++g) w.push_back(random_bytes((size_t)k.H * (g < 4 ? k.I : k.H), k.seed + g));
@@ -222,10 +219,10 @@ void check(const Case& k) {
 }
 
 TEST(S8Lstm, MatchesTflmFormulasOverStepsAndBatches) {
-  check({2, 1, 3, 2, false, 0.0f, 1.0f / 2048, 1.0f / 128, -5, 3, 11});       // hidden 2, input 3, 2 steps
-  check({4, 2, 3, 5, false, 0.0f, 1.0f / 4096, 0.0123f, 7, -128, 12});       // batch-major, p = -12
-  check({3, 2, 2, 4, true, 0.0f, 1.0f / 32768, 0.02f, 0, 10, 13});            // time-major, p = -15 (right shift)
-  check({5, 1, 3, 3, false, 0.1f, 1.0f / 1024, 1.0f / 256, 2, -1, 14});       // cell clip
+  check({2, 1, 3, 2, false, 0.0f, 1.0f / 2048, 1.0f / 128, -5, 3, 11});  // hidden 2, input 3, 2 steps
+  check({4, 2, 3, 5, false, 0.0f, 1.0f / 4096, 0.0123f, 7, -128, 12});   // batch-major, p = -12
+  check({3, 2, 2, 4, true, 0.0f, 1.0f / 32768, 0.02f, 0, 10, 13});       // time-major, p = -15 (right shift)
+  check({5, 1, 3, 3, false, 0.1f, 1.0f / 1024, 1.0f / 256, 2, -1, 14});  // cell clip
 }
 
 TEST(S8Lstm, RuleRefusesWhatTheKernelCannotRun) {
@@ -255,7 +252,7 @@ TEST(S8Lstm, RuleRefusesWhatTheKernelCannotRun) {
   EXPECT_EQ(rule(1.0f / 2048, 3, tigris_s8::kLstmInt8AttrBytes, true), TIGRIS_ERR_BAD_OPERATOR);  // cell zero point
   EXPECT_EQ(rule(1.0f / 2048, 0, 8, true), TIGRIS_ERR_BAD_OPERATOR);  // float-form attribute
   EXPECT_EQ(rule(1.0f / 2048, 0, tigris_s8::kLstmInt8AttrBytes, false), TIGRIS_ERR_BAD_OPERATOR);  // no table
-  EXPECT_EQ(rule(16.0f, 0, tigris_s8::kLstmInt8AttrBytes, true), TIGRIS_ERR_BAD_OPERATOR);  // cell scale 2^4
+  EXPECT_EQ(rule(16.0f, 0, tigris_s8::kLstmInt8AttrBytes, true), TIGRIS_ERR_BAD_OPERATOR);         // cell scale 2^4
 }
 
 }  // namespace

@@ -175,8 +175,8 @@ int lstm(const Call &c)
             for (int32_t j = 0; j < hid; ++j) {
                 int16_t gate[4];  // i, f, c, o
                 for (int g = 0; g < 4; ++g) {
-                    const int16_t from_x = fc16(W[g] + (int64_t)j * in, xt, in, x_offset, B[g], j, q.fc_multiplier[g],
-                                                q.fc_shift[g]);
+                    const int16_t from_x =
+                        fc16(W[g] + (int64_t)j * in, xt, in, x_offset, B[g], j, q.fc_multiplier[g], q.fc_shift[g]);
                     const int16_t from_h = fc16(R[g] + (int64_t)j * hid, hp, hid, h_offset, nullptr, j,
                                                 q.fc_multiplier[4 + g], q.fc_shift[4 + g]);
                     gate[g] = sat16((int32_t)from_x + from_h);
@@ -185,12 +185,14 @@ int lstm(const Call &c)
                 const int16_t gg = tanh16(table, 3, 0, gate[2]), og = sigmoid16(table, gate[3]);
                 int16_t cv;
                 memcpy(&cv, ct + 2 * j, 2);
-                const int16_t kept = sat16(multiply_by_quantized_multiplier((int32_t)fg * cv, q.forget_multiplier,
-                                                                            q.forget_shift));
-                const int16_t added = sat16(multiply_by_quantized_multiplier((int32_t)ig * gg, q.input_multiplier,
-                                                                             q.input_shift));
+                const int16_t kept =
+                    sat16(multiply_by_quantized_multiplier((int32_t)fg * cv, q.forget_multiplier, q.forget_shift));
+                const int16_t added =
+                    sat16(multiply_by_quantized_multiplier((int32_t)ig * gg, q.input_multiplier, q.input_shift));
                 cv = sat16((int32_t)kept + added);
-                if (q.clip) cv = cv > q.quantized_clip ? q.quantized_clip : (cv < -q.quantized_clip ? (int16_t)-q.quantized_clip : cv);
+                if (q.clip)
+                    cv = cv > q.quantized_clip ? q.quantized_clip
+                                               : (cv < -q.quantized_clip ? (int16_t)-q.quantized_clip : cv);
                 memcpy(ct + 2 * j, &cv, 2);
                 const int16_t tc = tanh16(table, q.tanh_multiplier, q.tanh_shift, cv);
                 const int32_t hv =

@@ -79,13 +79,14 @@ const uint8_t *constant(const Call &c, int k, uint32_t bytes)
     return (const uint8_t *)tigris_weight_data(c.plan, e);
 }
 
-// One FC output: sum_k w[k] (v[k] + offset) (+ bias), requantized to int16.
+// One FC output: sum_k w[k] (v[k] + offset) (+ bias) in int32 (wrapping, as the int8 FC),
+// requantized to int16.
 inline int16_t fc16(const int8_t *w, const int8_t *v, int32_t n, int32_t offset, const uint8_t *bias, int32_t j,
                     int32_t m, int s)
 {
     int32_t acc = 0;
-    for (int32_t k = 0; k < n; ++k) acc += (int32_t)w[k] * ((int32_t)v[k] + offset);
-    if (bias != nullptr) acc += rd_i32(bias + 4 * j);
+    for (int32_t k = 0; k < n; ++k) acc = wrap_add(acc, (int32_t)w[k] * ((int32_t)v[k] + offset));
+    if (bias != nullptr) acc = wrap_add(acc, rd_i32(bias + 4 * j));
     return sat16(multiply_by_quantized_multiplier(acc, m, s));
 }
 

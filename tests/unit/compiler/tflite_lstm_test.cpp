@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "compiler/api.h"
+#include "compiler/report/plan_inspection.h"
 #include "compiler_support/plan_runner.h"
 #include "export/tflite/model.h"
 #include "export/tflite/writer.h"
@@ -204,6 +205,28 @@ TEST(TfliteLstm, TimeMajorReadsStepsAlongAxisZero) {
   q.int8 = qt.int8 = qt.time_major = true;
   std::vector<int8_t> xq = {10, -20, 5, 40, -3, -13};
   EXPECT_EQ(run_twice(q, bytes_of(xq), &init), run_twice(qt, bytes_of(xq), &init));
+}
+
+}  // namespace
+
+namespace {
+
+// tigris inspect counts the weights an LSTM names in CONSTANTS: 8 weight matrices of 2 x 3
+// and 2 x 2 float32, 4 biases of 2 (4 x 24 + 4 x 16 + 4 x 8 = 192 bytes).
+TEST(TfliteLstm, InspectCountsTheConstantsWeights) {
+  compiler::Model m = compiler::load_model_bytes(build({}), "lstm.tflite");
+  compiler::Budgets b;
+  b.fast = 1 << 16;
+  compiler::CompileResult c = compiler::compile(m, b);
+  ASSERT_TRUE(c.ok()) << c.error;
+  tigris_plan_t plan;
+  tigris_plan_limits_t required;
+  ASSERT_EQ(tigris_plan_load_ex(c.plan.data(), static_cast<uint32_t>(c.plan.size()), &plan, &required), TIGRIS_OK);
+  const report::PlanInspection in = report::inspect_plan(plan, required, "lstm.tgrs", c.plan.size());
+  uint64_t lstm_bytes = 0;
+  for (const report::PlanOpType& t : in.op_types)
+    if (t.type == "Lstm") lstm_bytes = t.weight_bytes;
+  EXPECT_EQ(lstm_bytes, 192u);
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 // R_i, R_f, R_c, R_o, b_i, b_f, b_c, b_o; outputs y, h_out, c_out; attributes time_major and
 // cell_clip. TensorFlow Lite Micro's kernel is the standard Keras LSTM: it refuses CIFG
 // (no input gate), peepholes, projection and layer normalization, and so does this; its
-// float form runs float32 throughout, its integer form int8 activations and weights, an
-// int16 cell state and int32 biases (16-bit activations have no TiGrIS kernel yet).
+// float form runs float32 throughout, its integer forms int8 (or int16: 16x8) activations,
+// int8 weights, an int16 cell state and int32 (int64) biases.
 #include <cmath>
 
 #include "compiler/frontend/tflite/importer.h"
@@ -49,13 +49,18 @@ void sequence_lstm(Importer& imp) {
 
   const ir::DType t = imp.act_dtype(x);
   if (imp.act_dtype(y) != t || imp.act_dtype(h) != t) refuse("input, output and output state types differ");
-  const bool int8 = t == ir::DType::Int8;
-  if (!int8 && t != ir::DType::Float32)
-    refuse("no kernel for " + ir::dtype_name(t) + " activations (float32 and int8 are supported)");
+  // int8: TFLM's 8x8->16 LSTM (int32 biases); int16: its 16x8->16 LSTM (int64 biases).
+  const bool quantized = t == ir::DType::Int8 || t == ir::DType::Int16;
+  if (!quantized && t != ir::DType::Float32)
+    refuse("no kernel for " + ir::dtype_name(t) + " activations (float32, int8 and int16 are supported)");
+  if (quantized && !imp.act_quant(x)) refuse("quantized activations without a quantization record");
   const ir::DType cell = imp.act_dtype(c);
-  if (int8 && cell != ir::DType::Int16) refuse("the int8 form needs an int16 cell state");
-  if (!int8 && cell != ir::DType::Float32) refuse("the float form needs a float32 cell state");
-  if (int8) {
+  if (quantized && cell != ir::DType::Int16) refuse("the quantized forms need an int16 cell state");
+  if (!quantized && cell != ir::DType::Float32) refuse("the float form needs a float32 cell state");
+  const tfl::TensorType bias_type = t == ir::DType::Int16 ? tfl::TensorType::Int64
+                                    : quantized           ? tfl::TensorType::Int32
+                                                          : tfl::TensorType::Float32;
+  if (quantized) {
     std::optional<ir::QuantParam> qc = imp.act_quant(c);
     if (!qc || qc->zero_points[0] != 0) refuse("the cell state must be quantized with zero point 0");
   }
@@ -69,8 +74,9 @@ void sequence_lstm(Importer& imp) {
     if (imp.tfl_shape(w) != std::vector<int64_t>{units, cols})
       refuse("weight '" + imp.tensor(w).name + "' is not [" + std::to_string(units) + ", " + std::to_string(cols) +
              "]");
-    if (int8) {
-      if (imp.type(w) != tfl::TensorType::Int8 || !imp.quant(w)) refuse("int8 operator with weights that are not int8");
+    if (quantized) {
+      if (imp.type(w) != tfl::TensorType::Int8 || !imp.quant(w))
+        refuse("quantized operator with weights that are not int8");
       const ir::QuantParam q = *imp.quant(w);
       if (q.scales.size() != 1) refuse("weights quantized per channel (TFLite Micro's LSTM reads one scale)");
       if (q.zero_points[0] != 0) refuse("int8 weights with a non-zero zero point");
@@ -82,8 +88,9 @@ void sequence_lstm(Importer& imp) {
   for (int k = 0; k < 4; ++k) {
     const int32_t b = imp.input(static_cast<size_t>(kGateBiases + k));
     if (b < 0) refuse("gate bias " + std::to_string(k) + " is absent (TFLite Micro requires the four)");
-    if (imp.type(b) != (int8 ? tfl::TensorType::Int32 : tfl::TensorType::Float32))
-      refuse(std::string(int8 ? "int8" : "float") + " operator with a " + tfl::tensor_type_name(imp.type(b)) + " bias");
+    if (imp.type(b) != bias_type)
+      refuse(ir::dtype_name(t) + " operator with a " + tfl::tensor_type_name(imp.type(b)) +
+             " bias (TFLite Micro takes " + tfl::tensor_type_name(bias_type) + ")");
     if (imp.tfl_shape(b) != std::vector<int64_t>{units}) refuse("a gate bias is not [" + std::to_string(units) + "]");
     if (!imp.is_const(b)) refuse("a gate bias is computed at run time");
     constants.push_back(b);

@@ -155,6 +155,7 @@ enum class S16 : uint8_t {
     kPad,
     kByteMovement,
     kQuantizeCast,
+    kLstm,
 };
 
 // The loader rule (plan/op_rules_*.cpp) that checks an op's operands, shapes and attributes.
@@ -607,7 +608,7 @@ inline constexpr OpDef kOpDefs[] = {
         .contract(Rule::kSvdf, DtypeClass::kF, row::plain, attr(TIGRIS_ATTR_CONSTANTS) | attr(TIGRIS_ATTR_SVDF))
         .with(kTraitFusedAct),
     op(TIGRIS_OP_LSTM, "LSTM", "Lstm")
-        .kernel(Family::kSequence, F32::kLstm, kF).int8(S8::kLstm)
+        .kernel(Family::kSequence, F32::kLstm, kF).int8(S8::kLstm).int16(S16::kLstm)
         .contract(Rule::kLstm, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_CONSTANTS) | attr(TIGRIS_ATTR_LSTM)),
     op(TIGRIS_OP_IF, "IF", "If")
         .kernel(Family::kNone, F32::kNone, kAny)

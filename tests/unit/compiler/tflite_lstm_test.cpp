@@ -29,7 +29,8 @@ std::vector<uint8_t> bytes_of(const std::vector<T>& v) {
 constexpr int kT = 2, kI = 3, kH = 2;
 
 struct LstmModel {
-  bool int8 = false;
+  bool int8 = false;   // int8 x, h, y (int32 biases)
+  bool int16 = false;  // with int8: 16x8, int16 x, h, y (int64 biases)
   tfl::Activation activation = tfl::Activation::Tanh;
   bool cifg = false, peephole = false, projection = false, layer_norm = false, time_major = false;
   float cell_clip = 0.0f;
@@ -54,8 +55,8 @@ std::vector<uint8_t> build(const LstmModel& s) {
     sg.tensors.push_back(t);
     return static_cast<int32_t>(sg.tensors.size() - 1);
   };
-  const auto act = s.int8 ? tfl::TensorType::Int8 : tfl::TensorType::Float32;
-  const float as = s.int8 ? 0.05f : 0.0f;
+  const auto act = s.int16 ? tfl::TensorType::Int16 : s.int8 ? tfl::TensorType::Int8 : tfl::TensorType::Float32;
+  const float as = s.int16 ? 0.0005f : s.int8 ? 0.05f : 0.0f;
   auto weight = [&](const std::string& name, int cols, int seed) {
     if (s.int8) {
       std::vector<int8_t> v;
@@ -67,6 +68,7 @@ std::vector<uint8_t> build(const LstmModel& s) {
     return add(name, {kH, cols}, tfl::TensorType::Float32, 0.0f, 0, bytes_of(v));
   };
   auto bias = [&](const std::string& name, int seed) {
+    if (s.int16) return add(name, {kH}, tfl::TensorType::Int64, 0.0f, 0, bytes_of(std::vector<int64_t>{40 * seed, -9}));
     if (s.int8) return add(name, {kH}, tfl::TensorType::Int32, 0.0f, 0, bytes_of(std::vector<int32_t>{40 * seed, -9}));
     return add(name, {kH}, tfl::TensorType::Float32, 0.0f, 0, bytes_of(std::vector<float>{0.1f * seed, -0.2f}));
   };
@@ -81,10 +83,11 @@ std::vector<uint8_t> build(const LstmModel& s) {
   if (s.peephole) in[10] = add("peephole", {kH}, act, as, 0, bytes_of(std::vector<int8_t>(s.int8 ? kH : kH * 4, 1)));
   if (s.projection) in[16] = weight("projection", kH, 9);
   if (s.layer_norm) in[21] = bias("norm", 1);
-  in[18] = add("h", {1, kH}, act, s.int8 ? 1.0f / 128 : 0.0f, s.int8 ? 5 : 0, {}, true);
+  const float hs = s.int16 ? 1.0f / 32768 : s.int8 ? 1.0f / 128 : 0.0f;
+  in[18] = add("h", {1, kH}, act, hs, s.int8 ? 5 : 0, {}, true);
   in[19] = add("c", {1, kH}, s.int8 ? tfl::TensorType::Int16 : tfl::TensorType::Float32, s.int8 ? 1.0f / 2048 : 0.0f, 0,
                {}, true);
-  const int32_t y = add("y", ys, act, s.int8 ? 1.0f / 128 : 0.0f, s.int8 ? 5 : 0, {});
+  const int32_t y = add("y", ys, act, hs, s.int8 ? 5 : 0, {});
   m.operator_codes.push_back(tfl::OperatorCode{tfl::op::kUnidirectionalSequenceLstm, std::nullopt, 1});
   tfl::Operator op;
   op.inputs = in;
@@ -205,6 +208,22 @@ TEST(TfliteLstm, TimeMajorReadsStepsAlongAxisZero) {
   q.int8 = qt.int8 = qt.time_major = true;
   std::vector<int8_t> xq = {10, -20, 5, 40, -3, -13};
   EXPECT_EQ(run_twice(q, bytes_of(xq), &init), run_twice(qt, bytes_of(xq), &init));
+}
+
+// 16x8: int16 x, h and y, int64 biases, through the frontend, lowering and int16 kernels; h
+// starts at 0 (TFLite Micro resets non-int8 variables to 0 whatever their zero point) and
+// the state carries over.
+TEST(TfliteLstm, SixteenByEightConvertsAndKeepsState) {
+  LstmModel s;
+  s.int8 = s.int16 = true;
+  EXPECT_EQ(reason(s), "");
+  std::vector<uint8_t> init;
+  std::vector<int16_t> x = {1000, -2000, 500, 4000, -300, -1300};
+  auto r = run_twice(s, bytes_of(x), &init);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(init, std::vector<uint8_t>(init.size(), 0));
+  EXPECT_EQ(r[0].size(), 8u);  // [1, 2, 2] int16
+  EXPECT_NE(r[0], r[1]);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // from those formulas in 64-bit arithmetic for several steps, batch- and time-major, with
 // clipping and non-zero zero points. The sigmoid table is the test's own (any table the plan
 // carries is the one both sides read; the compiler's table is checked by its own tests).
-// Also the loader rule of the int8 form.
+// Also the loader rule of the int8 form, and the 16x8 form against the same formulas.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -44,6 +44,12 @@ int64_t rdbpot(int64_t x, int e) {  // RoundingDivideByPOT: round half away from
 }
 int64_t mbqm(int64_t x, int32_t m, int s) { return rdbpot(srdhm(x * (1ll << (s > 0 ? s : 0)), m), s > 0 ? 0 : -s); }
 int64_t sat(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+// TFLite's MultiplyByQuantizedMultiplier(int64 x, m, shift): m rounded to 16 bits, one rounding.
+int64_t mbqm64(int64_t x, int32_t m, int s) {
+  const int64_t reduced = m < 0x7FFF0000 ? (m + (1 << 15)) >> 16 : 0x7FFF;
+  const int total = 15 - s;
+  return (int32_t)((x * reduced + (1ll << (total - 1))) >> total);
+}
 
 int64_t ref_sigmoid(const std::vector<uint16_t>& t, int64_t v) {
   const int64_t x = v * 3, ax = x < 0 ? -x : x, uh = ax >> 9;
@@ -66,6 +72,7 @@ struct Case {
   float h_scale;   // h's (and y's) scale
   int32_t zx, zh;  // zero points of x and h
   uint32_t seed;
+  bool int16 = false;  // 16x8: int16 x, h and y, int64 biases
 };
 
 struct Lstm {
@@ -86,21 +93,31 @@ std::vector<uint8_t> attr_bytes(const Case& k, const std::vector<Mult>& fc) {
   return a;
 }
 
-// Builds the op; W, R int8, biases int32, the FC factors and the table as given.
+// Builds the op; W, R int8, biases int32 (int64 for 16x8), the FC factors and the table as given.
 void build(Lstm& L, const Case& k, const std::vector<Bytes>& w, const std::vector<std::vector<int32_t>>& b,
            const std::vector<Mult>& fc, const std::vector<uint16_t>& table) {
   PlanFixture& f = L.f;
+  const uint8_t act = k.int16 ? TIGRIS_DTYPE_INT16 : TIGRIS_DTYPE_INT8;
   std::vector<int32_t> xs = k.time_major ? std::vector<int32_t>{k.T, k.B, k.I} : std::vector<int32_t>{k.B, k.T, k.I};
-  L.x = f.tensor(xs, TIGRIS_DTYPE_INT8, f.quant(0.05f, k.zx));
-  L.h0 = f.tensor({k.B, k.H}, TIGRIS_DTYPE_INT8, f.quant(k.h_scale, k.zh));
+  L.x = f.tensor(xs, act, f.quant(0.05f, k.zx));
+  L.h0 = f.tensor({k.B, k.H}, act, f.quant(k.h_scale, k.zh));
   L.c0 = f.tensor({k.B, k.H}, TIGRIS_DTYPE_INT16, f.quant(k.c_scale, 0));
-  L.y = f.tensor({xs[0], xs[1], k.H}, TIGRIS_DTYPE_INT8, f.quant(k.h_scale, k.zh));
-  L.h = f.tensor({k.B, k.H}, TIGRIS_DTYPE_INT8, f.quant(k.h_scale, k.zh));
+  L.y = f.tensor({xs[0], xs[1], k.H}, act, f.quant(k.h_scale, k.zh));
+  L.h = f.tensor({k.B, k.H}, act, f.quant(k.h_scale, k.zh));
   L.c = f.tensor({k.B, k.H}, TIGRIS_DTYPE_INT16, f.quant(k.c_scale, 0));
   L.op = f.op(TIGRIS_OP_LSTM, {L.x, L.h0, L.c0}, {L.y, L.h, L.c});
   std::vector<uint16_t> idx;
   for (const Bytes& m : w) idx.push_back(f.weight_i8(m));
-  for (const auto& v : b) idx.push_back(v.empty() ? TIGRIS_NONE : f.weight_i32(v));
+  for (const auto& v : b) {
+    if (v.empty()) {
+      idx.push_back(TIGRIS_NONE);
+    } else if (k.int16) {
+      std::vector<int64_t> wide(v.begin(), v.end());
+      idx.push_back(f.weight(wide.data(), wide.size() * 8));
+    } else {
+      idx.push_back(f.weight_i32(v));
+    }
+  }
   idx.push_back(f.weight(table.data(), table.size() * 2));
   f.attr(L.op, TIGRIS_ATTR_CONSTANTS, u16s(idx));
   f.attr(L.op, TIGRIS_ATTR_LSTM, attr_bytes(k, fc));
@@ -134,8 +151,10 @@ TEST(S8Lstm, OneStepByHand) {
 
 // The reference: TFLM's step for one batch row, from the formulas.
 void reference(const Case& k, const std::vector<Bytes>& w, const std::vector<std::vector<int32_t>>& b,
-               const std::vector<Mult>& fc, const std::vector<uint16_t>& t, const Bytes& x, Bytes& h,
-               std::vector<int16_t>& c, Bytes& y) {
+               const std::vector<Mult>& fc, const std::vector<uint16_t>& t, const std::vector<int32_t>& x,
+               std::vector<int32_t>& h, std::vector<int16_t>& c, std::vector<int32_t>& y) {
+  const int64_t lo = k.int16 ? -32768 : -128, hi = k.int16 ? 32767 : 127;
+  auto fc_scale = [&](int64_t acc, const Mult& m) { return k.int16 ? mbqm64(acc, m.m, m.s) : mbqm(acc, m.m, m.s); };
   const Mult fm = qm(std::ldexp(1.0, -15) * k.c_scale / k.c_scale), im = qm(std::ldexp(1.0, -30) / k.c_scale),
              om = qm(std::ldexp(1.0, -30) / k.h_scale);
   const int p = (int)std::lround(std::log2((double)k.c_scale));
@@ -153,8 +172,8 @@ void reference(const Case& k, const std::vector<Bytes>& w, const std::vector<std
           for (int i = 0; i < k.I; ++i) ax += (int64_t)w[g][(size_t)j * k.I + i] * (x[row * k.I + i] - k.zx);
           if (!b[g].empty()) ax += b[g][j];
           for (int i = 0; i < k.H; ++i) ah += (int64_t)w[4 + g][(size_t)j * k.H + i] * (h[(size_t)bb * k.H + i] - k.zh);
-          const int64_t fx = sat(mbqm(ax, fc[g].m, fc[g].s), -32768, 32767);
-          const int64_t fh = sat(mbqm(ah, fc[4 + g].m, fc[4 + g].s), -32768, 32767);
+          const int64_t fx = sat(fc_scale(ax, fc[g]), -32768, 32767);
+          const int64_t fh = sat(fc_scale(ah, fc[4 + g]), -32768, 32767);
           const int64_t z = sat(fx + fh, -32768, 32767);
           gate[g].push_back(g == 2 ? ref_tanh(t, 3, 0, z) : ref_sigmoid(t, z));
         }
@@ -166,9 +185,9 @@ void reference(const Case& k, const std::vector<Bytes>& w, const std::vector<std
         if (k.clip > 0) cn = sat(cn, -qclip, qclip);
         cj = (int16_t)cn;
         const int64_t tc = ref_tanh(t, tmult, tshift, cn);
-        y[row * k.H + j] = (int8_t)sat(k.zh + mbqm(tc * gate[3][j], om.m, om.s), -128, 127);
+        y[row * k.H + j] = (int32_t)sat(k.zh + mbqm(tc * gate[3][j], om.m, om.s), lo, hi);
       }
-      std::memcpy(&h[(size_t)bb * k.H], &y[row * k.H], (size_t)k.H);
+      for (int j = 0; j < k.H; ++j) h[(size_t)bb * k.H + j] = y[row * k.H + j];
     }
 }
 
@@ -183,38 +202,61 @@ void check(const Case& k) {
     if (g == 1 && k.seed % 2) continue;  // one bias absent
     for (int j = 0; j < k.H; ++j) b[g].push_back((int32_t)(random_bytes(1, k.seed * 7 + g * 13 + j)[0]) * 97);
   }
-  // FC factors of 0.05 · s_W / 2^-12 for a few weight scales, as the compiler forms them.
+  // FC factors of s_x · s_W / 2^-12 (s_x 0.05, 16x8: 0.0001, so its FCs do not saturate) for a
+  // few weight scales, as the compiler forms them.
   std::vector<Mult> fc;
   for (int g = 0; g < 8; ++g) {
     int32_t m;
     int s;
-    tigris_s8::layer_multiplier(g < 4 ? 0.05f : k.h_scale, 0.004f + 0.001f * g, 1.0f / 4096, true, &m, &s);
+    tigris_s8::layer_multiplier(g < 4 ? (k.int16 ? 0.0001f : 0.05f) : k.h_scale, 0.004f + 0.001f * g, 1.0f / 4096, true,
+                                &m, &s);
     fc.push_back({m, s});
   }
   Lstm L;
   build(L, k, w, b, fc, t);
   L.f.finalize();
   ASSERT_EQ(tigris_rt::check_operator(L.f.plan(), L.op), TIGRIS_OK);
-  Bytes x = random_bytes((size_t)k.T * k.B * k.I, k.seed + 100), h0 = random_bytes((size_t)k.B * k.H, k.seed + 101);
+  // Values of x and h0 (int16: spread over the int16 range), and their bytes.
+  auto values = [&](size_t n, uint32_t seed) {
+    std::vector<int32_t> v;
+    for (int8_t q : random_bytes(n, seed)) v.push_back(k.int16 ? q * 251 + (q & 7) : q);
+    return v;
+  };
+  const size_t es = k.int16 ? 2 : 1;
+  auto to_bytes = [&](const std::vector<int32_t>& v) {
+    std::vector<uint8_t> out(v.size() * es);
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (k.int16) {
+        const int16_t q = (int16_t)v[i];
+        std::memcpy(&out[2 * i], &q, 2);
+      } else {
+        out[i] = (uint8_t)(int8_t)v[i];
+      }
+    }
+    return out;
+  };
+  const std::vector<int32_t> xv = values((size_t)k.T * k.B * k.I, k.seed + 100),
+                             h0v = values((size_t)k.B * k.H, k.seed + 101);
+  std::vector<uint8_t> x = to_bytes(xv), h0 = to_bytes(h0v);
   std::vector<int16_t> c0;
   for (int8_t v : random_bytes((size_t)k.B * k.H, k.seed + 102)) c0.push_back((int16_t)(v * 211));
-  Bytes y((size_t)k.T * k.B * k.H, 0), h(h0.size(), 0);
+  std::vector<uint8_t> y((size_t)k.T * k.B * k.H * es, 0), h(h0.size(), 0);
   std::vector<int16_t> c(c0.size(), 0);
   L.f.bind(L.x, x.data()), L.f.bind(L.h0, h0.data()), L.f.bind(L.c0, c0.data()), L.f.bind(L.y, y.data()),
       L.f.bind(L.h, h.data()), L.f.bind(L.c, c.data());
   ASSERT_EQ(L.f.run(L.op), 0);
-  Bytes yr(y.size(), 0), hr = h0;
+  std::vector<int32_t> yr((size_t)k.T * k.B * k.H, 0), hr = h0v;
   std::vector<int16_t> cr = c0;
-  reference(k, w, b, fc, t, x, hr, cr, yr);
-  EXPECT_EQ(y, yr);
-  EXPECT_EQ(h, hr);
+  reference(k, w, b, fc, t, xv, hr, cr, yr);
+  EXPECT_EQ(y, to_bytes(yr));
+  EXPECT_EQ(h, to_bytes(hr));
   EXPECT_EQ(c, cr);
   // The state outputs aliasing the state inputs (in place) give the same.
-  Bytes h2 = h0;
+  std::vector<uint8_t> h2 = h0;
   std::vector<int16_t> c2 = c0;
   L.f.bind(L.h0, h2.data()), L.f.bind(L.h, h2.data()), L.f.bind(L.c0, c2.data()), L.f.bind(L.c, c2.data());
   ASSERT_EQ(L.f.run(L.op), 0);
-  EXPECT_EQ(h2, hr);
+  EXPECT_EQ(h2, to_bytes(hr));
   EXPECT_EQ(c2, cr);
 }
 
@@ -223,6 +265,14 @@ TEST(S8Lstm, MatchesTflmFormulasOverStepsAndBatches) {
   check({4, 2, 3, 5, false, 0.0f, 1.0f / 4096, 0.0123f, 7, -128, 12});   // batch-major, p = -12
   check({3, 2, 2, 4, true, 0.0f, 1.0f / 32768, 0.02f, 0, 10, 13});       // time-major, p = -15 (right shift)
   check({5, 1, 3, 3, false, 0.1f, 1.0f / 1024, 1.0f / 256, 2, -1, 14});  // cell clip
+}
+
+// 16x8 (TFLM's EvalLstm<int16_t, int8_t, int16_t, int64_t>): int64 accumulators and biases,
+// the 64-bit MBQM, h clamped to int16; run by the int16 kernels.
+TEST(S16Lstm, MatchesTflmFormulasOverStepsAndBatches) {
+  check({2, 1, 3, 2, false, 0.0f, 1.0f / 2048, 1.0f / 32768, 0, 0, 21, true});
+  check({4, 2, 3, 5, false, 0.0f, 1.0f / 4096, 1.0f / 16384, 3, -7, 22, true});  // zero points applied
+  check({3, 2, 2, 4, true, 0.05f, 1.0f / 32768, 1.0f / 32768, 0, 0, 23, true});  // time-major, clip
 }
 
 TEST(S8Lstm, RuleRefusesWhatTheKernelCannotRun) {

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/s16/s16_kernels.h"
+#include "kernels/s16/s16_params.h"
 #include "kernels/s8/s8_fixed_point.h"
 #include "kernels/s8/s8_kernels.h"
 #include "kernels/s8/s8_op.h"
@@ -79,20 +81,29 @@ const uint8_t *constant(const Call &c, int k, uint32_t bytes)
     return (const uint8_t *)tigris_weight_data(c.plan, e);
 }
 
-// One FC output: sum_k w[k] (v[k] + offset) (+ bias) in int32 (wrapping, as the int8 FC),
-// requantized to int16.
-inline int16_t fc16(const int8_t *w, const int8_t *v, int32_t n, int32_t offset, const uint8_t *bias, int32_t j,
-                    int32_t m, int s)
+// One FC output: sum_k w[k] (v[k] + offset) (+ bias), requantized to int16. int8
+// activations: int32 accumulator (wrapping, as the int8 FC) and bias, the 32-bit MBQM;
+// int16 activations (16x8): int64 accumulator and bias, TFLite's 64-bit MBQM.
+template <typename Act>
+int16_t fc16(const int8_t *w, const Act *v, int32_t n, int32_t offset, const uint8_t *bias, int32_t j, int32_t m, int s)
 {
-    int32_t acc = 0;
-    for (int32_t k = 0; k < n; ++k) acc = wrap_add(acc, (int32_t)w[k] * ((int32_t)v[k] + offset));
-    if (bias != nullptr) acc = wrap_add(acc, rd_i32(bias + 4 * j));
-    return sat16(multiply_by_quantized_multiplier(acc, m, s));
+    if constexpr (sizeof(Act) == 1) {
+        int32_t acc = 0;
+        for (int32_t k = 0; k < n; ++k) acc = wrap_add(acc, (int32_t)w[k] * ((int32_t)v[k] + offset));
+        if (bias != nullptr) acc = wrap_add(acc, rd_i32(bias + 4 * j));
+        return sat16(multiply_by_quantized_multiplier(acc, m, s));
+    }
+    int64_t acc = 0;
+    for (int32_t k = 0; k < n; ++k) acc += (int64_t)((int32_t)w[k] * ((int32_t)v[k] + offset));
+    if (bias != nullptr)
+        acc += (int64_t)((uint64_t)tigris_rt::rd_u32(bias + 8 * j) |
+                         ((uint64_t)tigris_rt::rd_u32(bias + 8 * j + 4) << 32));
+    return sat16(tigris_s16::multiply_by_quantized_multiplier_64(acc, m, s));
 }
 
 }  // namespace
 
-bool lstm_quant(const uint8_t *attr, uint8_t len, float h_scale, float c_scale, LstmQuant *q)
+bool lstm_quant(const uint8_t *attr, uint8_t len, float h_scale, float c_scale, bool int16, LstmQuant *q)
 {
     if (attr == nullptr || len != kLstmInt8AttrBytes) return false;
     const int32_t time_major = rd_i32(attr);
@@ -104,6 +115,7 @@ bool lstm_quant(const uint8_t *attr, uint8_t len, float h_scale, float c_scale, 
         q->fc_multiplier[g] = rd_i32(attr + 8 + 8 * g);
         q->fc_shift[g] = rd_i32(attr + 12 + 8 * g);
         if (!factor_in_range(q->fc_multiplier[g], q->fc_shift[g])) return false;
+        if (int16 && q->fc_shift[g] > 14) return false;  // the 64-bit MBQM's range
     }
     // TFLM: gate outputs are Q0.15 (2^-15); the cell's scale is s_c, h's s_h.
     const float kGateOut = 1.0f / 32768.0f;
@@ -134,20 +146,25 @@ bool lstm_quant(const uint8_t *attr, uint8_t len, float h_scale, float c_scale, 
     return true;
 }
 
-int lstm(const Call &c)
+namespace {
+
+// The step loop for int8 (Act = int8_t) or int16 (Act = int16_t) x, h and y.
+template <typename Act>
+int run_lstm(const Call &c)
 {
     Operand x, h0, c0, y, h, cell;
     if (c.tiled() || input_operand(c, 0, &x) || input_operand(c, 1, &h0) || input_operand(c, 2, &c0) ||
         output_operand(c, 0, &y) || output_operand(c, 1, &h) || output_operand(c, 2, &cell))
         return kError;
-    if (x.dtype != TIGRIS_DTYPE_INT8 || h0.dtype != TIGRIS_DTYPE_INT8 || y.dtype != TIGRIS_DTYPE_INT8 ||
-        h.dtype != TIGRIS_DTYPE_INT8 || c0.dtype != TIGRIS_DTYPE_INT16 || cell.dtype != TIGRIS_DTYPE_INT16 ||
-        !x.quantized || !h0.quantized || !c0.quantized || x.rank != 3 || h0.rank != 2)
+    const uint8_t act = sizeof(Act) == 1 ? TIGRIS_DTYPE_INT8 : TIGRIS_DTYPE_INT16;
+    if (x.dtype != act || h0.dtype != act || y.dtype != act || h.dtype != act || c0.dtype != TIGRIS_DTYPE_INT16 ||
+        cell.dtype != TIGRIS_DTYPE_INT16 || !x.quantized || !h0.quantized || !c0.quantized || x.rank != 3 ||
+        h0.rank != 2)
         return kError;
     uint8_t len = 0;
     const uint8_t *a = c.attr(TIGRIS_ATTR_LSTM, &len);
     LstmQuant q;
-    if (!lstm_quant(a, len, h0.scale, c0.scale, &q)) return kError;
+    if (!lstm_quant(a, len, h0.scale, c0.scale, sizeof(Act) == 2, &q)) return kError;
     const int32_t steps = x.shape[q.time_major ? 0 : 1], batch = x.shape[q.time_major ? 1 : 0], in = x.shape[2];
     const int32_t hid = h0.shape[1];
     const int8_t *W[4], *R[4];
@@ -155,23 +172,24 @@ int lstm(const Call &c)
     for (int g = 0; g < 4; ++g) {
         W[g] = (const int8_t *)constant(c, g, (uint32_t)(hid * in));
         R[g] = (const int8_t *)constant(c, 4 + g, (uint32_t)(hid * hid));
-        B[g] = constant(c, 8 + g, (uint32_t)hid * 4u);
+        B[g] = constant(c, 8 + g, (uint32_t)hid * (sizeof(Act) == 1 ? 4u : 8u));
         if (W[g] == nullptr || R[g] == nullptr) return kError;
     }
     const uint8_t *table = constant(c, 12, 2u * kSigmoidTableEntries);
     if (table == nullptr) return kError;
-    memmove(h.data, h0.data, (size_t)batch * hid);
+    memmove(h.data, h0.data, (size_t)batch * hid * sizeof(Act));
     memmove(cell.data, c0.data, (size_t)batch * hid * 2);
     const int32_t x_offset = -x.zero_point, h_offset = -h0.zero_point, zh = h0.zero_point;
-    int8_t *hs = (int8_t *)h.data;
-    int8_t *ys = (int8_t *)y.data;
-    const int8_t *xs = (const int8_t *)x.data;
+    const int32_t h_min = sizeof(Act) == 1 ? -128 : -32768, h_max = sizeof(Act) == 1 ? 127 : 32767;
+    Act *hs = (Act *)h.data;
+    Act *ys = (Act *)y.data;
+    const Act *xs = (const Act *)x.data;
     for (int32_t t = 0; t < steps; ++t)
         for (int32_t b = 0; b < batch; ++b) {
             const int64_t row = q.time_major ? (int64_t)t * batch + b : (int64_t)b * steps + t;
-            const int8_t *xt = xs + row * in;
-            const int8_t *hp = hs + (int64_t)b * hid;
-            int8_t *yt = ys + row * hid;
+            const Act *xt = xs + row * in;
+            const Act *hp = hs + (int64_t)b * hid;
+            Act *yt = ys + row * hid;
             uint8_t *ct = cell.data + (int64_t)b * hid * 2;
             for (int32_t j = 0; j < hid; ++j) {
                 int16_t gate[4];  // i, f, c, o
@@ -198,11 +216,22 @@ int lstm(const Call &c)
                 const int16_t tc = tanh16(table, q.tanh_multiplier, q.tanh_shift, cv);
                 const int32_t hv =
                     zh + multiply_by_quantized_multiplier((int32_t)tc * og, q.output_multiplier, q.output_shift);
-                yt[j] = clamp_s8(hv);
+                yt[j] = (Act)clamp_i32(hv, h_min, h_max);
             }
-            memcpy(hs + (int64_t)b * hid, yt, (size_t)hid);
+            memcpy(hs + (int64_t)b * hid, yt, (size_t)hid * sizeof(Act));
         }
     return 0;
 }
 
+}  // namespace
+
+int lstm(const Call &c) { return run_lstm<int8_t>(c); }
+
 }  // namespace tigris_s8
+
+namespace tigris_s16 {
+
+// The 16x8 form: int16 x, h and y, int64 biases (TFLM's EvalLstm<int16_t, int8_t, int16_t, int64_t>).
+int lstm(const Call &c) { return tigris_s8::run_lstm<int16_t>(c); }
+
+}  // namespace tigris_s16

@@ -7,7 +7,7 @@
 
 namespace tigris_s8 {
 
-// Length of the int8 form's LSTM attribute: i32 time_major, f32 cell_clip, then for the
+// Length of the quantized forms' LSTM attribute (int8 and 16x8): i32 time_major, f32 cell_clip, then for the
 // input FC of gates i, f, c, o and the recurrent FC of gates i, f, c, o: i32 multiplier,
 // i32 shift (the compiler's QuantizeMultiplier of s_x * s_W / 2^-12 and s_h * s_R / 2^-12,
 // the products formed in float32 as TFLM's GetQuantizedConvolutionMultipler does).
@@ -26,9 +26,10 @@ struct LstmQuant {
     int16_t quantized_clip;               // cell_clip / s_c, saturated to int16, truncated
 };
 
-// The factors from the attribute and the scales of x's, h's and c's quant params (c: zero
-// point 0, scale 2^p with -43 <= p <= 2 after TFLM's rounding of log2). False when any
-// factor is out of the helpers' range or the attribute is malformed.
-bool lstm_quant(const uint8_t *attr, uint8_t len, float h_scale, float c_scale, LstmQuant *q);
+// The factors from the attribute and the scales of h's and c's quant params (c: zero point
+// 0, scale 2^p with -43 <= p <= 2 after TFLM's rounding of log2). False when any factor is
+// out of the helpers' range (`int16`: 16x8 activations, whose FCs use the 64-bit MBQM, shift
+// <= 14) or the attribute is malformed.
+bool lstm_quant(const uint8_t *attr, uint8_t len, float h_scale, float c_scale, bool int16, LstmQuant *q);
 
 }  // namespace tigris_s8

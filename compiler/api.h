@@ -83,6 +83,7 @@ struct ModelSummary {
   TensorSummary largest_tensor;         // the largest activation
   std::vector<TensorSummary> inputs;
   std::vector<TensorSummary> outputs;
+  std::vector<TensorSummary> state;  // variables kept between runs (their state inputs)
   std::vector<OperatorSummary> ops;  // in execution order
   std::vector<UnsupportedOperator> unsupported_operators;
   std::vector<std::string> dtype_errors;  // "tensor X is float64; plans hold ..." (first is the verdict)

@@ -84,6 +84,10 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path) {
   s.unscheduled_peak_bytes = schedule::memory_timeline(g, schedule::compute_lifetimes(g)).peak_bytes;
   for (ir::TensorId id : g.inputs) s.inputs.push_back(tensor_summary(g.tensor(id)));
   for (ir::TensorId id : g.outputs) s.outputs.push_back(tensor_summary(g.tensor(id)));
+  for (const ir::StateVar& v : g.state) {
+    s.state.push_back(tensor_summary(g.tensor(v.input)));
+    s.state.back().name = v.name;
+  }
   for (const ir::Node& n : g.nodes) s.ops.push_back({n.name, n.op});
   find_unsupported(g, s);
   return s;

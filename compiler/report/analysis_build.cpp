@@ -25,6 +25,7 @@ AnalysisModel model_of(const std::string& file, const compiler::ModelSummary& s)
   m.largest_tensor = tensor_of(s.largest_tensor);
   for (const auto& t : s.inputs) m.inputs.push_back(tensor_of(t));
   for (const auto& t : s.outputs) m.outputs.push_back(tensor_of(t));
+  for (const auto& t : s.state) m.state.push_back(tensor_of(t));
   for (const auto& u : s.unsupported_operators) m.unsupported_operators.push_back({u.type, u.name, u.reason});
   m.dtype_errors = s.dtype_errors;
   return m;

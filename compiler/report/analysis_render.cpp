@@ -18,6 +18,9 @@ std::string header(const AnalysisModel& m) {
   TextTable t;
   for (const auto& io : m.inputs) t.add({"input", io.name, format_shape(io.shape) + " " + io.dtype});
   for (const auto& io : m.outputs) t.add({"output", io.name, format_shape(io.shape) + " " + io.dtype});
+  for (const auto& v : m.state)
+    t.add(
+        {"state", v.name, format_shape(v.shape) + " " + v.dtype + ", " + format_bytes(v.bytes) + " kept between runs"});
   return line + "\n" + t.render();
 }
 
@@ -169,6 +172,8 @@ nlohmann::ordered_json model_json(const AnalysisModel& m) {
   for (const auto& t : m.inputs) j["inputs"].push_back(tensor_json(t));
   j["outputs"] = json::array();
   for (const auto& t : m.outputs) j["outputs"].push_back(tensor_json(t));
+  j["state"] = json::array();
+  for (const auto& t : m.state) j["state"].push_back(tensor_json(t));
   j["unsupported_operators"] = json::array();
   for (const auto& u : m.unsupported_operators) {
     j["unsupported_operators"].push_back({{"type", u.type}, {"name", u.name}, {"reason", u.reason}});

@@ -37,6 +37,7 @@ struct AnalysisModel {
   uint64_t weight_bytes = 0;
   ReportTensor largest_tensor;
   std::vector<ReportTensor> inputs, outputs;
+  std::vector<ReportTensor> state;  // variables kept between runs
   std::vector<ReportUnsupported> unsupported_operators;
   std::vector<std::string> dtype_errors;
   bool supported() const { return unsupported_operators.empty() && dtype_errors.empty(); }

@@ -45,12 +45,13 @@ namespace op {
 inline constexpr int32_t kAdd = 0, kAveragePool2D = 1, kConcatenation = 2, kConv2D = 3, kDepthwiseConv2D = 4,
                          kDequantize = 6, kFullyConnected = 9, kLogistic = 14, kMaxPool2D = 17, kMul = 18, kRelu = 19,
                          kRelu6 = 21, kReshape = 22, kResizeBilinear = 23, kSoftmax = 25, kTanh = 28, kCustom = 32,
-                         kPad = 34, kTranspose = 39, kMean = 40, kSub = 41, kSqueeze = 43, kStridedSlice = 45,
-                         kMaximum = 55, kMinimum = 57, kPadV2 = 60, kSlice = 65, kTransposeConv = 67, kSum = 74,
-                         kReduceMax = 82, kReduceMin = 89, kReduceAll = 140, kSvdf = 27,
+                         kPad = 34, kDiv = 42, kTranspose = 39, kMean = 40, kSub = 41, kSqueeze = 43,
+                         kStridedSlice = 45, kMaximum = 55, kMinimum = 57, kPadV2 = 60, kSlice = 65,
+                         kTransposeConv = 67, kSum = 74, kReduceMax = 82, kReduceMin = 89, kReduceAll = 140, kSvdf = 27,
                          kUnidirectionalSequenceLstm = 44, kMirrorPad = 100, kAddN = 106, kResizeNearestNeighbor = 97,
                          kLeakyRelu = 98, kAbs = 101, kQuantize = 114, kHardSwish = 117, kIf = 118, kWhile = 119,
-                         kPlaceholderForGreaterOpCodes = 127, kCallOnce = 129;
+                         kPlaceholderForGreaterOpCodes = 127, kCallOnce = 129, kVarHandle = 142, kReadVariable = 143,
+                         kAssignVariable = 144;
 }  // namespace op
 
 enum class Padding : int8_t { Same = 0, Valid = 1 };
@@ -73,6 +74,7 @@ enum class OptionsType : uint8_t {
   Transpose = 26,
   Reducer = 27,
   Sub = 28,
+  Div = 29,
   Squeeze = 30,
   StridedSlice = 32,
   Dequantize = 38,
@@ -86,6 +88,10 @@ enum class OptionsType : uint8_t {
   Abs = 78,
   Quantize = 89,
   HardSwish = 91,
+  CallOnce = 103,
+  VarHandle = 111,
+  ReadVariable = 112,
+  AssignVariable = 113,
 };
 
 // ---- Options tables --------------------------------------------------------------------
@@ -132,6 +138,7 @@ struct AddSubOptions {
   bool pot_scale_int16 = true;
   bool operator==(const AddSubOptions&) const = default;
 };
+// MUL and DIV: a fused activation (the tag says which table).
 struct MulOptions {
   Activation activation = Activation::None;
   bool operator==(const MulOptions&) const = default;
@@ -172,6 +179,14 @@ struct UnidirectionalSequenceLstmOptions {
   bool time_major = false, asymmetric_quantize_inputs = false, diagonal_recurrent_tensors = false;
   bool operator==(const UnidirectionalSequenceLstmOptions&) const = default;
 };
+struct CallOnceOptions {
+  int32_t init_subgraph_index = 0;
+  bool operator==(const CallOnceOptions&) const = default;
+};
+struct VarHandleOptions {
+  std::string container, shared_name;
+  bool operator==(const VarHandleOptions&) const = default;
+};
 // Options tables without fields (PAD, PADV2, TRANSPOSE, QUANTIZE, ...): the tag says which.
 struct NoFieldOptions {
   bool operator==(const NoFieldOptions&) const = default;
@@ -182,7 +197,7 @@ struct Options {
   std::variant<std::monostate, Conv2DOptions, DepthwiseConv2DOptions, Pool2DOptions, FullyConnectedOptions,
                SoftmaxOptions, ConcatenationOptions, AddSubOptions, MulOptions, IntListOptions, ResizeOptions,
                ReducerOptions, StridedSliceOptions, LeakyReluOptions, TransposeConvOptions,
-               UnidirectionalSequenceLstmOptions, NoFieldOptions>
+               UnidirectionalSequenceLstmOptions, CallOnceOptions, VarHandleOptions, NoFieldOptions>
       value;
   bool operator==(const Options&) const = default;
 

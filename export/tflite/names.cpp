@@ -256,6 +256,7 @@ const char* options_table_name(OptionsType t) {
   case OptionsType::Transpose: return "TransposeOptions";
   case OptionsType::Reducer: return "ReducerOptions";
   case OptionsType::Sub: return "SubOptions";
+  case OptionsType::Div: return "DivOptions";
   case OptionsType::Squeeze: return "SqueezeOptions";
   case OptionsType::StridedSlice: return "StridedSliceOptions";
   case OptionsType::Dequantize: return "DequantizeOptions";
@@ -269,6 +270,10 @@ const char* options_table_name(OptionsType t) {
   case OptionsType::Abs: return "AbsOptions";
   case OptionsType::Quantize: return "QuantizeOptions";
   case OptionsType::HardSwish: return "HardSwishOptions";
+  case OptionsType::CallOnce: return "CallOnceOptions";
+  case OptionsType::VarHandle: return "VarHandleOptions";
+  case OptionsType::ReadVariable: return "ReadVariableOptions";
+  case OptionsType::AssignVariable: return "AssignVariableOptions";
   }
   return "UnknownOptions";
 }

@@ -103,6 +103,11 @@ Options read_options(const void* op_table, uint8_t tag, const std::string& owner
     ctx.check_slots(s, "MulOptions", slots_below(1));
     return {t, MulOptions{act(s->fused_activation_function())}};
   }
+  case OptionsType::Div: {
+    auto* s = o->builtin_options_as_DivOptions();
+    ctx.check_slots(s, "DivOptions", slots_below(1));
+    return {t, MulOptions{act(s->fused_activation_function())}};
+  }
   case OptionsType::Reshape: {
     auto* s = o->builtin_options_as_ReshapeOptions();
     ctx.check_slots(s, "ReshapeOptions", slots_below(1));
@@ -139,6 +144,19 @@ Options read_options(const void* op_table, uint8_t tag, const std::string& owner
     ctx.check_slots(s, "LeakyReluOptions", slots_below(1));
     return {t, LeakyReluOptions{s->alpha()}};
   }
+  case OptionsType::CallOnce: {
+    auto* s = o->builtin_options_as_CallOnceOptions();
+    ctx.check_slots(s, "CallOnceOptions", slots_below(1));
+    return {t, CallOnceOptions{s->init_subgraph_index()}};
+  }
+  case OptionsType::VarHandle: {
+    auto* s = o->builtin_options_as_VarHandleOptions();
+    ctx.check_slots(s, "VarHandleOptions", slots_below(2));
+    auto text = [](const flatbuffers::String* v) { return v ? v->str() : std::string(); };
+    return {t, VarHandleOptions{text(s->container()), text(s->shared_name())}};
+  }
+  case OptionsType::ReadVariable:
+  case OptionsType::AssignVariable:
   case OptionsType::Pad:
   case OptionsType::PadV2:
   case OptionsType::Transpose:

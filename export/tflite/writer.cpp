@@ -173,7 +173,8 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
         .scalar(T::VT_POT_SCALE_INT16, static_cast<uint8_t>(c->pot_scale_int16), 1)
         .end();
   }
-  if (auto* c = o.get<MulOptions>())
+  static_assert(int{fb::MulOptions::VT_FUSED_ACTIVATION_FUNCTION} == int{fb::DivOptions::VT_FUSED_ACTIVATION_FUNCTION});
+  if (auto* c = o.get<MulOptions>())  // MulOptions or DivOptions: the same slot
     return Table(b).scalar(fb::MulOptions::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0).end();
   if (auto* c = o.get<IntListOptions>()) {
     static_assert(int{fb::ReshapeOptions::VT_NEW_SHAPE} == int{fb::SqueezeOptions::VT_SQUEEZE_DIMS});
@@ -208,6 +209,16 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
         .end();
   }
   if (auto* c = o.get<LeakyReluOptions>()) return Table(b).scalar(fb::LeakyReluOptions::VT_ALPHA, c->alpha, 0.0f).end();
+  if (auto* c = o.get<CallOnceOptions>())
+    return Table(b).scalar(fb::CallOnceOptions::VT_INIT_SUBGRAPH_INDEX, c->init_subgraph_index, 0).end();
+  if (auto* c = o.get<VarHandleOptions>()) {
+    Offset<flatbuffers::String> container = c->container.empty() ? 0 : b.CreateString(c->container);
+    Offset<flatbuffers::String> shared_name = c->shared_name.empty() ? 0 : b.CreateString(c->shared_name);
+    return Table(b)
+        .offset(fb::VarHandleOptions::VT_CONTAINER, container)
+        .offset(fb::VarHandleOptions::VT_SHARED_NAME, shared_name)
+        .end();
+  }
   return Table(b).end();  // NoFieldOptions
 }
 

@@ -65,8 +65,11 @@ struct FreeDeleter {
 
 // Run with a fast arena of exactly the plan's tigris_fast_arena_required() bytes (so a
 // scheduled peak that under-counts fails the run) and a slow arena of `slow_size`.
+// `state`: the plan's state buffer carried from run to run (an empty vector is sized and
+// prepared with tigris_state_init first, as firmware does once); nullptr: a plan with state
+// starts from its initial values.
 inline PlanRun run_plan(const std::vector<uint8_t>& bytes, const std::vector<std::vector<uint8_t>>& inputs,
-                        uint32_t slow_size, uint32_t extra_fast = 0) {
+                        uint32_t slow_size, uint32_t extra_fast = 0, std::vector<uint8_t>* state = nullptr) {
   PlanRun r;
   tigris_plan_t plan;
   tigris_error_t le = tigris_plan_load(bytes.data(), static_cast<uint32_t>(bytes.size()), &plan);
@@ -101,8 +104,17 @@ inline PlanRun run_plan(const std::vector<uint8_t>& bytes, const std::vector<std
   // int8 plans run on the int8 dispatcher (it hands float sections to the float kernels).
   tigris_kernel_fn kernel =
       tigris_plan_data_dtype(&plan) == TIGRIS_DTYPE_INT8 ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel;
-  tigris_exec_error_t xe =
-      tigris_run_with_workspace_buffer(&plan, &mem, kernel, nullptr, &r.stats, ws.data(), ws.size());
+  std::vector<uint8_t> fresh;
+  std::vector<uint8_t>& st = state ? *state : fresh;
+  if (st.empty() && tigris_state_required(&plan) > 0) {
+    st.resize(tigris_state_required(&plan));
+    if (tigris_state_init(&plan, st.data(), st.size()) != TIGRIS_EXEC_OK) {
+      r.error = "state init failed";
+      return r;
+    }
+  }
+  tigris_exec_error_t xe = tigris_run_with_state(&plan, &mem, kernel, nullptr, &r.stats, ws.data(), ws.size(),
+                                                 st.empty() ? nullptr : st.data(), st.size());
   r.fast_peak = mem.fast_peak;
   if (xe != TIGRIS_EXEC_OK) {
     r.error = std::string("run: ") + tigris_exec_error_str(xe);

@@ -65,6 +65,13 @@ void HostSession::reset_state() {
   if (err != TIGRIS_EXEC_OK) throw Failure(std::string("cannot prepare the state: ") + tigris_exec_error_str(err));
 }
 
+void HostSession::set_state(const std::vector<uint8_t>& bytes) {
+  if (bytes.size() != state_.size())
+    throw Failure("the state holds " + std::to_string(bytes.size()) + " bytes; the plan keeps " +
+                  std::to_string(state_.size()));
+  state_ = bytes;
+}
+
 void HostSession::set_trace(tigris_trace_fn trace, void* ctx) {
   config_.trace = trace;
   config_.trace_ctx = ctx;

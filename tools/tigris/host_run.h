@@ -52,6 +52,10 @@ class HostSession {
   HostRunResult run(const std::vector<std::vector<uint8_t>>& inputs);
   // Writes every variable's initial value again (tigris_state_init).
   void reset_state();
+  // The state buffer (tigris_state_required bytes; empty for a plan without state).
+  const std::vector<uint8_t>& state() const { return state_; }
+  // Replaces the state buffer's contents; Failure when `bytes` is not exactly its size.
+  void set_state(const std::vector<uint8_t>& bytes);
   // The trace hook for the following runs (nullptr: none).
   void set_trace(tigris_trace_fn trace, void* ctx);
   const HostRunConfig& config() const { return config_; }

@@ -1,9 +1,10 @@
 // `tigris run PLAN --input FILE | --input NAME=FILE ... --output FILE [--json]
-//   [--fast SIZE] [--slow SIZE] [--stored-order]`
-// Runs a plan once on the host runtime. By default the fast arena is exactly
-// tigris_fast_arena_required(plan) bytes, so a successful run shows the plan fits
-// the budget it states. Arrays are exchanged in the model's declared axis order and
-// dtype (--stored-order: the plan's stored order).
+//   [--fast SIZE] [--slow SIZE] [--stored-order] [--state FILE]`
+// Runs a plan once on the host runtime. A plan with state (variables kept across runs)
+// starts from its initial values, or with --state from the ones FILE holds, and writes the
+// values the run leaves back to FILE: a sequence of runs with one FILE is the stream. By default the fast arena is
+// exactly tigris_fast_arena_required(plan) bytes, so a successful run shows the plan fits the budget it states. Arrays
+// are exchanged in the model's declared axis order and dtype (--stored-order: the plan's stored order).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "tools/tigris/input_files.h"
 #include "tools/tigris/model_file.h"
 #include "tools/tigris/sizes.h"
+#include "tools/tigris/state_file.h"
 #include "tools/tigris/terminal_text.h"
 
 namespace tigris::cli {
@@ -31,6 +33,7 @@ struct RunOptions {
   bool json = false;
   std::string fast, slow;
   bool stored_order = false;
+  std::string state;
 };
 
 std::vector<uint8_t> encode_outputs(const std::string& path, const std::vector<IfaceSpec>& specs,
@@ -74,13 +77,18 @@ void run_run(const RunOptions& opt) {
   const OutputFile output{opt.output, output_kind(ext)};
   std::vector<InputPath> input_paths = input_file_paths(opt.inputs);
   input_paths.push_back({"plan", opt.plan});
-  check_outputs(input_paths, {output});
+  std::vector<OutputFile> written = {output};
+  if (!opt.state.empty()) written.push_back({opt.state, state_file_kind()});
+  check_outputs(input_paths, written);
   const std::vector<uint8_t> bytes = read_file(opt.plan);
   if (sniff_kind(bytes) != FileKind::kPlan) {
     throw Failure(opt.plan + ": not a TiGrIS plan; compile the model first (tigris compile)");
   }
   const LoadedPlan loaded(opt.plan, bytes);
   const tigris_plan_t& plan = loaded.plan();
+  if (!opt.state.empty() && tigris_state_required(&plan) == 0) {
+    throw UsageError("--state: " + opt.plan + " keeps no state between runs");
+  }
 
   std::vector<IfaceSpec> ins, outs;
   for (uint32_t i = 0; i < plan.header->num_model_inputs; ++i) {
@@ -96,9 +104,15 @@ void run_run(const RunOptions& opt) {
   config.fast_bytes = arena_size(opt.fast, "--fast", tigris_fast_arena_required(&plan));
   config.slow_bytes = arena_size(opt.slow, "--slow", default_slow_bytes(plan));
   const std::vector<std::vector<uint8_t>> inputs = gather_inputs(opt.inputs, ins);
-  const HostRunResult result = run_on_host(plan, inputs, config);
+  HostSession session(plan, config);
+  const uint64_t fingerprint = plan_fingerprint(bytes);
+  if (!opt.state.empty()) {
+    if (auto kept = read_state_file(opt.state, fingerprint, session.state().size())) session.set_state(*kept);
+  }
+  const HostRunResult result = session.run(inputs);
 
   write_output(output, encode_outputs(opt.output, outs, result.outputs));
+  if (!opt.state.empty()) write_output(written[1], encode_state_file(fingerprint, session.state()));
 
   report::RunReport r;
   r.plan = opt.plan;
@@ -137,6 +151,9 @@ void register_run(CLI::App& app, Registry& commands) {
   sub->add_option("--slow", opt->slow, "slow buffer bytes (default: every activation twice over)");
   sub->add_flag("--stored-order", opt->stored_order,
                 "Exchange arrays in the plan's stored axis order instead of the model's declared order.");
+  sub->add_option("--state", opt->state,
+                  "state file of a plan with variables: read when it exists (else the initial values), "
+                  "written back after the run");
   commands.push_back({sub, [opt] { run_run(*opt); }});
 }
 

@@ -93,6 +93,13 @@ void mul(Importer& imp) {
   const auto* o = options_or_null<tfl::MulOptions>(imp);
   binary(imp, "Mul", o ? o->activation : tfl::Activation::None, false);
 }
+// Float only: TensorFlow Lite Micro's int8 DIV rescales through its own fixed-point
+// reciprocal, which no int8 kernel here reproduces yet.
+void div(Importer& imp) {
+  if (imp.type(imp.output(0)) != tfl::TensorType::Float32) refuse("only float32 DIV is supported");
+  const auto* o = options_or_null<tfl::MulOptions>(imp);
+  binary(imp, "Div", o ? o->activation : tfl::Activation::None, false);
+}
 void maximum(Importer& imp) { binary(imp, "Max", tfl::Activation::None, false); }
 void minimum(Importer& imp) { binary(imp, "Min", tfl::Activation::None, false); }
 
@@ -199,6 +206,7 @@ void register_elementwise(std::map<int32_t, Converter>& t) {
   t[tfl::op::kAdd] = add;
   t[tfl::op::kSub] = sub;
   t[tfl::op::kMul] = mul;
+  t[tfl::op::kDiv] = div;
   t[tfl::op::kMaximum] = maximum;
   t[tfl::op::kMinimum] = minimum;
   t[tfl::op::kLogistic] = logistic;

@@ -43,6 +43,7 @@ const std::map<int32_t, Converter>& converters() {
     register_shape(t);
     register_int16(t);
     register_sequence_lstm(t);
+    register_variables(t);
     return t;
   }();
   return table;
@@ -115,31 +116,61 @@ bool Importer::is_const(int32_t i) const {
 
 bool Importer::is_variable(int32_t i) const { return i >= 0 && tensor(i).is_variable; }
 
+ir::StateVar& Importer::state_var(const std::string& key, int32_t like, std::vector<uint8_t> initial) {
+  auto it = state_index_.find(key);
+  if (it != state_index_.end()) return g.state[it->second];
+  const int rank = static_cast<int>(tensor(like).shape.size());
+  if (rank >= 3)
+    refuse("variable '" + tensor(like).name + "' has rank " + std::to_string(rank) +
+           "; state variables of rank 3 or more are not supported");
+  act_dtype(like);
+  ir::StateVar v;
+  v.name = tensor(like).name.empty() ? "variable_" + std::to_string(like) : tensor(like).name;
+  v.input = make_tensor(like, false, ir_perm(rank), "");
+  const ir::Tensor& x = g.tensor(v.input);
+  if (!initial.empty() && initial.size() != x.bytes())
+    refuse("variable '" + v.name + "' is initialised with " + std::to_string(initial.size()) + " bytes; it holds " +
+           std::to_string(x.bytes()));
+  v.initial = std::move(initial);
+  // TFLite Micro's ResetVariableTensors: int8 variables hold their zero point, others 0.
+  if (v.initial.empty() && x.dtype == ir::DType::Int8 && x.quant && !x.quant->zero_points.empty() &&
+      x.quant->zero_points[0] != 0)
+    v.initial.assign(x.bytes(), static_cast<uint8_t>(static_cast<int8_t>(x.quant->zero_points[0])));
+  g.state.push_back(std::move(v));
+  state_index_.emplace(key, g.state.size() - 1);
+  return g.state.back();
+}
+
 ir::TensorId Importer::variable(int32_t i) {
-  auto it = state_index_.find(i);
-  if (it == state_index_.end()) {
-    const int rank = static_cast<int>(tensor(i).shape.size());
-    if (rank >= 3)
-      refuse("variable tensor '" + tensor(i).name + "' has rank " + std::to_string(rank) +
-             "; state variables of rank 3 or more are not supported");
-    act_dtype(i);
-    ir::StateVar v;
-    v.name = tensor(i).name.empty() ? "variable_" + std::to_string(i) : tensor(i).name;
-    v.input = make_tensor(i, false, ir_perm(rank), "");
-    // TFLite Micro's ResetVariableTensors: int8 variables hold their zero point, others 0.
-    const ir::Tensor& x = g.tensor(v.input);
-    if (x.dtype == ir::DType::Int8 && x.quant && !x.quant->zero_points.empty() && x.quant->zero_points[0] != 0)
-      v.initial.assign(x.bytes(), static_cast<uint8_t>(static_cast<int8_t>(x.quant->zero_points[0])));
-    g.state.push_back(std::move(v));
-    it = state_index_.emplace(i, g.state.size() - 1).first;
-  }
-  const ir::StateVar& v = g.state[it->second];
+  const ir::StateVar& v = state_var("tensor " + std::to_string(i), i, {});
   return v.output != ir::kNoTensor ? v.output : v.input;
 }
 
 void Importer::assign(int32_t i, ir::TensorId value) {
-  variable(i);
-  ir::StateVar& v = g.state[state_index_.at(i)];
+  ir::StateVar& v = state_var("tensor " + std::to_string(i), i, {});
+  v.output = value == v.input ? ir::kNoTensor : value;
+}
+
+void Importer::alias(int32_t i, ir::TensorId id) {
+  tensor(i);
+  ir::TensorId& slot = act_ids_[static_cast<size_t>(i)];
+  if (slot != ir::kNoTensor) refuse("tensor '" + tensor(i).name + "' is written twice");
+  slot = id;
+}
+
+ir::TensorId Importer::read_resource(const std::string& key, int32_t like) {
+  auto init = resource_initial.find(key);
+  const ir::StateVar& v =
+      state_var("resource " + key, like, init == resource_initial.end() ? std::vector<uint8_t>{} : init->second);
+  return v.output != ir::kNoTensor ? v.output : v.input;
+}
+
+void Importer::assign_resource(const std::string& key, int32_t like, ir::TensorId value) {
+  auto init = resource_initial.find(key);
+  ir::StateVar& v =
+      state_var("resource " + key, like, init == resource_initial.end() ? std::vector<uint8_t>{} : init->second);
+  if (g.tensor(value).shape != g.tensor(v.input).shape || g.tensor(value).dtype != g.tensor(v.input).dtype)
+    refuse("the value assigned to resource variable '" + key + "' differs in shape or dtype from the variable");
   v.output = value == v.input ? ir::kNoTensor : value;
 }
 
@@ -380,6 +411,7 @@ void Importer::convert_operator(size_t index) {
   op_index_ = index;
   kind_ = tfl::operator_kind(model_, *op_);
   size_t nodes0 = g.nodes.size(), tensors0 = g.tensors.size();
+  const std::vector<ir::StateVar> state0 = g.state;
   std::string reason;
   try {
     auto it = converters().find(tfl::builtin_code(model_, *op_));
@@ -393,6 +425,9 @@ void Importer::convert_operator(size_t index) {
   }
   g.nodes.resize(nodes0);
   g.tensors.resize(tensors0);
+  g.state = state0;
+  for (auto it = state_index_.begin(); it != state_index_.end();)
+    it = it->second >= state0.size() ? state_index_.erase(it) : std::next(it);
   for (ir::TensorId& id : act_ids_)
     if (id >= static_cast<ir::TensorId>(tensors0)) id = ir::kNoTensor;
   for (auto it = const_ids_.begin(); it != const_ids_.end();)

@@ -31,6 +31,7 @@ void register_elementwise(std::map<int32_t, Converter>& table);
 void register_shape(std::map<int32_t, Converter>& table);
 void register_int16(std::map<int32_t, Converter>& table);  // TRANSPOSE_CONV (convert_int16.cpp)
 void register_sequence_lstm(std::map<int32_t, Converter>& table);  // convert_sequence_lstm.cpp
+void register_variables(std::map<int32_t, Converter>& table);
 
 class Importer {
  public:
@@ -80,6 +81,19 @@ class Importer {
   // An operator wrote `value` into variable i (SVDF's state, LSTM's h and c): later reads in
   // this run see it, and the run leaves it for the next one.
   void assign(int32_t i, ir::TensorId value);
+
+  // ---- resource variables (convert_variables.cpp) ----
+  // VAR_HANDLE's output tensor names the resource `key` (container/shared_name).
+  std::map<int32_t, std::string> resource_of;
+  // Initial values CALL_ONCE's subgraph assigns, by key (raw bytes of the assigned constant).
+  std::map<std::string, std::vector<uint8_t>> resource_initial;
+  // Resource `key`'s value at this point of the run; the state variable is made on first
+  // use with TFLite tensor `like`'s shape and dtype.
+  ir::TensorId read_resource(const std::string& key, int32_t like);
+  void assign_resource(const std::string& key, int32_t like, ir::TensorId value);
+  const tfl::Model& model() const { return model_; }
+  // TFLite tensor i (an operator's output) is IR tensor `id` from here on.
+  void alias(int32_t i, ir::TensorId id);
   // A TFLite constant replaced by a value computed here (DEQUANTIZE of a constant).
   void fold_to(int32_t i, tfl::TensorType type, std::vector<uint8_t> bytes);
 
@@ -114,7 +128,10 @@ class Importer {
   std::string kind_;
   std::vector<ir::TensorId> act_ids_;              // TFLite tensor -> IR activation
   std::map<std::string, ir::TensorId> const_ids_;  // (tensor, layout) -> IR constant
-  std::map<int32_t, size_t> state_index_;          // TFLite variable tensor -> g.state entry
+  std::map<std::string, size_t> state_index_;      // "tensor <i>" / "resource <key>" -> g.state entry
+  // The state entry for `key`, made on first use from TFLite tensor `like` (its initial
+  // value `initial`, or TFLite Micro's reset value when empty).
+  ir::StateVar& state_var(const std::string& key, int32_t like, std::vector<uint8_t> initial);
   struct Folded {
     tfl::TensorType type;
     std::vector<uint8_t> bytes;

@@ -1,6 +1,8 @@
 // TFLite frontend entry points: read, list the reasons a model does not convert, import.
 #include "compiler/frontend/tflite/tflite_loader.h"
 
+#include <algorithm>
+
 #include "compiler/frontend/tflite/importer.h"
 #include "compiler/ir/error.h"
 #include "export/tflite/reader.h"
@@ -9,14 +11,29 @@ namespace tigris::frontend::tflite {
 
 namespace {
 
+// Subgraphs other than the main one that only CALL_ONCE runs (resource variables' initial
+// values, evaluated when converting); the others are control flow.
+bool only_init_subgraphs(const tfl::Model& m) {
+  std::vector<char> init(m.subgraphs.size(), 0);
+  for (const tfl::Operator& op : m.subgraphs[0].operators)
+    if (auto* o = op.options.get<tfl::CallOnceOptions>(); o && tfl::builtin_code(m, op) == tfl::op::kCallOnce &&
+                                                          o->init_subgraph_index > 0 &&
+                                                          static_cast<size_t>(o->init_subgraph_index) < init.size())
+      init[static_cast<size_t>(o->init_subgraph_index)] = 1;
+  return std::all_of(init.begin() + 1, init.end(), [](char c) { return c != 0; });
+}
+
 // Reasons that concern the whole file, not one operator.
 std::vector<ConversionReason> model_reasons(const tfl::Model& m) {
   std::vector<ConversionReason> out;
   for (const std::string& part : m.uncarried) out.push_back({-1, "", part});
-  if (m.subgraphs.size() != 1)
-    out.push_back({-1, "",
-                   "the model has " + std::to_string(m.subgraphs.size()) +
-                       " subgraphs (control flow); one subgraph is supported"});
+  if (m.subgraphs.empty())
+    out.push_back({-1, "", "the model has no subgraph"});
+  else if (!only_init_subgraphs(m))
+    out.push_back(
+        {-1, "",
+         "the model has " + std::to_string(m.subgraphs.size()) +
+             " subgraphs (control flow); one subgraph, and CALL_ONCE initialisation subgraphs, are supported"});
   return out;
 }
 
@@ -56,7 +73,7 @@ std::vector<ConversionReason> conversion_reasons(const tfl::Model& model) {
   std::vector<ConversionReason> npu = npu_reasons(model);
   if (!npu.empty()) return npu;
   std::vector<ConversionReason> reasons = model_reasons(model);
-  if (model.subgraphs.size() != 1) return reasons;
+  if (!reasons.empty() && (model.subgraphs.empty() || !only_init_subgraphs(model))) return reasons;
   Importer imp(model, "");
   imp.run();
   reasons.insert(reasons.end(), imp.reasons.begin(), imp.reasons.end());
@@ -70,7 +87,7 @@ ir::Graph import_tflite(const tfl::Model& model, const std::string& path) {
                            prefix(path) + "cannot convert the TFLite model: " + listing(npu));
   std::vector<ConversionReason> reasons = model_reasons(model);
   if (!reasons.empty()) {
-    if (model.subgraphs.size() == 1) {
+    if (!model.subgraphs.empty() && only_init_subgraphs(model)) {
       Importer imp(model, path);
       imp.run();
       reasons.insert(reasons.end(), imp.reasons.begin(), imp.reasons.end());

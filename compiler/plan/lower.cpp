@@ -83,6 +83,7 @@ const std::map<std::string, LowerFn>& table() {
     register_elementwise(m);
     register_other(m);
     register_svdf(m);
+    register_lstm(m);
     return m;
   }();
   return t;

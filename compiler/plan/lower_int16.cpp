@@ -254,7 +254,9 @@ bool byte_movement(const std::string& op) {
 
 bool lower_int16(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
   if (!touches_int16(g, n) || byte_movement(n.op)) return false;
-  // int8 ops with an int16 side are the int8 lowering's: SVDF's int16 state, SOFTMAX int8 -> int16.
+  // int8 ops with an int16 side are the int8 lowering's: SVDF's int16 state, SOFTMAX int8 -> int16;
+  // the quantized LSTM's int16 cell state is part of its own form (lower_lstm.cpp).
+  if (n.op == "Lstm") return false;
   if ((n.op == "Svdf" || n.op == "Softmax") && !n.inputs.empty() && is_q8(g, n.inputs[0])) return false;
   static const std::map<std::string, LowerFn> table = {
       {"Conv", conv},

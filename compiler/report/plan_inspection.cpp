@@ -40,8 +40,15 @@ std::string weight_name(const tigris_plan_t& plan, uint16_t idx) {
   return tigris_weight_name(&plan, &plan.weight_entries[idx]);
 }
 
+// The op's weight and bias, and the weights its CONSTANTS attribute names (SVDF, LSTM).
 uint64_t op_weight_bytes(const tigris_plan_t& plan, const tigris_op_t& op) {
-  return weight_size(plan, op.weight_idx) + weight_size(plan, op.bias_idx);
+  uint64_t bytes = weight_size(plan, op.weight_idx) + weight_size(plan, op.bias_idx);
+  uint8_t len = 0;
+  const uint8_t* c =
+      tigris_op_attribute_data(&plan, static_cast<uint16_t>(&op - plan.ops), TIGRIS_ATTR_CONSTANTS, &len);
+  for (uint8_t k = 0; c != nullptr && k + 1 < len; k += 2)
+    bytes += weight_size(plan, static_cast<uint16_t>(c[k] | (c[k + 1] << 8)));
+  return bytes;
 }
 
 std::vector<std::string> tensor_names(const tigris_plan_t& plan, const uint16_t* idx, uint32_t count) {

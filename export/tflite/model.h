@@ -83,6 +83,7 @@ enum class OptionsType : uint8_t {
   PadV2 = 43,
   Slice = 48,
   TransposeConv = 49,
+  UnidirectionalSequenceLstm = 71,
   ResizeNearestNeighbor = 74,
   LeakyRelu = 75,
   Abs = 78,
@@ -173,6 +174,12 @@ struct LeakyReluOptions {
   float alpha = 0.0f;
   bool operator==(const LeakyReluOptions&) const = default;
 };
+struct UnidirectionalSequenceLstmOptions {
+  Activation activation = Activation::None;
+  float cell_clip = 0.0f, proj_clip = 0.0f;
+  bool time_major = false, asymmetric_quantize_inputs = false, diagonal_recurrent_tensors = false;
+  bool operator==(const UnidirectionalSequenceLstmOptions&) const = default;
+};
 struct CallOnceOptions {
   int32_t init_subgraph_index = 0;
   bool operator==(const CallOnceOptions&) const = default;
@@ -196,8 +203,8 @@ struct Options {
   OptionsType type = OptionsType::None;  // the union tag as written in the file
   std::variant<std::monostate, Conv2DOptions, DepthwiseConv2DOptions, Pool2DOptions, FullyConnectedOptions,
                SoftmaxOptions, ConcatenationOptions, AddSubOptions, MulOptions, IntListOptions, ResizeOptions,
-               ReducerOptions, StridedSliceOptions, LeakyReluOptions, TransposeConvOptions, CallOnceOptions,
-               VarHandleOptions, SVDFOptions, NoFieldOptions>
+               ReducerOptions, StridedSliceOptions, LeakyReluOptions, TransposeConvOptions,
+               UnidirectionalSequenceLstmOptions, CallOnceOptions, VarHandleOptions, SVDFOptions, NoFieldOptions>
       value;
   bool operator==(const Options&) const = default;
 

@@ -265,6 +265,7 @@ const char* options_table_name(OptionsType t) {
   case OptionsType::PadV2: return "PadV2Options";
   case OptionsType::Slice: return "SliceOptions";
   case OptionsType::TransposeConv: return "TransposeConvOptions";
+  case OptionsType::UnidirectionalSequenceLstm: return "UnidirectionalSequenceLSTMOptions";
   case OptionsType::ResizeNearestNeighbor: return "ResizeNearestNeighborOptions";
   case OptionsType::LeakyRelu: return "LeakyReluOptions";
   case OptionsType::Abs: return "AbsOptions";

@@ -46,6 +46,14 @@ Options read_transpose_conv(const fb::TransposeConvOptions* o, const ReadContext
                                type(o->quantized_bias_type())}};
 }
 
+Options read_sequence_lstm(const fb::UnidirectionalSequenceLSTMOptions* o, const ReadContext& ctx) {
+  ctx.check_slots(o, "UnidirectionalSequenceLSTMOptions", slots_below(6));
+  return {OptionsType::UnidirectionalSequenceLstm,
+          UnidirectionalSequenceLstmOptions{act(o->fused_activation_function()), o->cell_clip(), o->proj_clip(),
+                                            o->time_major(), o->asymmetric_quantize_inputs(),
+                                            o->diagonal_recurrent_tensors()}};
+}
+
 std::optional<std::vector<int32_t>> int_list(const flatbuffers::Vector<int32_t>* v) {
   if (!v) return std::nullopt;
   return to_vector(v);
@@ -68,6 +76,8 @@ Options read_options(const void* op_table, uint8_t tag, const std::string& owner
   case OptionsType::Pool2D: return read_pool(o->builtin_options_as_Pool2DOptions(), ctx);
   case OptionsType::TransposeConv: return read_transpose_conv(o->builtin_options_as_TransposeConvOptions(), ctx);
   case OptionsType::FullyConnected: return read_fc(o->builtin_options_as_FullyConnectedOptions(), ctx);
+  case OptionsType::UnidirectionalSequenceLstm:
+    return read_sequence_lstm(o->builtin_options_as_UnidirectionalSequenceLSTMOptions(), ctx);
   case OptionsType::Softmax: {
     auto* s = o->builtin_options_as_SoftmaxOptions();
     ctx.check_slots(s, "SoftmaxOptions", slots_below(1));

@@ -148,6 +148,17 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
         .scalar(T::VT_QUANTIZED_BIAS_TYPE, i8(c->quantized_bias_type), 0)
         .end();
   }
+  if (auto* c = o.get<UnidirectionalSequenceLstmOptions>()) {
+    using T = fb::UnidirectionalSequenceLSTMOptions;
+    return Table(b)
+        .scalar(T::VT_FUSED_ACTIVATION_FUNCTION, i8(c->activation), 0)
+        .scalar(T::VT_CELL_CLIP, c->cell_clip, 0.0f)
+        .scalar(T::VT_PROJ_CLIP, c->proj_clip, 0.0f)
+        .scalar(T::VT_TIME_MAJOR, static_cast<uint8_t>(c->time_major), 0)
+        .scalar(T::VT_ASYMMETRIC_QUANTIZE_INPUTS, static_cast<uint8_t>(c->asymmetric_quantize_inputs), 0)
+        .scalar(T::VT_DIAGONAL_RECURRENT_TENSORS, static_cast<uint8_t>(c->diagonal_recurrent_tensors), 0)
+        .end();
+  }
   if (auto* c = o.get<SoftmaxOptions>()) return Table(b).scalar(fb::SoftmaxOptions::VT_BETA, c->beta, 0.0f).end();
   if (auto* c = o.get<ConcatenationOptions>()) {
     using T = fb::ConcatenationOptions;

@@ -42,6 +42,7 @@ const std::map<int32_t, Converter>& converters() {
     register_elementwise(t);
     register_shape(t);
     register_int16(t);
+    register_sequence_lstm(t);
     register_variables(t);
     register_svdf(t);
     return t;

@@ -30,6 +30,7 @@ void register_conv(std::map<int32_t, Converter>& table);
 void register_elementwise(std::map<int32_t, Converter>& table);
 void register_shape(std::map<int32_t, Converter>& table);
 void register_int16(std::map<int32_t, Converter>& table);  // TRANSPOSE_CONV (convert_int16.cpp)
+void register_sequence_lstm(std::map<int32_t, Converter>& table);  // convert_sequence_lstm.cpp
 void register_variables(std::map<int32_t, Converter>& table);
 void register_svdf(std::map<int32_t, Converter>& table);  // SVDF (convert_svdf.cpp)
 

@@ -129,6 +129,7 @@ enum class S8 : uint8_t {
     kStridedSlice,
     kQuantizeCast,
     kSvdf,
+    kLstm,
 };
 
 // The int16 reference kernel (kernels/s16/) of an op on quantized int16 data (16x8
@@ -155,6 +156,7 @@ enum class S16 : uint8_t {
     kPad,
     kByteMovement,
     kQuantizeCast,
+    kLstm,
 };
 
 // The loader rule (plan/op_rules_*.cpp) that checks an op's operands, shapes and attributes.
@@ -607,8 +609,8 @@ inline constexpr OpDef kOpDefs[] = {
         .contract(Rule::kSvdf, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_CONSTANTS) | attr(TIGRIS_ATTR_SVDF))
         .with(kTraitFusedAct),
     op(TIGRIS_OP_LSTM, "LSTM", "Lstm")
-        .kernel(Family::kSequence, F32::kLstm, kF)
-        .contract(Rule::kLstm, DtypeClass::kF, row::plain, attr(TIGRIS_ATTR_CONSTANTS) | attr(TIGRIS_ATTR_LSTM)),
+        .kernel(Family::kSequence, F32::kLstm, kF).int8(S8::kLstm).int16(S16::kLstm)
+        .contract(Rule::kLstm, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_CONSTANTS) | attr(TIGRIS_ATTR_LSTM)),
     op(TIGRIS_OP_IF, "IF", "If")
         .kernel(Family::kNone, F32::kNone, kAny)
         .contract(Rule::kControlFlow, DtypeClass::kSpecial, row::plain, attr(TIGRIS_ATTR_SUBGRAPHS))

@@ -1,9 +1,10 @@
 // Rules of the sequence operators with state (docs/operators.md §3.8): SVDF and LSTM, float32,
-// and SVDF on quantized int8 data with an int16 or int8 state (§5.3); constants through the
-// CONSTANTS attribute.
+// SVDF on quantized int8 data with an int16 or int8 state (§5.3), LSTM also int8 and 16x8;
+// constants through the CONSTANTS attribute.
 #include <math.h>
 
 #include "kernels/s8/s8_fixed_point.h"
+#include "kernels/s8/s8_lstm.h"
 #include "plan/op_rules_util.h"
 
 namespace tigris_rt {
@@ -77,12 +78,42 @@ bool check_svdf(const OpView &v)
            bytes_ok(v, w[1], (uint64_t)(filters * memory), time_size) && bytes_ok(v, w[2], (uint64_t)units);
 }
 
-bool check_lstm(const OpView &v)
+// The quantized forms (TFLM's integer LSTM): x, h and y int8 (or int16: 16x8) and c int16,
+// with quant params (c's zero point 0), outputs as the state inputs, int8 weights, int32
+// biases (int64 for 16x8), the sigmoid table as the 13th constant, and the factors of the
+// 72-byte LSTM attribute.
+bool check_lstm_quantized(const OpView &v, int64_t in, int64_t hidden)
 {
-    if (v.num_in() != 3 || v.num_out() != 3 || !all_float(v) || v.op->fused_act != 0) return false;
+    const tigris_tensor_t &x = v.in(0), &h0 = v.in(1), &c0 = v.in(2);
+    const uint8_t act = x.dtype;
+    const tigris_quant_param_t *qh = tigris_tensor_quant(v.plan, &h0), *qc = tigris_tensor_quant(v.plan, &c0);
+    if (h0.dtype != act || v.out(0).dtype != act || v.out(1).dtype != act || c0.dtype != TIGRIS_DTYPE_INT16 ||
+        v.out(2).dtype != TIGRIS_DTYPE_INT16 || qh == nullptr || qc == nullptr ||
+        tigris_tensor_quant(v.plan, &x) == nullptr || qc->zero_point != 0)
+        return false;
     uint8_t len = 0;
     const uint8_t *a = v.attr(TIGRIS_ATTR_LSTM, &len);
-    if (a == nullptr || len != 8) return false;
+    tigris_s8::LstmQuant q;
+    if (!tigris_s8::lstm_quant(a, len, qh->scale, qc->scale, act == TIGRIS_DTYPE_INT16, &q)) return false;
+    uint16_t w[tigris_s8::kLstmInt8Constants];
+    if (!constants(v, tigris_s8::kLstmInt8Constants, 0xF00u, w)) return false;
+    const uint64_t bias_bytes = (uint64_t)hidden * (act == TIGRIS_DTYPE_INT16 ? 8u : 4u);
+    for (int g = 0; g < 4; ++g)
+        if (v.weight_bytes_at(w[g]) != (uint64_t)(hidden * in) ||
+            v.weight_bytes_at(w[4 + g]) != (uint64_t)(hidden * hidden) ||
+            (w[8 + g] != kAbsent && v.weight_bytes_at(w[8 + g]) != bias_bytes))
+            return false;
+    return v.weight_bytes_at(w[12]) == 512u;
+}
+
+bool check_lstm(const OpView &v)
+{
+    if (v.num_in() != 3 || v.num_out() != 3 || v.op->fused_act != 0) return false;
+    const bool quantized = v.in(0).dtype == TIGRIS_DTYPE_INT8 || v.in(0).dtype == TIGRIS_DTYPE_INT16;
+    if (!quantized && !all_float(v)) return false;
+    uint8_t len = 0;
+    const uint8_t *a = v.attr(TIGRIS_ATTR_LSTM, &len);
+    if (a == nullptr || len < 8) return false;
     int32_t time_major = rd_i32(a);
     float clip = rd_f32(a + 4);
     if ((time_major != 0 && time_major != 1) || !isfinite(clip) || clip < 0.0f) return false;
@@ -93,6 +124,8 @@ bool check_lstm(const OpView &v)
     if (hs[0] != batch || !same_shape(v, h0, c0) || !same_shape(v, h0, v.out(1)) || !same_shape(v, h0, v.out(2)))
         return false;
     if (ys[0] != xs[0] || ys[1] != xs[1] || ys[2] != hidden) return false;
+    if (quantized) return check_lstm_quantized(v, in, hidden);
+    if (len != 8) return false;
     uint16_t w[12];
     if (!constants(v, 12, 0xF00u, w)) return false;
     for (int g = 0; g < 4; ++g)

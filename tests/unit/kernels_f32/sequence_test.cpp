@@ -164,6 +164,56 @@ TEST(Lstm, MatchesReferenceBatchMajorTimeMajorAndClip) {
   check_lstm({5, 1, 3, 3, false, 0.5f});
 }
 
+// TensorFlow Lite Micro's float LSTM bit for bit: each gate is the input FC (sum from 0 in
+// input order, then + bias) plus the recurrent FC (sum + 0); TFLite's sigmoid (1 above
+// 16.619..., exp(x) below -9); c = f·c + i·g, h = tanh(c)·o. Written here in float32 from
+// lstm_eval.h's order of operations; a kernel that accumulated in another order (bias first,
+// both FCs in one sum) differs in the last bits for these sizes.
+TEST(Lstm, FloatIsTflmsOrderOfOperations) {
+  const int T = 3, I = 19, H = 6;
+  Plan p;
+  uint16_t x = p.tensor({1, T, I}), h0 = p.tensor({1, H}), c0 = p.tensor({1, H}), y = p.tensor({1, T, H}),
+           hT = p.tensor({1, H}), cT = p.tensor({1, H});
+  uint16_t op = p.op(TIGRIS_OP_LSTM, {x, h0, c0}, {y, hT, cT});
+  std::vector<std::vector<float>> w(12);
+  std::vector<uint16_t> idx;
+  for (int g = 0; g < 12; ++g) {
+    w[g] = kt::values(g < 4 ? (size_t)H * I : g < 8 ? (size_t)H * H : (size_t)H, 400 + g);
+    if (g == 9) w[g][0] = 30.0f, w[g][1] = -40.0f;  // forget gate beyond both sigmoid cutoffs
+    idx.push_back(p.weight(w[g]));
+  }
+  p.attr(op, TIGRIS_ATTR_CONSTANTS, u16s(idx));
+  p.attr(op, TIGRIS_ATTR_LSTM, std::vector<uint8_t>(8, 0));
+  auto xv = kt::values((size_t)T * I, 500), hv = kt::values(H, 501), cv = kt::values(H, 502, -2, 2);
+  tigris_mem_t* m = p.mem();
+  p.set(x, xv), p.set(h0, hv), p.set(c0, cv);
+  ASSERT_EQ(kt::run(p, op, m), 0);
+  auto sigmoid = [](float v) { return v > 16.619047164916992188f ? 1.0f : v < -9.0f ? std::exp(v) : 1.0f / (1.0f + std::exp(-v)); };
+  std::vector<float> h = hv, c = cv, yref;
+  for (int t = 0; t < T; ++t) {
+    std::vector<float> gate[4];
+    for (int g = 0; g < 4; ++g)
+      for (int j = 0; j < H; ++j) {
+        float a = 0.0f, r = 0.0f;
+        for (int k = 0; k < I; ++k) a += xv[(size_t)t * I + k] * w[g][(size_t)j * I + k];
+        for (int k = 0; k < H; ++k) r += h[k] * w[4 + g][(size_t)j * H + k];
+        const float z = (a + w[8 + g][j]) + (r + 0.0f);
+        gate[g].push_back(g == 2 ? std::tanh(z) : sigmoid(z));
+      }
+    for (int j = 0; j < H; ++j) {
+      c[j] = gate[1][j] * c[j];
+      c[j] = c[j] + gate[0][j] * gate[2][j];
+      yref.push_back(std::tanh(c[j]) * gate[3][j]);
+    }
+    h.assign(yref.end() - H, yref.end());
+  }
+  const std::vector<float> got = p.get<float>(y);
+  ASSERT_EQ(got.size(), yref.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], yref[i]) << "y element " << i;
+  EXPECT_EQ(p.get<float>(cT), c);
+  EXPECT_EQ(p.get<float>(hT), h);
+}
+
 TEST(Lstm, HandValueOneStep) {
   Plan p;
   uint16_t x = p.tensor({1, 1, 1}), h0 = p.tensor({1, 1}), c0 = p.tensor({1, 1}), y = p.tensor({1, 1, 1}),

@@ -1,5 +1,7 @@
 // SVDF and LSTM (TFLite semantics, docs/operators.md §3.8): whole tensors, constants from the
 // CONSTANTS attribute, state carried through the op's state input/output tensors.
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "kernels/f32/kernels_f32.h"
@@ -29,7 +31,16 @@ int32_t attr_i32(const Call &c, uint8_t kind, int index)
     return v;
 }
 
-float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+// TFLite's reference float Logistic: 1 beyond 16.619..., exp(x) below -9, else 1 / (1 + e^-x).
+float tflite_sigmoid(float x)
+{
+    if (x > 16.619047164916992188f) return 1.0f;
+    if (x < -9.0f) return expf(x);
+    return 1.0f / (1.0f + expf(-x));
+}
+
+// TFLite's no-activation clamp of a float FC or MUL result: [lowest, max] of float.
+float in_float_range(float v) { return v < -FLT_MAX ? -FLT_MAX : (v > FLT_MAX ? FLT_MAX : v); }
 
 }  // namespace
 
@@ -70,6 +81,11 @@ int svdf(const Call &c)
     return 0;
 }
 
+// TFLite Micro's float LSTM (lstm_eval.h), operation for operation so results are bit-exact:
+// each gate is the input FC (sum from 0 in input order, then + bias) plus the recurrent FC
+// (sum + 0), each FC clamped to the float range as FullyConnected's no-activation range
+// does; the gates use the previous h; c = f·c + i·g (each product clamped likewise), then
+// clipped; h = tanh(c)·o.
 int lstm(const Call &c)
 {
     const float *x = reinterpret_cast<const float *>(c.in_ptr(0));
@@ -100,15 +116,20 @@ int lstm(const Call &c)
             for (int32_t j = 0; j < hid; ++j) {
                 float gate[4];
                 for (int g = 0; g < 4; ++g) {
-                    float acc = B[g] ? B[g][j] : 0.0f;
-                    for (int32_t k = 0; k < in; ++k) acc += W[g][(int64_t)j * in + k] * xt[k];
-                    for (int32_t k = 0; k < hid; ++k) acc += R[g][(int64_t)j * hid + k] * hp[k];
-                    gate[g] = acc;
+                    float from_x = 0.0f, from_h = 0.0f;
+                    for (int32_t k = 0; k < in; ++k) from_x += xt[k] * W[g][(int64_t)j * in + k];
+                    for (int32_t k = 0; k < hid; ++k) from_h += hp[k] * R[g][(int64_t)j * hid + k];
+                    gate[g] = in_float_range(from_x + (B[g] ? B[g][j] : 0.0f)) + in_float_range(from_h + 0.0f);
                 }
-                float cn = sigmoid(gate[1]) * ct[j] + sigmoid(gate[0]) * tanhf(gate[2]);
-                if (clip > 0.0f) cn = cn > clip ? clip : (cn < -clip ? -clip : cn);
+                float cn = in_float_range(tflite_sigmoid(gate[1]) * ct[j]);
+                cn = cn + in_float_range(tflite_sigmoid(gate[0]) * tanhf(gate[2]));
+                if (clip > 0.0f) {  // std::max(std::min(clip, c), -clip)
+                    cn = cn < clip ? cn : clip;
+                    cn = cn < -clip ? -clip : cn;
+                }
                 ct[j] = cn;
-                yt[j] = sigmoid(gate[3]) * tanhf(cn);  // h of this step; h itself still holds the previous one
+                // h of this step; h itself still holds the previous one
+                yt[j] = in_float_range(tanhf(cn) * tflite_sigmoid(gate[3]));
             }
             memcpy(h + (int64_t)b * hid, yt, (size_t)hid * 4);
         }

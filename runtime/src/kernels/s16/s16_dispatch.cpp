@@ -33,6 +33,7 @@ KernelFn kernel_of(tigris_rt::ops::S16 kernel)
     case S16::kPad: return pad;
     case S16::kByteMovement: return byte_movement;
     case S16::kQuantizeCast: return quantize_cast;
+    case S16::kLstm: return lstm;
     case S16::kNone: break;
     }
     return nullptr;

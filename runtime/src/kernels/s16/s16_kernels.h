@@ -56,4 +56,8 @@ bool owns(const tigris_plan_t *plan, const tigris_op_t *op);
 // not own it (or it is byte movement the float kernels run).
 int dispatch(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
 
+// s8/s8_lstm.cpp: UNIDIRECTIONAL_SEQUENCE_LSTM, 16x8 (the int8 form's step with int16 x, h, y
+// and int64 biases).
+int lstm(const Call &);
+
 }  // namespace tigris_s16

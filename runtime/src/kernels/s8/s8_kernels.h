@@ -58,6 +58,8 @@ int resize_bilinear(const Call &);
 
 // s8_quantize.cpp: CAST with a quantized int8 side (quantize / dequantize / requantize).
 int quantize_cast(const Call &);
+// s8_lstm.cpp: UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations, int16 cell state).
+int lstm(const Call &);
 
 // s8_svdf.cpp: SVDF with an int16 (or int8) state.
 int svdf(const Call &);

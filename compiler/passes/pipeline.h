@@ -37,7 +37,7 @@ void matmul_to_gemm(ir::Graph& g);         // MatMul(A[M,K], const W[K,N]) -> Ge
 void fold_batchnorm(ir::Graph& g);         // BatchNormalization into the preceding Conv, else Mul+Add
 void fold_constant_arithmetic(ir::Graph& g);  // Neg -> Mul(-1); Sub const -> Add(-c); Div const -> Mul(1/c)
 void fold_bias(ir::Graph& g);                 // Add of a per-channel constant after Conv/Gemm -> bias
-void expand_silu(ir::Graph& g);               // SiLU/Swish -> Sigmoid + Mul
+void fuse_swish(ir::Graph& g);                // float x*Sigmoid(x) -> Silu, x*HardSigmoid(x) -> HardSwish
 void relabel_convolutions(ir::Graph& g);      // Conv: group == C_in -> DepthwiseConv, rank 3 -> Conv1D
 void clip_to_relu(ir::Graph& g);              // Clip(0, 6) -> Relu6, Clip(0, inf) -> Relu
 void relabel_global_pools(ir::Graph& g);      // ReduceMean over H,W / whole-map pools -> Global*Pool

@@ -646,6 +646,9 @@ inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_ATANH, "ATANH", "Atanh")
         .kernel(Family::kMath, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
         .bands(row::kUnaryBands).lowered(Lowering::kUnary),
+    op(TIGRIS_OP_SILU, "SILU", "Silu")
+        .kernel(Family::kActivation, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
+        .bands(row::kUnaryBands | kBandChain).lowered(Lowering::kUnary),
 };
 // clang-format on
 

@@ -224,7 +224,36 @@ TEST(Passes, SiluDepthwiseConv1dClipAndReduceMeanAreRelabelled) {
   g2.tensor(g2.nodes[1].outputs[0]).name = "y";
   g2.nodes[1].domain = "";
   passes::normalize(g2);
-  EXPECT_EQ(test::ops(g2), (V{"Conv1D", "Sigmoid", "Mul"}));
+  EXPECT_EQ(test::ops(g2), (V{"Conv1D", "Silu"}));
+}
+
+// x * Sigmoid(x) and x * HardSigmoid(x; 1/6, 1/2) (how PyTorch exports SiLU and hard-swish)
+// become one operator, either operand order; a gate that something else also reads, another
+// HardSigmoid, or a product of two different tensors stay as they are.
+TEST(Passes, SwishPatternsFuseIntoOneOperator) {
+  auto fused = [](const std::string& gate, bool gate_first, float alpha, bool gate_read_twice) {
+    OnnxBuilder b;
+    b.input("x", {1, 4, 3, 3});
+    auto& n = b.node(gate, {"x"}, {"g"});
+    if (gate == "HardSigmoid") OnnxBuilder::attr(n, "alpha", alpha);
+    b.node("Mul", gate_first ? std::vector<std::string>{"g", "x"} : std::vector<std::string>{"x", "g"}, {"y"});
+    b.output("y", {1, 4, 3, 3});
+    if (gate_read_twice) b.output("g", {1, 4, 3, 3});
+    return test::ops(test::normalized(b));
+  };
+  EXPECT_EQ(fused("Sigmoid", false, 0, false), V{"Silu"});
+  EXPECT_EQ(fused("Sigmoid", true, 0, false), V{"Silu"});
+  EXPECT_EQ(fused("HardSigmoid", false, 1.0f / 6.0f, false), V{"HardSwish"});
+  EXPECT_EQ(fused("Sigmoid", false, 0, true), (V{"Sigmoid", "Mul"}));
+  EXPECT_NE(fused("HardSigmoid", false, 0.2f, false), V{"HardSwish"});
+
+  OnnxBuilder b;
+  b.input("x", {1, 4});
+  b.input("z", {1, 4});
+  b.node("Sigmoid", {"z"}, {"g"});
+  b.node("Mul", {"x", "g"}, {"y"});
+  b.output("y", {1, 4});
+  EXPECT_EQ(test::ops(test::normalized(b)), (V{"Sigmoid", "Mul"}));
 }
 
 TEST(Passes, ClipBoundsSelectTheOperator) {

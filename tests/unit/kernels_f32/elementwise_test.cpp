@@ -224,6 +224,7 @@ TEST(Unary, FloatFunctionsMatchCmath) {
       {TIGRIS_OP_SIGMOID, [](float x) { return (float)(1.0 / (1.0 + std::exp(-(double)x))); }},
       {TIGRIS_OP_TANH, [](float x) { return (float)std::tanh((double)x); }},
       {TIGRIS_OP_HARDSWISH, [](float x) { return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f; }},
+      {TIGRIS_OP_SILU, [](float x) { return (float)((double)x / (1.0 + std::exp(-(double)x))); }},
       {TIGRIS_OP_ERF, [](float x) { return (float)std::erf((double)x); }},
       {TIGRIS_OP_ELU, [](float x) { return x < 0 ? (float)std::expm1((double)x) : x; }},
       {TIGRIS_OP_LEAKY_RELU, [](float x) { return x < 0 ? 0.01f * x : x; }},

@@ -45,6 +45,8 @@ int float_unary(const Call &c, const kern::Walk &w)
         alpha = f32_attr(c, TIGRIS_ATTR_ALPHA, 0, 1.0f);
         return run(w, [alpha](float x) { return x < 0.0f ? alpha * (expf(x) - 1.0f) : x; });
     case TIGRIS_OP_SIGMOID: return run(w, [](float x) { return 1.0f / (1.0f + expf(-x)); });
+    // x times SIGMOID's value, so a fused SiLU equals the Sigmoid + Mul it replaces bit for bit.
+    case TIGRIS_OP_SILU: return run(w, [](float x) { return x * (1.0f / (1.0f + expf(-x))); });
     case TIGRIS_OP_TANH: return run(w, [](float x) { return tanhf(x); });
     case TIGRIS_OP_HARDSWISH:
         return run(w, [](float x) {

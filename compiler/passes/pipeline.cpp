@@ -10,6 +10,7 @@ const std::vector<Pass>& normalization_pipeline() {
       {"expand_qoperators", expand_qoperators},
       {"fold_qdq", fold_qdq},
       {"canonicalize_operands", canonicalize_operands},
+      {"decompose_recurrent", decompose_recurrent},
       {"decompose_operators", decompose_operators},
       {"fold_gemm_scalars", fold_gemm_scalars},
       {"matmul_to_gemm", matmul_to_gemm},

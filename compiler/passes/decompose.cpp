@@ -247,6 +247,7 @@ std::map<std::string, Fn> table() {
   t["Tile"] = tile;
   t["LayerNormalization"] = layer_norm;
   add_more_decompositions(t);
+  add_select_decompositions(t);
   return t;
 }
 

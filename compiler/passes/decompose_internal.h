@@ -14,5 +14,6 @@ namespace tigris::passes {
 using DecomposeFn = std::function<bool(ir::Graph&, size_t, Rewrite&)>;
 
 void add_more_decompositions(std::map<std::string, DecomposeFn>& table);
+void add_select_decompositions(std::map<std::string, DecomposeFn>& table);  // decompose_select.cpp
 
 }  // namespace tigris::passes

@@ -86,6 +86,8 @@ std::optional<ir::TensorId> gemm_bias(ir::Graph& g, ir::TensorId c, int64_t n_ou
   }
   if (!ct.constant || ct.dtype != ir::DType::Float32) return std::nullopt;
   if (count != 1 && !per_column) return std::nullopt;
+  // Already the canonical bias: shared as it is (Gemms reading one bias keep one copy).
+  if (ct.rank() == 1 && count == n_out && beta == 1.0f) return c;
   std::vector<float> v = const_floats(ct);
   std::vector<float> bias(static_cast<size_t>(n_out));
   for (int64_t i = 0; i < n_out; ++i) bias[static_cast<size_t>(i)] = beta * v[count == 1 ? 0 : static_cast<size_t>(i)];

@@ -13,7 +13,9 @@
 #include <cctype>
 #include <cmath>
 #include <optional>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/util.h"
@@ -69,8 +71,17 @@ class Builder {
     return outs;
   }
 
+  // Constants are shared: every step reads the same weight tensor (one entry in the plan).
   TensorId constant(const std::string& label, const ir::Shape& shape, const std::vector<float>& v) {
-    return add_float_constant(g_, base_ + "/" + label, shape, v);
+    return shared(label, DType::Float32, shape, encode_floats(v));
+  }
+  TensorId shared(const std::string& label, DType dtype, const ir::Shape& shape, std::vector<uint8_t> bytes) {
+    auto key = std::make_tuple(static_cast<int>(dtype), shape, bytes);
+    auto it = constants_.find(key);
+    if (it != constants_.end()) return it->second;
+    TensorId id = add_constant(g_, base_ + "/" + label, dtype, shape, std::move(bytes));
+    constants_.emplace(std::move(key), id);
+    return id;
   }
   TensorId scalar(float v) { return constant("k", {}, {v}); }
 
@@ -93,6 +104,7 @@ class Builder {
   std::string base_;
   std::set<std::string> names_;
   std::vector<ir::Node> nodes_;
+  std::map<std::tuple<int, ir::Shape, std::vector<uint8_t>>, TensorId> constants_;
 };
 
 // A row-major float matrix.
@@ -390,14 +402,14 @@ class Unroller {
 
   TensorId gather_rows(TensorId data, const std::vector<int64_t>& idx, const ir::Shape& shape, const std::string& what) {
     std::vector<double> dv(idx.begin(), idx.end());
-    TensorId it = add_constant(b_.g(), b_.g().tensor(data).name + "_index", DType::Int64,
-                               {static_cast<int64_t>(idx.size())}, encode(DType::Int64, dv));
+    TensorId it = b_.shared(name(what + "_index"), DType::Int64, {static_cast<int64_t>(idx.size())},
+                            encode(DType::Int64, dv));
     return b_.op("Gather", {data, it}, shape, name(what), attrs_of({{"axis", int64_t{0}}}));
   }
 
   TensorId bool_mask(const std::vector<char>& valid) {
     std::vector<double> v(valid.begin(), valid.end());
-    return add_constant(b_.g(), b_.g().tensor(s_.x).name + "_valid", DType::Bool, {s_.B, 1}, encode(DType::Bool, v));
+    return b_.shared(name("valid"), DType::Bool, {s_.B, 1}, encode(DType::Bool, v));
   }
 
   TensorId where(TensorId mask, TensorId a, TensorId other, const std::string& what) {
@@ -428,8 +440,8 @@ class Unroller {
                    std::vector<float> addend, const std::string& what) {
     int64_t n = wp.rows;
     auto gemm = [&](TensorId in, const Mat& m, const std::vector<float>& bv) {
-      TensorId wt = b_.constant(name(what + "_weights"), {m.rows, m.cols}, m.v);
-      TensorId bt = b_.constant(name(what + "_bias"), {m.rows}, bv);
+      TensorId wt = b_.constant(tag_ + what + "_weights", {m.rows, m.cols}, m.v);
+      TensorId bt = b_.constant(tag_ + what + "_bias", {m.rows}, bv);
       return b_.op("Gemm", {in, wt, bt}, {s_.B, n}, name(what), attrs_of({{"transB", int64_t{1}}}));
     };
     if (h != ir::kNoTensor && !is_const(h)) {

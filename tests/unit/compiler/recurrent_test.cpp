@@ -439,7 +439,7 @@ TEST(Recurrent, RnnActivationsAndDirections) {
   check(c);
 }
 
-TEST(Recurrent, LongSequenceAtASmallBudget) {
+TEST(Recurrent, LongSequenceAtASmallBudgetSharesItsWeights) {
   Cfg c;
   c.T = 20;
   c.B = 1;
@@ -447,6 +447,11 @@ TEST(Recurrent, LongSequenceAtASmallBudget) {
   c.H = 16;
   c.initial = 1;
   check(c, 4096);
+  // Every step reads the same [W | R] and bias constants: the weights are stored once.
+  Data d = make_data(c);
+  compiler::Model m = compiler::load_model_bytes(model(c, d).bytes(), "rec.onnx");
+  uint64_t source = (d.W.size() + d.R.size() + d.Bias.size()) * 4;
+  EXPECT_LE(m.summary().weight_bytes, source + 1024) << "weights duplicated per step";
 }
 
 TEST(Recurrent, RunTimeSequenceLensIsRefusedInOneLineNamingTheNode) {

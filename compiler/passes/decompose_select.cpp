@@ -1,0 +1,198 @@
+// Decompositions that select or place elements (see decompose.cpp): Hardmax, Trilu,
+// GatherElements and OneHot as comparisons, Where, Cast and Gather, each exact.
+// A run-time zero of x's type is Cast(Less(x, x)) (false for every value, NaN included), so a
+// Where never needs two constant operands.
+#include <algorithm>
+
+#include "compiler/passes/decompose_internal.h"
+#include "compiler/passes/util.h"
+
+namespace tigris::passes {
+
+namespace {
+
+using ir::DType;
+using ir::TensorId;
+
+ir::Attributes attr(const std::string& name, ir::Attribute v) {
+  ir::Attributes a;
+  a.set(name, std::move(v));
+  return a;
+}
+
+TensorId int_constant(ir::Graph& g, const std::string& base, const ir::Shape& shape, const std::vector<int64_t>& v) {
+  return add_constant(g, base, DType::Int64, shape, encode(DType::Int64, std::vector<double>(v.begin(), v.end())));
+}
+
+// 0, 1, ..., n-1 shaped to broadcast along `axis` of a rank-`rank` tensor.
+TensorId iota_along(ir::Graph& g, const std::string& base, int64_t n, int64_t axis, int64_t rank) {
+  std::vector<int64_t> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i;
+  ir::Shape shape(static_cast<size_t>(rank - axis), 1);
+  shape[0] = n;
+  return int_constant(g, base + "_iota", shape, v);
+}
+
+// Zeros shaped and typed like x, computed at run time.
+TensorId zeros_like(ir::Graph& g, Rewrite& r, TensorId x) {
+  TensorId f = r.op("Less", {x, x}, g.tensor(x).shape, DType::Bool);
+  return r.op_like("Cast", {f}, x, attr("to", static_cast<int64_t>(g.tensor(x).dtype)));
+}
+
+// Negative indices counted from the end of an axis of `extent`.
+TensorId wrap_negative(ir::Graph& g, Rewrite& r, TensorId idx, int64_t extent) {
+  DType t = g.tensor(idx).dtype;
+  TensorId zero = add_constant(g, g.tensor(idx).name + "_zero", t, {}, encode(t, {0.0}));
+  TensorId ext = add_constant(g, g.tensor(idx).name + "_extent", t, {}, encode(t, {static_cast<double>(extent)}));
+  TensorId neg = r.op("Less", {idx, zero}, g.tensor(idx).shape, DType::Bool);
+  return r.op_like("Where", {neg, r.op_like("Add", {idx, ext}, idx), idx}, idx);
+}
+
+bool is_integer(DType t) { return t == DType::Int64 || t == DType::Int32; }
+
+// One at the first maximum along the axis, zero elsewhere.
+bool hardmax(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  TensorId x = n.inputs[0], y = n.outputs[0];
+  if (g.tensor(x).dtype != DType::Float32) return false;
+  ir::Shape shape = g.tensor(x).shape;
+  int64_t rank = static_cast<int64_t>(shape.size());
+  if (rank == 0) return false;
+  int64_t axis = normalize_axis(n.attrs.get_int("axis", g.opset >= 13 ? -1 : 1), rank, n);
+  TensorId in = x;
+  ir::Shape work = shape;
+  if (g.opset < 13) {  // coerced to 2-D at `axis`
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < rank; ++d) (d < axis ? outer : inner) *= shape[static_cast<size_t>(d)];
+    work = {outer, inner};
+    in = r.op("Reshape", {x}, work, DType::Float32, attr("shape", work));
+    axis = 1;
+  }
+  int64_t wrank = static_cast<int64_t>(work.size());
+  ir::Shape reduced = work;
+  reduced[static_cast<size_t>(axis)] = 1;
+  ir::Attributes am = attr("axis", axis);
+  am.set("keepdims", int64_t{1});
+  TensorId arg = r.op("ArgMax", {in}, reduced, DType::Int64, am);
+  TensorId iota = iota_along(g, n.name, work[static_cast<size_t>(axis)], axis, wrank);
+  TensorId eq = r.op("Equal", {arg, iota}, work, DType::Bool);
+  bool reshape = work != shape;
+  TensorId one = r.op("Cast", {eq}, work, DType::Float32, attr("to", static_cast<int64_t>(DType::Float32)),
+                      reshape ? ir::kNoTensor : y);
+  if (reshape) r.op_like("Reshape", {one}, y, attr("shape", shape), y);
+  return true;
+}
+
+// Upper or lower triangle of the last two axes (diagonal offset k), zeros elsewhere.
+bool trilu(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  TensorId x = n.inputs[0], y = n.outputs[0];
+  ir::Shape shape = g.tensor(x).shape;
+  if (shape.size() < 2) return false;
+  int64_t k = 0;
+  TensorId kt = input_or_none(n, 1);
+  if (kt >= 0) {
+    if (!g.tensor(kt).constant) {
+      g.nodes[i].attrs.set("__dynamic_operand", g.tensor(kt).name);
+      return false;
+    }
+    std::vector<int64_t> kv = const_ints(g.tensor(kt));
+    if (kv.size() != 1) return false;
+    k = kv[0];
+  }
+  bool upper = n.attrs.get_int("upper", 1) != 0;
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  std::vector<double> mask;
+  for (int64_t a = 0; a < rows; ++a)
+    for (int64_t b = 0; b < cols; ++b) mask.push_back(upper ? b - a >= k : b - a <= k);
+  TensorId m = add_constant(g, n.name + "_mask", DType::Bool, {rows, cols}, encode(DType::Bool, mask));
+  r.op_like("Where", {m, x, zeros_like(g, r, x)}, y, {}, y);
+  return true;
+}
+
+// data[..., idx[...], ...] along `axis`: one Gather of the flattened data at
+// idx * stride(axis) + the other coordinates' offsets.
+bool gather_elements(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  if (n.inputs.size() != 2) return false;
+  TensorId data = n.inputs[0], idx = n.inputs[1], y = n.outputs[0];
+  const ir::Shape ds = g.tensor(data).shape, qs = g.tensor(idx).shape;
+  int64_t rank = static_cast<int64_t>(ds.size());
+  if (rank == 0 || static_cast<int64_t>(qs.size()) != rank || !is_integer(g.tensor(idx).dtype)) return false;
+  int64_t axis = normalize_axis(n.attrs.get_int("axis", 0), rank, n);
+  std::vector<int64_t> dstride = ir::strides_of(ds), qstride = ir::strides_of(qs);
+  int64_t count = ir::num_elements(qs);
+  std::vector<int64_t> offset(static_cast<size_t>(count));
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t o = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis) o += (e / qstride[static_cast<size_t>(d)] % qs[static_cast<size_t>(d)]) * dstride[static_cast<size_t>(d)];
+    offset[static_cast<size_t>(e)] = o;
+  }
+  int64_t extent = ds[static_cast<size_t>(axis)], stride = dstride[static_cast<size_t>(axis)];
+  TensorId flat_index;
+  if (g.tensor(idx).constant) {
+    std::vector<int64_t> v = const_ints(g.tensor(idx));
+    for (int64_t e = 0; e < count; ++e) {
+      int64_t q = v[static_cast<size_t>(e)];
+      if (q < -extent || q >= extent) return false;
+      offset[static_cast<size_t>(e)] += (q < 0 ? q + extent : q) * stride;
+    }
+    flat_index = int_constant(g, n.name + "_index", qs, offset);
+  } else {
+    DType t = g.tensor(idx).dtype;
+    TensorId q = wrap_negative(g, r, idx, extent);
+    if (stride != 1)
+      q = r.op_like("Mul", {q, add_constant(g, n.name + "_stride", t, {}, encode(t, {static_cast<double>(stride)}))}, q);
+    std::vector<double> od(offset.begin(), offset.end());
+    flat_index = r.op_like("Add", {q, add_constant(g, n.name + "_offset", t, qs, encode(t, od))}, q);
+  }
+  ir::Shape flat = {ir::num_elements(ds)};
+  TensorId d1 = r.op("Reshape", {data}, flat, g.tensor(data).dtype, attr("shape", flat));
+  r.op_like("Gather", {d1, flat_index}, y, attr("axis", int64_t{0}), y);
+  return true;
+}
+
+// values[1] where the (wrapped) index equals the position along the new axis, else values[0].
+bool one_hot(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  if (n.inputs.size() != 3) return false;
+  TensorId idx = n.inputs[0], depth_t = n.inputs[1], values_t = n.inputs[2], y = n.outputs[0];
+  for (TensorId t : {depth_t, values_t})
+    if (!g.tensor(t).constant) {
+      g.nodes[i].attrs.set("__dynamic_operand", g.tensor(t).name);
+      return false;
+    }
+  std::vector<double> dv = const_doubles(g.tensor(depth_t)), vv = const_doubles(g.tensor(values_t));
+  if (dv.size() != 1 || vv.size() != 2 || dv[0] < 1) return false;
+  int64_t depth = static_cast<int64_t>(dv[0]);
+  DType vt = g.tensor(values_t).dtype;
+  const ir::Shape ys = g.tensor(y).shape;
+  int64_t out_rank = static_cast<int64_t>(ys.size());
+  int64_t axis = normalize_axis(n.attrs.get_int("axis", -1), out_rank, n);
+  if (ys[static_cast<size_t>(axis)] != depth) return false;
+  // Indices as int64 (non-integer ones truncated), wrapped, given a unit axis.
+  TensorId q = idx;
+  if (g.tensor(q).dtype != DType::Int64)
+    q = r.op("Cast", {q}, g.tensor(q).shape, DType::Int64, attr("to", static_cast<int64_t>(DType::Int64)));
+  q = wrap_negative(g, r, q, depth);
+  ir::Shape unit = ys;
+  unit[static_cast<size_t>(axis)] = 1;
+  q = r.op("Reshape", {q}, unit, DType::Int64, attr("shape", unit));
+  TensorId eq = r.op("Equal", {q, iota_along(g, n.name, depth, axis, out_rank)}, ys, DType::Bool);
+  TensorId ones = r.op("Cast", {eq}, ys, vt, attr("to", static_cast<int64_t>(vt)));
+  TensorId on = r.op("Mul", {ones, add_constant(g, n.name + "_on", vt, {}, encode(vt, {vv[1]}))}, ys, vt);
+  r.op("Where", {eq, on, add_constant(g, n.name + "_off", vt, {}, encode(vt, {vv[0]}))}, ys, vt, {}, y);
+  return true;
+}
+
+}  // namespace
+
+void add_select_decompositions(std::map<std::string, DecomposeFn>& t) {
+  t["Hardmax"] = hardmax;
+  t["Trilu"] = trilu;
+  t["GatherElements"] = gather_elements;
+  t["OneHot"] = one_hot;
+}
+
+}  // namespace tigris::passes

@@ -248,6 +248,7 @@ std::map<std::string, Fn> table() {
   t["LayerNormalization"] = layer_norm;
   add_more_decompositions(t);
   add_select_decompositions(t);
+  add_math_decompositions(t);
   return t;
 }
 

@@ -1,7 +1,8 @@
 // Hardmax, Trilu, GatherElements and OneHot (decompose_select.cpp) where the ONNX node tests
 // do not reach: Hardmax before opset 13 (coerced to 2-D), a float Trilu whose zeroed part holds
 // infinities and NaN, constant GatherElements indices, OneHot indices out of range. Expected
-// values are worked out by hand from the specification.
+// values are worked out by hand from the specification. Also Pow with a run-time exponent and
+// ReduceProd (decompose_math.cpp) over negative bases, zeros and non-integer exponents.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -89,6 +90,37 @@ TEST(SelectOps, OneHotOutOfRangeIndicesAreAllOff) {
   std::memcpy(in.data(), idx.data(), in.size());
   std::vector<float> want = {-1.5f, 2.5f, -1.5f, -1.5f, -1.5f, -1.5f, -1.5f, 2.5f, -1.5f, -1.5f, -1.5f, -1.5f};
   EXPECT_EQ(run(b, {in}), want);
+}
+
+
+TEST(MathOps, PowWithARunTimeExponentKeepsSignsZerosAndNan) {
+  test::OnnxBuilder b(13);
+  b.input("x", {8});
+  b.input("e", {8});
+  b.output("y", {8});
+  b.node("Pow", {"x", "e"}, {"y"}, "pow");
+  std::vector<float> x = {-2, -2, -8, 0, 0, 0, 3, 2};
+  std::vector<float> e = {3, 2, 0.5f, 0, 2, -1, -2, 0.5f};
+  std::vector<float> y = run(b, {bytes(x), bytes(e)});
+  ASSERT_EQ(y.size(), 8u);
+  std::vector<float> want = {-8, 4, 0, 1, 0, 0, 1.0f / 9, std::sqrt(2.0f)};
+  for (size_t i : {0u, 1u, 3u, 4u, 6u, 7u}) EXPECT_NEAR(y[i], want[i], 1e-6f * std::fabs(want[i]) + 1e-7f) << i;
+  EXPECT_TRUE(std::isnan(y[2])) << "(-8)^0.5 is " << y[2];
+  EXPECT_TRUE(std::isinf(y[5]) && y[5] > 0) << "0^-1 is " << y[5];
+}
+
+TEST(MathOps, ReduceProdSignsAndZeros) {
+  test::OnnxBuilder b(13);
+  b.input("x", {3, 3});
+  b.output("y", {3});
+  onnx::NodeProto& n = b.node("ReduceProd", {"x"}, {"y"}, "prod");
+  test::OnnxBuilder::attr(n, "axes", std::vector<int64_t>{1});
+  test::OnnxBuilder::attr(n, "keepdims", int64_t{0});
+  std::vector<float> y = run(b, {bytes({-1, 2, -3, 4, 0, -5, -0.5f, 4, 3})});
+  ASSERT_EQ(y.size(), 3u);
+  EXPECT_NEAR(y[0], 6.0f, 6e-6f);
+  EXPECT_EQ(y[1], 0.0f);
+  EXPECT_NEAR(y[2], -6.0f, 6e-6f);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // Decompositions that select or place elements (see decompose.cpp): Hardmax, Trilu,
-// GatherElements and OneHot as comparisons, Where, Cast and Gather, each exact.
+// GatherElements, OneHot and Scatter / ScatterElements / ScatterND (constant indices) as
+// comparisons, Where, Cast and Gather, each exact.
 // A run-time zero of x's type is Cast(Less(x, x)) (false for every value, NaN included), so a
 // Where never needs two constant operands.
 #include <algorithm>
+#include <optional>
 
 #include "compiler/passes/decompose_internal.h"
 #include "compiler/passes/util.h"
@@ -186,6 +188,125 @@ bool one_hot(ir::Graph& g, size_t i, Rewrite& r) {
   return true;
 }
 
+
+// Scatter with constant indices: contributions[p] lists the flat updates written to output
+// position p, in order. reduction "none": the last one, by a Gather and a Where; "add" /
+// "mul": data combined with each in turn (a neutral element where fewer arrive).
+bool emit_scatter(ir::Graph& g, const ir::Node& n, Rewrite& r, const std::vector<std::vector<int64_t>>& contributions,
+                  const std::string& reduction) {
+  TensorId data = n.inputs[0], updates = n.inputs[2], y = n.outputs[0];
+  DType t = g.tensor(data).dtype;
+  const ir::Shape ds = g.tensor(data).shape;
+  int64_t count = g.tensor(updates).elements();
+  ir::Shape flat = {count};
+  TensorId u = r.op("Reshape", {updates}, flat, t, attr("shape", flat));
+  auto gather = [&](TensorId from, const std::vector<int64_t>& src) {
+    return r.op("Gather", {from, int_constant(g, n.name + "_source", ds, src)}, ds, t, attr("axis", int64_t{0}));
+  };
+  size_t positions = contributions.size();
+  if (reduction == "none") {
+    std::vector<int64_t> src(positions, 0);
+    std::vector<double> written(positions, 0.0);
+    for (size_t p = 0; p < positions; ++p)
+      if (!contributions[p].empty()) {
+        src[p] = contributions[p].back();
+        written[p] = 1;
+      }
+    TensorId mask = add_constant(g, n.name + "_written", DType::Bool, ds, encode(DType::Bool, written));
+    r.op_like("Where", {mask, gather(u, src), data}, y, {}, y);
+    return true;
+  }
+  if (reduction != "add" && reduction != "mul") return false;
+  size_t most = 0;
+  for (const auto& c : contributions) most = std::max(most, c.size());
+  // updates followed by one neutral element (0 or 1), made at run time from the first update.
+  ir::Shape one = {1};
+  TensorId first = r.op("Slice", {u}, one, t,
+                        [] {
+                          ir::Attributes a;
+                          a.set("starts", std::vector<int64_t>{0});
+                          a.set("ends", std::vector<int64_t>{1});
+                          a.set("axes", std::vector<int64_t>{0});
+                          return a;
+                        }());
+  TensorId never = r.op("Less", {first, first}, one, DType::Bool);
+  if (reduction == "mul") never = r.op("Not", {never}, one, DType::Bool);
+  TensorId neutral = r.op("Cast", {never}, one, t, attr("to", static_cast<int64_t>(t)));
+  TensorId ext = r.op("Concat", {u, neutral}, {count + 1}, t, attr("axis", int64_t{0}));
+  TensorId acc = data;
+  for (size_t k = 0; k < most; ++k) {
+    std::vector<int64_t> src(positions, count);
+    for (size_t p = 0; p < positions; ++p)
+      if (k < contributions[p].size()) src[p] = contributions[p][k];
+    acc = r.op_like(reduction == "add" ? "Add" : "Mul", {acc, gather(ext, src)}, y, {},
+                    k + 1 == most ? y : ir::kNoTensor);
+  }
+  if (most == 0) r.op_like("Reshape", {data}, y, attr("shape", ds), y);
+  return true;
+}
+
+// Constant indices of input 1, or nullopt (the node marked: computed at run time).
+std::optional<std::vector<int64_t>> scatter_indices(ir::Graph& g, size_t i) {
+  const ir::Node& n = g.nodes[i];
+  if (n.inputs.size() != 3) return std::nullopt;
+  TensorId idx = n.inputs[1];
+  if (!g.tensor(idx).constant) {
+    g.nodes[i].attrs.set("__dynamic_operand", g.tensor(idx).name);
+    return std::nullopt;
+  }
+  return const_ints(g.tensor(idx));
+}
+
+bool scatter_elements(ir::Graph& g, size_t i, Rewrite& r) {
+  std::optional<std::vector<int64_t>> idx = scatter_indices(g, i);
+  if (!idx) return false;
+  ir::Node n = g.nodes[i];
+  const ir::Shape ds = g.tensor(n.inputs[0]).shape, qs = g.tensor(n.inputs[1]).shape;
+  int64_t rank = static_cast<int64_t>(ds.size());
+  if (rank == 0 || static_cast<int64_t>(qs.size()) != rank || g.tensor(n.inputs[2]).shape != qs) return false;
+  int64_t axis = normalize_axis(n.attrs.get_int("axis", 0), rank, n);
+  std::vector<int64_t> dstride = ir::strides_of(ds), qstride = ir::strides_of(qs);
+  std::vector<std::vector<int64_t>> contributions(static_cast<size_t>(ir::num_elements(ds)));
+  int64_t extent = ds[static_cast<size_t>(axis)];
+  for (int64_t e = 0; e < static_cast<int64_t>(idx->size()); ++e) {
+    int64_t q = (*idx)[static_cast<size_t>(e)];
+    if (q < -extent || q >= extent) return false;
+    int64_t p = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t c = d == axis ? (q < 0 ? q + extent : q) : e / qstride[static_cast<size_t>(d)] % qs[static_cast<size_t>(d)];
+      p += c * dstride[static_cast<size_t>(d)];
+    }
+    contributions[static_cast<size_t>(p)].push_back(e);
+  }
+  return emit_scatter(g, n, r, contributions, n.attrs.get_string("reduction", "none"));
+}
+
+bool scatter_nd(ir::Graph& g, size_t i, Rewrite& r) {
+  std::optional<std::vector<int64_t>> idx = scatter_indices(g, i);
+  if (!idx) return false;
+  ir::Node n = g.nodes[i];
+  const ir::Shape ds = g.tensor(n.inputs[0]).shape, qs = g.tensor(n.inputs[1]).shape;
+  if (qs.empty() || ds.empty()) return false;
+  int64_t q = qs.back(), rank = static_cast<int64_t>(ds.size());
+  if (q < 1 || q > rank) return false;
+  std::vector<int64_t> dstride = ir::strides_of(ds);
+  int64_t slice = 1;
+  for (int64_t d = q; d < rank; ++d) slice *= ds[static_cast<size_t>(d)];
+  int64_t tuples = static_cast<int64_t>(idx->size()) / q;
+  if (g.tensor(n.inputs[2]).elements() != tuples * slice) return false;
+  std::vector<std::vector<int64_t>> contributions(static_cast<size_t>(ir::num_elements(ds)));
+  for (int64_t k = 0; k < tuples; ++k) {
+    int64_t base = 0;
+    for (int64_t d = 0; d < q; ++d) {
+      int64_t v = (*idx)[static_cast<size_t>(k * q + d)], extent = ds[static_cast<size_t>(d)];
+      if (v < -extent || v >= extent) return false;
+      base += (v < 0 ? v + extent : v) * dstride[static_cast<size_t>(d)];
+    }
+    for (int64_t o = 0; o < slice; ++o) contributions[static_cast<size_t>(base + o)].push_back(k * slice + o);
+  }
+  return emit_scatter(g, n, r, contributions, n.attrs.get_string("reduction", "none"));
+}
+
 }  // namespace
 
 void add_select_decompositions(std::map<std::string, DecomposeFn>& t) {
@@ -193,6 +314,9 @@ void add_select_decompositions(std::map<std::string, DecomposeFn>& t) {
   t["Trilu"] = trilu;
   t["GatherElements"] = gather_elements;
   t["OneHot"] = one_hot;
+  t["ScatterElements"] = scatter_elements;
+  t["Scatter"] = scatter_elements;
+  t["ScatterND"] = scatter_nd;
 }
 
 }  // namespace tigris::passes

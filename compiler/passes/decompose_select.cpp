@@ -1,9 +1,10 @@
 // Decompositions that select or place elements (see decompose.cpp): Hardmax, Trilu,
-// GatherElements, OneHot and Scatter / ScatterElements / ScatterND (constant indices) as
-// comparisons, Where, Cast and Gather, each exact.
+// GatherElements, OneHot, Scatter / ScatterElements / ScatterND (constant indices) and TopK
+// (constant k) as comparisons, Where, Cast, Gather, ArgMax and Reduce, each exact.
 // A run-time zero of x's type is Cast(Less(x, x)) (false for every value, NaN included), so a
 // Where never needs two constant operands.
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "compiler/passes/decompose_internal.h"
@@ -26,12 +27,13 @@ TensorId int_constant(ir::Graph& g, const std::string& base, const ir::Shape& sh
   return add_constant(g, base, DType::Int64, shape, encode(DType::Int64, std::vector<double>(v.begin(), v.end())));
 }
 
-// 0, 1, ..., n-1 shaped to broadcast along `axis` of a rank-`rank` tensor.
+// 0, 1, ..., n-1 along `axis` of a rank-`rank` tensor, ones elsewhere (full rank, so the layout
+// pass reorders it with the tensor it meets).
 TensorId iota_along(ir::Graph& g, const std::string& base, int64_t n, int64_t axis, int64_t rank) {
   std::vector<int64_t> v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i;
-  ir::Shape shape(static_cast<size_t>(rank - axis), 1);
-  shape[0] = n;
+  ir::Shape shape(static_cast<size_t>(rank), 1);
+  shape[static_cast<size_t>(axis)] = n;
   return int_constant(g, base + "_iota", shape, v);
 }
 
@@ -107,7 +109,10 @@ bool trilu(ir::Graph& g, size_t i, Rewrite& r) {
   std::vector<double> mask;
   for (int64_t a = 0; a < rows; ++a)
     for (int64_t b = 0; b < cols; ++b) mask.push_back(upper ? b - a >= k : b - a <= k);
-  TensorId m = add_constant(g, n.name + "_mask", DType::Bool, {rows, cols}, encode(DType::Bool, mask));
+  ir::Shape ms(shape.size(), 1);
+  ms[shape.size() - 2] = rows;
+  ms.back() = cols;
+  TensorId m = add_constant(g, n.name + "_mask", DType::Bool, ms, encode(DType::Bool, mask));
   r.op_like("Where", {m, x, zeros_like(g, r, x)}, y, {}, y);
   return true;
 }
@@ -307,6 +312,75 @@ bool scatter_nd(ir::Graph& g, size_t i, Rewrite& r) {
   return emit_scatter(g, n, r, contributions, n.attrs.get_string("reduction", "none"));
 }
 
+
+// Joins pieces along `axis`, at most 8 inputs per Concat.
+TensorId concat_along(ir::Graph& g, Rewrite& r, const std::vector<TensorId>& pieces, int64_t axis, TensorId out) {
+  auto joined_shape = [&](const std::vector<TensorId>& ps) {
+    ir::Shape s = g.tensor(ps[0]).shape;
+    s[static_cast<size_t>(axis)] = 0;
+    for (TensorId t : ps) s[static_cast<size_t>(axis)] += g.tensor(t).shape[static_cast<size_t>(axis)];
+    return s;
+  };
+  DType t = g.tensor(pieces[0]).dtype;
+  if (pieces.size() == 1) return r.op("Reshape", {pieces[0]}, g.tensor(pieces[0]).shape, t,
+                                      attr("shape", g.tensor(pieces[0]).shape), out);
+  if (pieces.size() <= 8) return r.op("Concat", pieces, joined_shape(pieces), t, attr("axis", axis), out);
+  std::vector<TensorId> groups;
+  size_t per = (pieces.size() + 7) / 8;
+  for (size_t i = 0; i < pieces.size(); i += per) {
+    std::vector<TensorId> part(pieces.begin() + static_cast<std::ptrdiff_t>(i),
+                               pieces.begin() + static_cast<std::ptrdiff_t>(std::min(pieces.size(), i + per)));
+    groups.push_back(part.size() == 1 ? part[0] : concat_along(g, r, part, axis, ir::kNoTensor));
+  }
+  return concat_along(g, r, groups, axis, out);
+}
+
+// The k largest (smallest) along the axis, in order, ties by lower index: k rounds of
+// ArgMax / ReduceMax, each masking the element it took with -inf (+inf). (An input holding
+// -inf (+inf) itself may then repeat an index among equal values.)
+bool top_k(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  TensorId x = n.inputs[0];
+  if (g.tensor(x).dtype != DType::Float32 || g.tensor(x).constant) return false;
+  int64_t k = -1;
+  if (n.attrs.has("k")) {
+    const auto& a = n.attrs.all().at("k");
+    if (const auto* v = std::get_if<int64_t>(&a)) k = *v;
+    if (const auto* v = std::get_if<std::vector<int64_t>>(&a); v && v->size() == 1) k = (*v)[0];
+  }
+  const ir::Shape xs = g.tensor(x).shape;
+  int64_t rank = static_cast<int64_t>(xs.size());
+  if (rank == 0 || k < 1) return false;
+  int64_t axis = normalize_axis(n.attrs.get_int("axis", -1), rank, n);
+  if (k > xs[static_cast<size_t>(axis)]) return false;
+  if (k > 64) {
+    g.nodes[i].attrs.set("__unsupported", "k = " + std::to_string(k) + " is above 64, the most the compiler unrolls");
+    return false;
+  }
+  bool largest = n.attrs.get_int("largest", 1) != 0;
+  ir::Shape one = xs;
+  one[static_cast<size_t>(axis)] = 1;
+  ir::Attributes pick = attr("axis", axis);
+  pick.set("keepdims", int64_t{1});
+  ir::Attributes reduce = attr("axes", std::vector<int64_t>{axis});
+  reduce.set("keepdims", int64_t{1});
+  TensorId iota = k > 1 ? iota_along(g, n.name, xs[static_cast<size_t>(axis)], axis, rank) : ir::kNoTensor;
+  TensorId fill = r.scalar(largest ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity());
+  std::vector<TensorId> values, indices;
+  TensorId cur = x;
+  for (int64_t j = 0; j < k; ++j) {
+    TensorId idx = r.op(largest ? "ArgMax" : "ArgMin", {cur}, one, DType::Int64, pick);
+    values.push_back(r.op(largest ? "ReduceMax" : "ReduceMin", {cur}, one, DType::Float32, reduce));
+    indices.push_back(idx);
+    if (j + 1 < k) cur = r.op_like("Where", {r.op("Equal", {idx, iota}, xs, DType::Bool), fill, cur}, x);
+  }
+  TensorId vo = n.outputs.size() > 0 ? n.outputs[0] : ir::kNoTensor;
+  TensorId io = n.outputs.size() > 1 ? n.outputs[1] : ir::kNoTensor;
+  if (vo >= 0) concat_along(g, r, values, axis, vo);
+  if (io >= 0) concat_along(g, r, indices, axis, io);
+  return true;
+}
+
 }  // namespace
 
 void add_select_decompositions(std::map<std::string, DecomposeFn>& t) {
@@ -317,6 +391,7 @@ void add_select_decompositions(std::map<std::string, DecomposeFn>& t) {
   t["ScatterElements"] = scatter_elements;
   t["Scatter"] = scatter_elements;
   t["ScatterND"] = scatter_nd;
+  t["TopK"] = top_k;
 }
 
 }  // namespace tigris::passes

@@ -465,6 +465,61 @@ TEST(Recurrent, LongSequenceAtASmallBudgetSharesItsWeights) {
   EXPECT_LE(m.summary().weight_bytes, source + 1024) << "weights duplicated per step";
 }
 
+TEST(Recurrent, GruAndRnnOverTwentyStepsAtTheFloor) {
+  for (const char* op : {"GRU", "RNN"}) {
+    Cfg c;
+    c.op = op;
+    c.T = 20;
+    c.B = 1;
+    c.I = 16;
+    c.H = 32;
+    c.initial = 2;
+    check(c, 0);
+  }
+}
+
+// X from a 1-D convolution (a channels-last tensor inside the plan), as CRNN-style audio models
+// feed their LSTM: Conv (kernel 1) -> Transpose [L, N, C] -> LSTM.
+TEST(Recurrent, LstmAfterAConvolution) {
+  const int64_t C = 3, K = 4, L = 6, H = 5;
+  uint32_t seed = 7;
+  std::vector<float> x = random(static_cast<size_t>(C * L), seed, 1.0f);
+  std::vector<float> w = random(static_cast<size_t>(K * C), seed, 0.8f);
+  Cfg c;
+  c.T = L;
+  c.B = 1;
+  c.I = K;
+  c.H = H;
+  Data d = make_data(c);
+  test::OnnxBuilder b(14);
+  b.input("in", {1, C, L});
+  b.init("cw", {K, C, 1}, w);
+  b.node("Conv", {"in", "cw"}, {"conv"}, "conv");
+  test::OnnxBuilder::attr(b.node("Transpose", {"conv"}, {"X"}, "tr"), "perm", std::vector<int64_t>{2, 0, 1});
+  b.init("W", {1, 4 * H, K}, d.W);
+  b.init("R", {1, 4 * H, H}, d.R);
+  b.init("B", {1, 8 * H}, d.Bias);
+  test::OnnxBuilder::attr(b.node("LSTM", {"X", "W", "R", "B"}, {"Y"}, "rec"), "hidden_size", H);
+  b.output("Y", {L, 1, 1, H});
+  compiler::Model m = compiler::load_model_bytes(b.bytes(), "crnn.onnx");
+  ASSERT_TRUE(m.summary().supported()) << m.summary().unsupported_operators.at(0).reason;
+  compiler::Budgets budget;
+  budget.fast = 1u << 20;
+  compiler::CompileResult r = compiler::compile(m, budget);
+  ASSERT_TRUE(r.ok()) << r.error;
+  test::PlanRun run = test::run_plan(r.plan, {bytes_of(x)}, 1u << 20);
+  ASSERT_EQ(run.error, "");
+  // The reference's X: the convolution, time-major.
+  d.X.assign(static_cast<size_t>(L * K), 0.0f);
+  for (int64_t t = 0; t < L; ++t)
+    for (int64_t k = 0; k < K; ++k) {
+      double acc = 0;
+      for (int64_t ch = 0; ch < C; ++ch) acc += double(w[static_cast<size_t>(k * C + ch)]) * x[static_cast<size_t>(ch * L + t)];
+      d.X[static_cast<size_t>(t * K + k)] = static_cast<float>(acc);
+    }
+  expect_close(run.outputs.at(0), reference(c, d).Y, "LSTM after Conv");
+}
+
 TEST(Recurrent, RunTimeSequenceLensIsRefusedInOneLineNamingTheNode) {
   Cfg c;
   c.lens = {3, 2};

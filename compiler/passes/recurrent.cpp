@@ -469,10 +469,9 @@ class Unroller {
     return b_.op("Add", {out, b_.constant(name(what + "_addend"), {s_.B, n}, addend)}, {s_.B, n}, name(what + "_add"));
   }
 
-  std::vector<TensorId> split_cols(TensorId t, int64_t parts, const std::string& what) {
-    if (parts == 1) return {t};
-    std::vector<ir::Shape> shapes(static_cast<size_t>(parts), ir::Shape{s_.B, s_.H});
-    std::vector<int64_t> sizes(static_cast<size_t>(parts), s_.H);
+  std::vector<TensorId> split_cols(TensorId t, const std::vector<int64_t>& sizes, const std::string& what) {
+    std::vector<ir::Shape> shapes;
+    for (int64_t w : sizes) shapes.push_back({s_.B, w});
     return b_.op_multi("Split", {t}, shapes, name(what), attrs_of({{"axis", int64_t{1}}, {"split", sizes}}));
   }
 
@@ -538,26 +537,33 @@ class Unroller {
         }
     }
     TensorId gates = project(x, w_rows(0, 4), h, r_rows(0, 4), bias(0, 4, true, true), addend, "gates");
-    if (!peep) gates = clip(gates, "gates");
-    std::vector<TensorId> part = split_cols(gates, 4, "gates_split");
+    if (!peep) {
+      // i, o, f are adjacent and share f(): one activation over the three (fewer tensors per step).
+      gates = clip(gates, "gates");
+      std::vector<TensorId> blocks = split_cols(gates, {3 * s_.H, s_.H}, "gates_split");
+      std::vector<TensorId> iof = split_cols(apply(act(0), blocks[0], "iof"), {s_.H, s_.H, s_.H}, "iof_split");
+      TensorId i = iof[0], o = iof[1];
+      TensorId f = s_.input_forget ? binary("Sub", b_.scalar(1.0f), i, "f") : iof[2];
+      TensorId z = apply(act(1), blocks[1], "c");
+      TensorId cell = binary("Add", binary("Mul", f, c, "keep"), binary("Mul", i, z, "write"), "C");
+      h_out = binary("Mul", o, apply(act(2), cell, "C_act"), "H");
+      c_out = cell;
+      return;
+    }
+    std::vector<TensorId> part = split_cols(gates, {s_.H, s_.H, s_.H, s_.H}, "gates_split");
     TensorId i = part[0], o = part[1], f = part[2], z = part[3];
-    if (peep && !is_const(c)) {
+    if (!is_const(c)) {
       i = peephole_add(i, 0, c, "i");
       f = peephole_add(f, 2, c, "f");
     }
-    if (peep) {
-      i = clip(i, "i");
-      f = clip(f, "f");
-      z = clip(z, "c");
-    }
+    i = clip(i, "i");
+    f = clip(f, "f");
+    z = clip(z, "c");
     i = apply(act(0), i, "i");
     f = s_.input_forget ? binary("Sub", b_.scalar(1.0f), i, "f") : apply(act(0), f, "f");
     z = apply(act(1), z, "c");
     TensorId cell = binary("Add", binary("Mul", f, c, "keep"), binary("Mul", i, z, "write"), "C");
-    if (peep) {
-      o = peephole_add(o, 1, cell, "o");
-      o = clip(o, "o");
-    }
+    o = clip(peephole_add(o, 1, cell, "o"), "o");
     o = apply(act(0), o, "o");
     h_out = binary("Mul", o, apply(act(2), cell, "C_act"), "H");
     c_out = cell;
@@ -566,9 +572,9 @@ class Unroller {
   // ONNX gate order z, r, h.
   TensorId gru_step(TensorId x, TensorId h) {
     TensorId zr = project(x, w_rows(0, 2), h, r_rows(0, 2), bias(0, 2, true, true), {}, "zr");
-    zr = clip(zr, "zr");
-    std::vector<TensorId> part = split_cols(zr, 2, "zr_split");
-    TensorId z = apply(act(0), part[0], "z"), r = apply(act(0), part[1], "r");
+    zr = apply(act(0), clip(zr, "zr"), "zr");  // z and r share f(): one activation over both
+    std::vector<TensorId> part = split_cols(zr, {s_.H, s_.H}, "zr_split");
+    TensorId z = part[0], r = part[1];
     TensorId pre;
     if (s_.linear_before_reset) {
       // x·Wh^T + Wbh + r ⊙ (h·Rh^T + Rbh)

@@ -1,7 +1,8 @@
-// Decompositions through logarithms (see decompose.cpp): Pow with a general or run-time
-// exponent and ReduceProd, as |x|^y = exp(y·log|x|) with the sign, zero and integer cases of
-// the specification handled by comparisons; float32 arithmetic (relative error a few float
-// ulps times |y·log|x||), integer results rounded.
+// Decompositions through logarithms and reductions (see decompose.cpp): Pow with a general or
+// run-time exponent and ReduceProd, as |x|^y = exp(y·log|x|) with the sign, zero and integer
+// cases of the specification handled by comparisons (float32 arithmetic: relative error a few
+// float ulps times |y·log|x||, integer results rounded); MeanVarianceNormalization and LRN.
+#include <algorithm>
 #include <limits>
 
 #include "compiler/passes/decompose_internal.h"
@@ -99,6 +100,57 @@ bool reduce_prod(ir::Graph& g, size_t i, Rewrite& r) {
   return true;
 }
 
+
+// (x - E[x]) / (sqrt(E[x²] - E[x]²) + 1e-9) over `axes`, as the specification's function body.
+bool mean_variance_normalization(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  TensorId x = n.inputs[0], y = n.outputs[0];
+  if (g.tensor(x).dtype != DType::Float32) return false;
+  ir::Shape xs = g.tensor(x).shape;
+  int64_t rank = static_cast<int64_t>(xs.size());
+  std::vector<int64_t> axes = n.attrs.get_ints("axes", {0, 2, 3});
+  ir::Shape reduced = xs;
+  for (int64_t& a : axes) {
+    if (a < -rank || a >= rank) return false;  // (the default axes need rank 4)
+    a = a < 0 ? a + rank : a;
+    reduced[static_cast<size_t>(a)] = 1;
+  }
+  ir::Attributes ra = attr("axes", axes);
+  ra.set("keepdims", int64_t{1});
+  TensorId mean = r.op("ReduceMean", {x}, reduced, DType::Float32, ra);
+  TensorId ex2 = r.op("ReduceMean", {r.op_like("Mul", {x, x}, x)}, reduced, DType::Float32, ra);
+  TensorId var = r.op_like("Sub", {ex2, r.op_like("Mul", {mean, mean}, mean)}, mean);
+  TensorId sd = r.op_like("Add", {r.op_like("Sqrt", {var}, var), r.scalar(1e-9f)}, var);
+  r.op_like("Div", {r.op_like("Sub", {x, mean}, x), sd}, y, {}, y);
+  return true;
+}
+
+// x / (bias + alpha/size · Σ x² over the channel window)^beta: the window sum is a 1x1
+// convolution with a constant band of ones, the power exp(beta·log(·)).
+bool lrn(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  TensorId x = n.inputs[0], y = n.outputs[0];
+  const ir::Shape xs = g.tensor(x).shape;
+  if (g.tensor(x).dtype != DType::Float32 || xs.size() != 4) return false;
+  int64_t size = n.attrs.get_int("size", 0), c = xs[1];
+  if (size < 1) return false;
+  float alpha = n.attrs.get_float("alpha", 1e-4f), beta = n.attrs.get_float("beta", 0.75f);
+  float bias = n.attrs.get_float("bias", 1.0f);
+  int64_t lo = (size - 1) / 2, hi = size - 1 - lo;  // floor and ceil of (size-1)/2
+  std::vector<float> w(static_cast<size_t>(c * c), 0.0f);
+  for (int64_t o = 0; o < c; ++o)
+    for (int64_t k = std::max<int64_t>(0, o - lo); k <= std::min<int64_t>(c - 1, o + hi); ++k)
+      w[static_cast<size_t>(o * c + k)] = 1.0f;
+  TensorId wt = add_float_constant(g, n.name + "_window", {c, c, 1, 1}, w);
+  TensorId sq = r.op_like("Mul", {x, x}, x);
+  TensorId sum = r.op_like("Conv", {sq, wt}, x, attr("kernel_shape", std::vector<int64_t>{1, 1}));
+  TensorId base = r.op_like("Add", {r.op_like("Mul", {sum, r.scalar(alpha / static_cast<float>(size))}, x),
+                                     r.scalar(bias)}, x);
+  TensorId pw = r.op_like("Exp", {r.op_like("Mul", {r.op_like("Log", {base}, x), r.scalar(beta)}, x)}, x);
+  r.op_like("Div", {x, pw}, y, {}, y);
+  return true;
+}
+
 }  // namespace
 
 void add_math_decompositions(std::map<std::string, DecomposeFn>& t) {
@@ -107,6 +159,8 @@ void add_math_decompositions(std::map<std::string, DecomposeFn>& t) {
     return (constant_exponent && constant_exponent(g, i, r)) || pow_general(g, i, r);
   };
   t["ReduceProd"] = reduce_prod;
+  t["MeanVarianceNormalization"] = mean_variance_normalization;
+  t["LRN"] = lrn;
 }
 
 }  // namespace tigris::passes

@@ -1,6 +1,7 @@
 // Decompositions that select or place elements (see decompose.cpp): Hardmax, Trilu,
-// GatherElements, OneHot, Scatter / ScatterElements / ScatterND (constant indices) and TopK
-// (constant k) as comparisons, Where, Cast, Gather, ArgMax and Reduce, each exact.
+// GatherElements, OneHot, Scatter / ScatterElements / ScatterND (constant indices), TopK
+// (constant k), ReverseSequence (constant lengths) and EyeLike as comparisons, Where, Cast,
+// Gather, ArgMax and Reduce, each exact.
 // A run-time zero of x's type is Cast(Less(x, x)) (false for every value, NaN included), so a
 // Where never needs two constant operands.
 #include <algorithm>
@@ -381,6 +382,56 @@ bool top_k(ir::Graph& g, size_t i, Rewrite& r) {
   return true;
 }
 
+
+// out[.., t, .., b, ..] = in[.., len[b]-1-t, .., b, ..] for t < len[b], else in: one Gather of
+// the flattened input at constant positions (sequence_lens constant).
+bool reverse_sequence(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  if (n.inputs.size() != 2) return false;
+  TensorId x = n.inputs[0], lens_t = n.inputs[1], y = n.outputs[0];
+  if (!g.tensor(lens_t).constant) {
+    g.nodes[i].attrs.set("__dynamic_operand", g.tensor(lens_t).name);
+    return false;
+  }
+  const ir::Shape xs = g.tensor(x).shape;
+  int64_t rank = static_cast<int64_t>(xs.size());
+  if (rank < 2) return false;
+  int64_t batch = normalize_axis(n.attrs.get_int("batch_axis", 1), rank, n);
+  int64_t time = normalize_axis(n.attrs.get_int("time_axis", 0), rank, n);
+  std::vector<int64_t> lens = const_ints(g.tensor(lens_t));
+  if (batch == time || static_cast<int64_t>(lens.size()) != xs[static_cast<size_t>(batch)]) return false;
+  std::vector<int64_t> stride = ir::strides_of(xs), src;
+  int64_t count = ir::num_elements(xs);
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t t = e / stride[static_cast<size_t>(time)] % xs[static_cast<size_t>(time)];
+    int64_t b = e / stride[static_cast<size_t>(batch)] % xs[static_cast<size_t>(batch)];
+    int64_t len = std::clamp<int64_t>(lens[static_cast<size_t>(b)], 0, xs[static_cast<size_t>(time)]);
+    src.push_back(t < len ? e + (len - 1 - 2 * t) * stride[static_cast<size_t>(time)] : e);
+  }
+  ir::Shape flat = {count};
+  TensorId x1 = r.op("Reshape", {x}, flat, g.tensor(x).dtype, attr("shape", flat));
+  r.op_like("Gather", {x1, int_constant(g, n.name + "_source", xs, src)}, y, attr("axis", int64_t{0}), y);
+  return true;
+}
+
+// Ones on the k-th diagonal of a 2-D shape, zeros elsewhere, in the output type.
+bool eye_like(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  TensorId x = n.inputs[0], y = n.outputs[0];
+  const ir::Shape xs = g.tensor(x).shape;
+  if (xs.size() != 2) return false;
+  int64_t k = n.attrs.get_int("k", 0);
+  std::vector<double> eye;
+  for (int64_t a = 0; a < xs[0]; ++a)
+    for (int64_t b = 0; b < xs[1]; ++b) eye.push_back(b - a == k);
+  TensorId m = add_constant(g, n.name + "_eye", DType::Bool, xs, encode(DType::Bool, eye));
+  TensorId never = r.op("Less", {x, x}, xs, DType::Bool);  // run-time, so the Or has one constant
+  TensorId on = r.op("Or", {never, m}, xs, DType::Bool);
+  DType out = g.tensor(y).dtype;
+  r.op("Cast", {on}, xs, out, attr("to", static_cast<int64_t>(out)), y);
+  return true;
+}
+
 }  // namespace
 
 void add_select_decompositions(std::map<std::string, DecomposeFn>& t) {
@@ -392,6 +443,8 @@ void add_select_decompositions(std::map<std::string, DecomposeFn>& t) {
   t["Scatter"] = scatter_elements;
   t["ScatterND"] = scatter_nd;
   t["TopK"] = top_k;
+  t["ReverseSequence"] = reverse_sequence;
+  t["EyeLike"] = eye_like;
 }
 
 }  // namespace tigris::passes

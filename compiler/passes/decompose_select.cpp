@@ -432,6 +432,20 @@ bool eye_like(ir::Graph& g, size_t i, Rewrite& r) {
   return true;
 }
 
+
+// Inference Dropout whose mask is read: y is x, the mask all true (Not(Less(x, x)), computed
+// at run time so the plan has a producer for it). remove_identities drops the other Dropouts.
+bool dropout_mask(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  if (n.outputs.size() < 2 || n.outputs[1] < 0 || n.attrs.has("__unsupported")) return false;
+  TensorId x = n.inputs[0], y = n.outputs[0], mask = n.outputs[1];
+  const ir::Shape xs = g.tensor(x).shape;
+  if (g.tensor(mask).dtype != DType::Bool || g.tensor(mask).shape != xs) return false;
+  if (y >= 0) r.op_like("Reshape", {x}, y, attr("shape", xs), y);
+  r.op("Not", {r.op("Less", {x, x}, xs, DType::Bool)}, xs, DType::Bool, {}, mask);
+  return true;
+}
+
 }  // namespace
 
 void add_select_decompositions(std::map<std::string, DecomposeFn>& t) {
@@ -445,6 +459,7 @@ void add_select_decompositions(std::map<std::string, DecomposeFn>& t) {
   t["TopK"] = top_k;
   t["ReverseSequence"] = reverse_sequence;
   t["EyeLike"] = eye_like;
+  t["Dropout"] = dropout_mask;
 }
 
 }  // namespace tigris::passes

@@ -267,8 +267,8 @@ void decompose_operators(ir::Graph& g) {
       m.attrs.set("shape", g.tensor(m.outputs[0]).shape);
       continue;
     }
-    if (n.op == "Mod") {
-      if (n.attrs.get_int("fmod", 0) == 0) g.nodes[i].op = "FloorMod";
+    if (n.op == "Mod" && n.attrs.get_int("fmod", 0) == 0) {
+      g.nodes[i].op = "FloorMod";
       continue;
     }
     auto it = rules.find(n.op);

@@ -151,6 +151,34 @@ bool lrn(ir::Graph& g, size_t i, Rewrite& r) {
   return true;
 }
 
+
+// Mod with fmod = 1 (the remainder takes the dividend's sign): the floor modulo r (the divisor's
+// sign), less the divisor where r != 0 and the operands' signs differ.
+bool fmod_rule(ir::Graph& g, size_t i, Rewrite& r) {
+  ir::Node n = g.nodes[i];
+  if (n.inputs.size() != 2 || n.attrs.get_int("fmod", 0) == 0) return false;
+  TensorId a = n.inputs[0], b = n.inputs[1], y = n.outputs[0];
+  DType t = g.tensor(y).dtype;
+  if (g.tensor(a).constant || g.tensor(a).dtype != t || g.tensor(b).dtype != t) return false;
+  if (t != DType::Float32 && t != DType::Int32 && t != DType::Int64) return false;  // FloorMod's kernels
+  const ir::Shape ys = g.tensor(y).shape;
+  TensorId zero = add_constant(g, n.name + "_zero", t, {}, encode(t, {0.0}));
+  TensorId rem = r.op("FloorMod", {a, b}, ys, t);
+  TensorId sa = cmp(g, r, "Less", a, zero), sb;
+  if (g.tensor(b).constant) {
+    std::vector<double> bv = const_doubles(g.tensor(b)), neg;
+    for (double v : bv) neg.push_back(v < 0);
+    sb = add_constant(g, n.name + "_divisor_negative", DType::Bool, g.tensor(b).shape, encode(DType::Bool, neg));
+  } else {
+    sb = cmp(g, r, "Less", b, zero);
+  }
+  TensorId differ = r.op("Not", {cmp(g, r, "Equal", sa, sb)}, ys, DType::Bool);
+  TensorId nonzero = r.op("Not", {cmp(g, r, "Equal", rem, zero)}, ys, DType::Bool);
+  TensorId fix = r.op("And", {differ, nonzero}, ys, DType::Bool);
+  r.op("Where", {fix, r.op("Sub", {rem, b}, ys, t), rem}, ys, t, {}, y);
+  return true;
+}
+
 }  // namespace
 
 void add_math_decompositions(std::map<std::string, DecomposeFn>& t) {
@@ -161,6 +189,7 @@ void add_math_decompositions(std::map<std::string, DecomposeFn>& t) {
   t["ReduceProd"] = reduce_prod;
   t["MeanVarianceNormalization"] = mean_variance_normalization;
   t["LRN"] = lrn;
+  t["Mod"] = fmod_rule;  // fmod = 0 is relabelled FloorMod before the table is consulted
 }
 
 }  // namespace tigris::passes

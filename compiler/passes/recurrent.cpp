@@ -375,7 +375,9 @@ class Unroller {
       return b_.op("Concat", pieces, {rows, cols}, tag_ + label, attrs_of({{"axis", int64_t{0}}}), output);
     }
     std::vector<TensorId> groups;
-    size_t per = (pieces.size() + kFan - 1) / kFan;
+    // As few groups as the fan-in allows, of balanced sizes (fewer intermediate tensors).
+    size_t groups_count = (pieces.size() + kFan - 1) / kFan;
+    size_t per = (pieces.size() + groups_count - 1) / groups_count;
     for (size_t i = 0; i < pieces.size(); i += per) {
       std::vector<TensorId> part(pieces.begin() + static_cast<std::ptrdiff_t>(i),
                                  pieces.begin() + static_cast<std::ptrdiff_t>(std::min(pieces.size(), i + per)));
@@ -645,7 +647,9 @@ void split_steps(Builder& b, TensorId rows, int64_t t0, int64_t t1, const Spec& 
     out[static_cast<size_t>(t0)] = rows;
     return;
   }
-  int64_t per = count <= static_cast<int64_t>(kFan) ? 1 : (count + static_cast<int64_t>(kFan) - 1) / static_cast<int64_t>(kFan);
+  const int64_t fan = static_cast<int64_t>(kFan);
+  int64_t chunks = (count + fan - 1) / fan;  // as few chunks as the fan-out allows, balanced
+  int64_t per = count <= fan ? 1 : (count + chunks - 1) / chunks;
   std::vector<int64_t> starts, sizes;
   std::vector<ir::Shape> shapes;
   for (int64_t t = t0; t < t1; t += per) {

@@ -19,6 +19,7 @@
 
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/util.h"
+#include "tigris_config.h"
 
 namespace tigris::passes {
 
@@ -297,8 +298,12 @@ std::optional<std::string> check(const ir::Graph& g, const ir::Node& n, Spec& s)
 // Unrolls one direction of one node.
 class Unroller {
  public:
-  Unroller(Builder& b, const Spec& s, int64_t d, bool reverse) : b_(b), s_(s), d_(d), reverse_(reverse) {
+  // joint: `s` is both directions as one of width 2H (see joint_spec); each step reads x at time
+  // k (forward half) and x at the reverse direction's time (backward half).
+  Unroller(Builder& b, const Spec& s, int64_t d, bool reverse, bool joint = false)
+      : b_(b), s_(s), d_(d), reverse_(reverse), joint_(joint) {
     tag_ = s.D == 2 ? (d == 0 ? "fw_" : "bw_") : "";
+    x_cols_ = joint ? s.I / 2 : s.I;
   }
 
   struct Result {
@@ -317,7 +322,7 @@ class Unroller {
       step_ = std::to_string(reverse_ ? s_.T - 1 - k : k);
       step_.insert(0, 1, 't');
       step_.push_back('_');
-      TensorId x = input_at(k, x_steps, x_rows);
+      std::vector<TensorId> x = input_at(k, x_steps, x_rows);
       TensorId h_new = ir::kNoTensor, c_new = ir::kNoTensor;
       if (s_.kind == "LSTM")
         lstm_step(x, h, c, h_new, c_new);
@@ -391,15 +396,22 @@ class Unroller {
 
   const Activation& act(size_t which) const { return s_.acts[static_cast<size_t>(d_) * s_.acts_per_dir() + which]; }
 
-  TensorId input_at(int64_t k, const std::vector<TensorId>& x_steps, TensorId x_rows) {
-    if (!reverse_) return x_steps[static_cast<size_t>(k)];
+  // The step's input: x of iteration k (forward, reverse, or both halves when joint).
+  std::vector<TensorId> input_at(int64_t k, const std::vector<TensorId>& x_steps, TensorId x_rows) {
+    if (joint_) return {x_steps[static_cast<size_t>(k)], reverse_input(k, x_steps, x_rows)};
+    if (!reverse_) return {x_steps[static_cast<size_t>(k)]};
+    return {reverse_input(k, x_steps, x_rows)};
+  }
+
+  // Reverse iteration k reads time T-1-k, or lens[b]-1-k per row when the lengths differ.
+  TensorId reverse_input(int64_t k, const std::vector<TensorId>& x_steps, TensorId x_rows) {
     if (!s_.ragged) return x_steps[static_cast<size_t>(s_.T - 1 - k)];
     std::vector<int64_t> idx;
     for (int64_t bi = 0; bi < s_.B; ++bi) {
       int64_t len = s_.lens[static_cast<size_t>(bi)];
       idx.push_back((k < len ? len - 1 - k : 0) * s_.B + bi);
     }
-    return gather_rows(x_rows, idx, {s_.B, s_.I}, "x");
+    return gather_rows(x_rows, idx, {s_.B, x_cols_}, "x_reverse");
   }
 
   TensorId gather_rows(TensorId data, const std::vector<int64_t>& idx, const ir::Shape& shape, const std::string& what) {
@@ -438,16 +450,21 @@ class Unroller {
 
   // a·Wp^T + h·Rp^T + bias (+ addend [B, N], constant, when given): one Gemm over [a, h] when h
   // is computed, else a Gemm over a and h's constant contribution folded in. h may be absent.
-  TensorId project(TensorId a, const Mat& wp, TensorId h, const Mat& rp, std::vector<float> bias,
+  TensorId project(std::vector<TensorId> a, const Mat& wp, TensorId h, const Mat& rp, std::vector<float> bias,
                    std::vector<float> addend, const std::string& what) {
     int64_t n = wp.rows;
+    auto joined = [&](std::vector<TensorId> parts, int64_t cols, const std::string& label) {
+      if (parts.size() == 1) return parts[0];
+      return b_.op("Concat", parts, {s_.B, cols}, name(label), attrs_of({{"axis", int64_t{1}}}));
+    };
     auto gemm = [&](TensorId in, const Mat& m, const std::vector<float>& bv) {
       TensorId wt = b_.constant(tag_ + what + "_weights", {m.rows, m.cols}, m.v);
       TensorId bt = b_.constant(tag_ + what + "_bias", {m.rows}, bv);
       return b_.op("Gemm", {in, wt, bt}, {s_.B, n}, name(what), attrs_of({{"transB", int64_t{1}}}));
     };
     if (h != ir::kNoTensor && !is_const(h)) {
-      TensorId in = b_.op("Concat", {a, h}, {s_.B, wp.cols + rp.cols}, name(what + "_in"), attrs_of({{"axis", int64_t{1}}}));
+      a.push_back(h);
+      TensorId in = joined(a, wp.cols + rp.cols, what + "_in");
       TensorId out = gemm(in, hcat(wp, rp), bias);
       if (addend.empty()) return out;
       return b_.op("Add", {out, b_.constant(name(what + "_addend"), {s_.B, n}, addend)}, {s_.B, n}, name(what + "_add"));
@@ -466,7 +483,7 @@ class Unroller {
       for (int64_t j = 0; j < n; ++j) bias[static_cast<size_t>(j)] += addend[static_cast<size_t>(j)];
       addend.clear();
     }
-    TensorId out = gemm(a, wp, bias);
+    TensorId out = gemm(joined(a, wp.cols, what + "_in"), wp, bias);
     if (addend.empty() || std::all_of(addend.begin(), addend.end(), [](float v) { return v == 0.0f; })) return out;
     return b_.op("Add", {out, b_.constant(name(what + "_addend"), {s_.B, n}, addend)}, {s_.B, n}, name(what + "_add"));
   }
@@ -525,7 +542,7 @@ class Unroller {
   }
 
   // ONNX gate order i, o, f, c.
-  void lstm_step(TensorId x, TensorId h, TensorId c, TensorId& h_out, TensorId& c_out) {
+  void lstm_step(const std::vector<TensorId>& x, TensorId h, TensorId c, TensorId& h_out, TensorId& c_out) {
     bool peep = !s_.P.empty();
     std::vector<float> addend;
     if (peep && is_const(c)) {  // P_i ⊙ C and P_f ⊙ C are constants: they join the Gemm's addend
@@ -572,7 +589,7 @@ class Unroller {
   }
 
   // ONNX gate order z, r, h.
-  TensorId gru_step(TensorId x, TensorId h) {
+  TensorId gru_step(const std::vector<TensorId>& x, TensorId h) {
     TensorId zr = project(x, w_rows(0, 2), h, r_rows(0, 2), bias(0, 2, true, true), {}, "zr");
     zr = apply(act(0), clip(zr, "zr"), "zr");  // z and r share f(): one activation over both
     std::vector<TensorId> part = split_cols(zr, {s_.H, s_.H}, "zr_split");
@@ -593,7 +610,7 @@ class Unroller {
           }
         hr = b_.constant(name("h_recurrent"), {s_.B, s_.H}, v);
       } else {
-        hr = project(h, r_rows(2, 3), ir::kNoTensor, Mat{}, bias(2, 3, false, true), {}, "h_recurrent");
+        hr = project({h}, r_rows(2, 3), ir::kNoTensor, Mat{}, bias(2, 3, false, true), {}, "h_recurrent");
       }
       pre = binary("Add", xw, binary("Mul", r, hr, "h_reset"), "h_pre");
     } else {
@@ -607,7 +624,7 @@ class Unroller {
     return binary("Add", binary("Mul", keep, hh, "new"), binary("Mul", z, h, "old"), "H");
   }
 
-  TensorId rnn_step(TensorId x, TensorId h) {
+  TensorId rnn_step(const std::vector<TensorId>& x, TensorId h) {
     TensorId pre = project(x, w_rows(0, 1), h, r_rows(0, 1), bias(0, 1, true, true), {}, "pre");
     return apply(act(0), clip(pre, "pre"), "H");
   }
@@ -615,7 +632,8 @@ class Unroller {
   Builder& b_;
   const Spec& s_;
   int64_t d_;
-  bool reverse_;
+  bool reverse_, joint_;
+  int64_t x_cols_ = 0;
   std::string tag_, step_;
 };
 
@@ -638,6 +656,87 @@ TensorId initial_state(Builder& b, const Spec& s, TensorId t, int64_t d, const s
                      attrs_of({{"starts", std::vector<int64_t>{d}}, {"ends", std::vector<int64_t>{d + 1}},
                                {"axes", std::vector<int64_t>{axis}}}));
   return b.op("Reshape", {sl}, {s.B, s.H}, what, attrs_of({{"shape", ir::Shape{s.B, s.H}}}));
+}
+
+// Both directions as one recurrence of width 2H: each gate's rows are [forward H | backward H],
+// W [G*2H, 2I] and R [G*2H, 2H] block-diagonal (the input is [x_fw, x_bw], the state
+// [h_fw, h_bw]), biases and peepholes side by side. One step then serves both directions (half
+// the operators and tensors of two unrolled directions; the zero blocks cost multiplies and
+// flash, so this is used only when the tensors require it, see joint_needed).
+Spec joint_spec(const Spec& s) {
+  Spec j = s;
+  int64_t G = s.gates, H = s.H, I = s.I;
+  j.D = 1;
+  j.H = 2 * H;
+  j.I = 2 * I;
+  j.forward = true;
+  j.reverse = false;
+  j.acts.assign(s.acts.begin(), s.acts.begin() + static_cast<std::ptrdiff_t>(s.acts_per_dir()));
+  j.W.assign(static_cast<size_t>(G * 2 * H * 2 * I), 0.0f);
+  j.R.assign(static_cast<size_t>(G * 2 * H * 2 * H), 0.0f);
+  j.Bias.assign(static_cast<size_t>(2 * G * 2 * H), 0.0f);
+  for (int64_t g = 0; g < G; ++g)
+    for (int64_t d = 0; d < 2; ++d)
+      for (int64_t r = 0; r < H; ++r) {
+        int64_t row = g * 2 * H + d * H + r, src = d * G * H + g * H + r;
+        for (int64_t c = 0; c < I; ++c)
+          j.W[static_cast<size_t>(row * 2 * I + d * I + c)] = s.W[static_cast<size_t>(src * I + c)];
+        for (int64_t c = 0; c < H; ++c)
+          j.R[static_cast<size_t>(row * 2 * H + d * H + c)] = s.R[static_cast<size_t>(src * H + c)];
+        j.Bias[static_cast<size_t>(row)] = s.Bias[static_cast<size_t>(d * 2 * G * H + g * H + r)];
+        j.Bias[static_cast<size_t>(G * 2 * H + row)] = s.Bias[static_cast<size_t>(d * 2 * G * H + G * H + g * H + r)];
+      }
+  if (!s.P.empty()) {
+    j.P.assign(static_cast<size_t>(3 * 2 * H), 0.0f);
+    for (int64_t w = 0; w < 3; ++w)
+      for (int64_t d = 0; d < 2; ++d)
+        for (int64_t r = 0; r < H; ++r)
+          j.P[static_cast<size_t>(w * 2 * H + d * H + r)] = s.P[static_cast<size_t>(d * 3 * H + w * H + r)];
+  }
+  return j;
+}
+
+bool same_activations(const Spec& s) {
+  size_t n = s.acts_per_dir();
+  for (size_t k = 0; k < n; ++k) {
+    const Activation &a = s.acts[k], &b = s.acts[n + k];
+    if (a.name != b.name || a.alpha != b.alpha || a.beta != b.beta) return false;
+  }
+  return true;
+}
+
+// Two directions unrolled apart would take more tensors than a plan of the default runtime
+// holds (TIGRIS_MAX_TENSORS): then they share their steps (joint_spec), at twice the step's
+// multiplies and recurrent weights; below that they stay apart (no zero blocks).
+bool joint_needed(const ir::Graph& g, const Spec& s) {
+  int64_t activations = 0;
+  for (const ir::Tensor& t : g.tensors) activations += t.constant ? 0 : 1;
+  // Tensors one direction's step adds (the gate arithmetic, clips, peepholes, length masks).
+  bool peep = !s.P.empty();
+  // Measured on unrolled nodes; the comparison keeps an eighth of the limit in reserve.
+  int64_t per_step = s.kind == "LSTM" ? (peep ? 20 : 15) : s.kind == "GRU" ? 15 : 5;
+  if (s.clip) per_step += s.kind == "LSTM" && peep ? 4 : s.kind == "GRU" ? 2 : 1;
+  if (s.ragged) per_step += s.kind == "LSTM" ? 4 : 3;
+  return activations + s.T * (2 * per_step + 1) + 16 > TIGRIS_MAX_TENSORS * 7 / 8;
+}
+
+// An initial state as the joint [B, 2H] = [fw | bw] rows.
+TensorId joint_initial_state(Builder& b, const Spec& s, TensorId t, const std::string& what) {
+  ir::Graph& g = b.g();
+  ir::Shape joint = {s.B, 2 * s.H};
+  if (t < 0) return b.constant(what + "_zero", joint, std::vector<float>(static_cast<size_t>(2 * s.B * s.H), 0.0f));
+  if (g.tensor(t).constant) {
+    std::vector<float> all = const_floats(g.tensor(t)), v;
+    for (int64_t bi = 0; bi < s.B; ++bi)
+      for (int64_t d = 0; d < 2; ++d)
+        for (int64_t j = 0; j < s.H; ++j)
+          v.push_back(all[static_cast<size_t>(s.layout ? (bi * 2 + d) * s.H + j : (d * s.B + bi) * s.H + j)]);
+    return b.constant(what, joint, v);
+  }
+  TensorId bdh = t;  // [B, 2, H]
+  if (!s.layout)
+    bdh = b.op("Transpose", {t}, {s.B, 2, s.H}, what + "_batch_major", attrs_of({{"perm", std::vector<int64_t>{1, 0, 2}}}));
+  return b.op("Reshape", {bdh}, joint, what, attrs_of({{"shape", joint}}));
 }
 
 // X as [T*B, I] rows in time order, and one [B, I] piece per step (Split in a tree).
@@ -664,6 +763,64 @@ void split_steps(Builder& b, TensorId rows, int64_t t0, int64_t t1, const Spec& 
     split_steps(b, parts[k], starts[k], starts[k] + sizes[k] / s.B, s, out);
 }
 
+// Both directions as one unrolled recurrence; the outputs picked from its [fw | bw] rows.
+void unroll_joint(Builder& b, const Spec& s, const std::vector<TensorId>& steps, TensorId rows) {
+  Spec j = joint_spec(s);
+  TensorId h0 = joint_initial_state(b, s, s.h0, "initial_h");
+  TensorId c0 = s.kind == "LSTM" ? joint_initial_state(b, s, s.c0, "initial_c") : ir::kNoTensor;
+  Unroller u(b, j, 0, false, true);
+  Unroller::Result r = u.run(steps, rows, h0, c0, s.y >= 0);
+  int64_t T = s.T, B = s.B, H = s.H;
+  // Row (k, b, d) of the iterations' [T*B*2, H] view: iteration k, batch row b, direction d.
+  auto row = [&](int64_t k, int64_t bi, int64_t d) { return (k * B + bi) * 2 + d; };
+  auto pick = [&](TensorId from, int64_t from_rows, const ir::Shape& index_shape, const std::vector<int64_t>& idx,
+                  TensorId out, const std::string& label) {
+    ir::Shape flat = {from_rows, H};
+    TensorId f = b.op("Reshape", {from}, flat, label + "_rows", attrs_of({{"shape", flat}}));
+    std::vector<double> dv(idx.begin(), idx.end());
+    TensorId it = b.shared(label + "_index", DType::Int64, index_shape, encode(DType::Int64, dv));
+    ir::Shape shape = index_shape;
+    shape.push_back(H);
+    b.op("Gather", {f, it}, shape, label, attrs_of({{"axis", int64_t{0}}}), out);
+  };
+  if (s.y >= 0) {
+    // Time t of direction d: forward iteration t; backward iteration T-1-t, or lens[b]-1-t
+    // (a short row's iteration T-1 is zeros past its length).
+    TensorId all = u.concat_rows(r.y_by_time, "y_iterations");
+    std::vector<int64_t> idx;
+    auto source = [&](int64_t t, int64_t d, int64_t bi) {
+      if (d == 0) return row(t, bi, 0);
+      int64_t len = s.lens[static_cast<size_t>(bi)];
+      return row(t < len ? len - 1 - t : T - 1, bi, 1);
+    };
+    if (!s.layout) {
+      for (int64_t t = 0; t < T; ++t)
+        for (int64_t d = 0; d < 2; ++d)
+          for (int64_t bi = 0; bi < B; ++bi) idx.push_back(source(t, d, bi));
+      pick(all, T * B * 2, {T, 2, B}, idx, s.y, "Y");
+    } else {
+      for (int64_t bi = 0; bi < B; ++bi)
+        for (int64_t t = 0; t < T; ++t)
+          for (int64_t d = 0; d < 2; ++d) idx.push_back(source(t, d, bi));
+      pick(all, T * B * 2, {B, T, 2}, idx, s.y, "Y");
+    }
+  }
+  auto finish = [&](TensorId out, TensorId state, const std::string& label) {
+    if (out < 0) return;
+    std::vector<int64_t> idx;
+    if (s.layout) {
+      ir::Shape shape = {B, 2, H};
+      b.op("Reshape", {state}, shape, label, attrs_of({{"shape", shape}}), out);
+      return;
+    }
+    for (int64_t d = 0; d < 2; ++d)
+      for (int64_t bi = 0; bi < B; ++bi) idx.push_back(bi * 2 + d);
+    pick(state, B * 2, {2, B}, idx, out, label);
+  };
+  finish(s.yh, r.h, "Y_h");
+  if (s.kind == "LSTM") finish(s.yc, r.c, "Y_c");
+}
+
 bool unroll(ir::Graph& g, size_t index) {
   const ir::Node n = g.nodes[index];
   Spec s;
@@ -681,6 +838,11 @@ bool unroll(ir::Graph& g, size_t index) {
   bool need_steps = s.forward || !s.ragged;
   if (need_steps) split_steps(b, rows, 0, s.T, s, steps);
 
+  if (s.D == 2 && same_activations(s) && joint_needed(g, s)) {
+    unroll_joint(b, s, steps, rows);
+    b.commit(index);
+    return true;
+  }
   std::vector<TensorId> y_dirs, h_dirs, c_dirs;
   for (int64_t d = 0; d < s.D; ++d) {
     bool reverse = s.D == 2 ? d == 1 : s.reverse;

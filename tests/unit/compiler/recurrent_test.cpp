@@ -520,6 +520,44 @@ TEST(Recurrent, LstmAfterAConvolution) {
   expect_close(run.outputs.at(0), reference(c, d).Y, "LSTM after Conv");
 }
 
+// Long bidirectional sequences run both directions in one step (block-diagonal weights), so
+// they fit the default runtime's 512 tensors: every feature through that form too.
+TEST(Recurrent, LongBidirectionalSequencesShareTheirSteps) {
+  for (const char* op : {"LSTM", "GRU", "RNN"})
+    for (int64_t layout : {0, 1}) {
+      Cfg c;
+      SCOPED_TRACE(std::string(op) + " layout " + std::to_string(layout));
+      c.op = op;
+      c.direction = "bidirectional";
+      c.layout = layout;
+      c.T = c.op == "RNN" ? 52 : c.op == "LSTM" ? 12 : 18;
+      c.B = 3;
+      c.I = 5;
+      c.H = 6;
+      c.lens = {c.T, 7, c.T - 3};
+      c.initial = layout ? 2 : 1;
+      c.clip = 0.6f;
+      c.peep = c.op == "LSTM";
+      c.lbr = layout;
+      check(c);
+      c.lens.clear();
+      c.initial = 0;
+      c.clip.reset();
+      c.lbr = 1 - layout;
+      check(c);
+    }
+  for (const char* op : {"LSTM", "GRU"}) {
+    Cfg c;
+    c.op = op;
+    c.direction = "bidirectional";
+    c.T = 20;
+    c.B = 1;
+    c.I = 16;
+    c.H = 32;
+    check(c);
+  }
+}
+
 TEST(Recurrent, RunTimeSequenceLensIsRefusedInOneLineNamingTheNode) {
   Cfg c;
   c.lens = {3, 2};

@@ -93,13 +93,12 @@ bool reduce_prod(ir::Graph& g, size_t i, Rewrite& r) {
   ir::Attributes ra = n.attrs;
   TensorId logs = r.op_like("Log", {r.op_like("Abs", {x}, x)}, x);
   TensorId mag = r.op_like("Exp", {r.op_like("ReduceSum", {logs}, y, ra)}, y);
-  TensorId negs = r.op_like("Cast", {cmp(g, r, "Less", x, r.scalar(0.0f))}, x,
-                            attr("to", static_cast<int64_t>(DType::Float32)));
+  TensorId negs =
+      r.op_like("Cast", {cmp(g, r, "Less", x, r.scalar(0.0f))}, x, attr("to", static_cast<int64_t>(DType::Float32)));
   TensorId count = r.op_like("ReduceSum", {negs}, y, ra);
   negate_where(g, r, is_odd(g, r, count), mag, y);
   return true;
 }
-
 
 // (x - E[x]) / (sqrt(E[x²] - E[x]²) + 1e-9) over `axes`, as the specification's function body.
 bool mean_variance_normalization(ir::Graph& g, size_t i, Rewrite& r) {
@@ -144,13 +143,12 @@ bool lrn(ir::Graph& g, size_t i, Rewrite& r) {
   TensorId wt = add_float_constant(g, n.name + "_window", {c, c, 1, 1}, w);
   TensorId sq = r.op_like("Mul", {x, x}, x);
   TensorId sum = r.op_like("Conv", {sq, wt}, x, attr("kernel_shape", std::vector<int64_t>{1, 1}));
-  TensorId base = r.op_like("Add", {r.op_like("Mul", {sum, r.scalar(alpha / static_cast<float>(size))}, x),
-                                     r.scalar(bias)}, x);
+  TensorId base =
+      r.op_like("Add", {r.op_like("Mul", {sum, r.scalar(alpha / static_cast<float>(size))}, x), r.scalar(bias)}, x);
   TensorId pw = r.op_like("Exp", {r.op_like("Mul", {r.op_like("Log", {base}, x), r.scalar(beta)}, x)}, x);
   r.op_like("Div", {x, pw}, y, {}, y);
   return true;
 }
-
 
 // Mod with fmod = 1 (the remainder takes the dividend's sign): the floor modulo r (the divisor's
 // sign), less the divisor where r != 0 and the operands' signs differ.

@@ -134,7 +134,8 @@ bool gather_elements(ir::Graph& g, size_t i, Rewrite& r) {
   for (int64_t e = 0; e < count; ++e) {
     int64_t o = 0;
     for (int64_t d = 0; d < rank; ++d)
-      if (d != axis) o += (e / qstride[static_cast<size_t>(d)] % qs[static_cast<size_t>(d)]) * dstride[static_cast<size_t>(d)];
+      if (d != axis)
+        o += (e / qstride[static_cast<size_t>(d)] % qs[static_cast<size_t>(d)]) * dstride[static_cast<size_t>(d)];
     offset[static_cast<size_t>(e)] = o;
   }
   int64_t extent = ds[static_cast<size_t>(axis)], stride = dstride[static_cast<size_t>(axis)];
@@ -151,7 +152,8 @@ bool gather_elements(ir::Graph& g, size_t i, Rewrite& r) {
     DType t = g.tensor(idx).dtype;
     TensorId q = wrap_negative(g, r, idx, extent);
     if (stride != 1)
-      q = r.op_like("Mul", {q, add_constant(g, n.name + "_stride", t, {}, encode(t, {static_cast<double>(stride)}))}, q);
+      q = r.op_like("Mul", {q, add_constant(g, n.name + "_stride", t, {}, encode(t, {static_cast<double>(stride)}))},
+                    q);
     std::vector<double> od(offset.begin(), offset.end());
     flat_index = r.op_like("Add", {q, add_constant(g, n.name + "_offset", t, qs, encode(t, od))}, q);
   }
@@ -194,7 +196,6 @@ bool one_hot(ir::Graph& g, size_t i, Rewrite& r) {
   return true;
 }
 
-
 // Scatter with constant indices: contributions[p] lists the flat updates written to output
 // position p, in order. reduction "none": the last one, by a Gather and a Where; "add" /
 // "mul": data combined with each in turn (a neutral element where fewer arrive).
@@ -227,14 +228,13 @@ bool emit_scatter(ir::Graph& g, const ir::Node& n, Rewrite& r, const std::vector
   for (const auto& c : contributions) most = std::max(most, c.size());
   // updates followed by one neutral element (0 or 1), made at run time from the first update.
   ir::Shape one = {1};
-  TensorId first = r.op("Slice", {u}, one, t,
-                        [] {
-                          ir::Attributes a;
-                          a.set("starts", std::vector<int64_t>{0});
-                          a.set("ends", std::vector<int64_t>{1});
-                          a.set("axes", std::vector<int64_t>{0});
-                          return a;
-                        }());
+  TensorId first = r.op("Slice", {u}, one, t, [] {
+    ir::Attributes a;
+    a.set("starts", std::vector<int64_t>{0});
+    a.set("ends", std::vector<int64_t>{1});
+    a.set("axes", std::vector<int64_t>{0});
+    return a;
+  }());
   TensorId never = r.op("Less", {first, first}, one, DType::Bool);
   if (reduction == "mul") never = r.op("Not", {never}, one, DType::Bool);
   TensorId neutral = r.op("Cast", {never}, one, t, attr("to", static_cast<int64_t>(t)));
@@ -279,7 +279,8 @@ bool scatter_elements(ir::Graph& g, size_t i, Rewrite& r) {
     if (q < -extent || q >= extent) return false;
     int64_t p = 0;
     for (int64_t d = 0; d < rank; ++d) {
-      int64_t c = d == axis ? (q < 0 ? q + extent : q) : e / qstride[static_cast<size_t>(d)] % qs[static_cast<size_t>(d)];
+      int64_t c =
+          d == axis ? (q < 0 ? q + extent : q) : e / qstride[static_cast<size_t>(d)] % qs[static_cast<size_t>(d)];
       p += c * dstride[static_cast<size_t>(d)];
     }
     contributions[static_cast<size_t>(p)].push_back(e);
@@ -313,7 +314,6 @@ bool scatter_nd(ir::Graph& g, size_t i, Rewrite& r) {
   return emit_scatter(g, n, r, contributions, n.attrs.get_string("reduction", "none"));
 }
 
-
 // Joins pieces along `axis`, at most 8 inputs per Concat.
 TensorId concat_along(ir::Graph& g, Rewrite& r, const std::vector<TensorId>& pieces, int64_t axis, TensorId out) {
   auto joined_shape = [&](const std::vector<TensorId>& ps) {
@@ -323,8 +323,8 @@ TensorId concat_along(ir::Graph& g, Rewrite& r, const std::vector<TensorId>& pie
     return s;
   };
   DType t = g.tensor(pieces[0]).dtype;
-  if (pieces.size() == 1) return r.op("Reshape", {pieces[0]}, g.tensor(pieces[0]).shape, t,
-                                      attr("shape", g.tensor(pieces[0]).shape), out);
+  if (pieces.size() == 1)
+    return r.op("Reshape", {pieces[0]}, g.tensor(pieces[0]).shape, t, attr("shape", g.tensor(pieces[0]).shape), out);
   if (pieces.size() <= 8) return r.op("Concat", pieces, joined_shape(pieces), t, attr("axis", axis), out);
   std::vector<TensorId> groups;
   size_t per = (pieces.size() + 7) / 8;
@@ -382,7 +382,6 @@ bool top_k(ir::Graph& g, size_t i, Rewrite& r) {
   return true;
 }
 
-
 // out[.., t, .., b, ..] = in[.., len[b]-1-t, .., b, ..] for t < len[b], else in: one Gather of
 // the flattened input at constant positions (sequence_lens constant).
 bool reverse_sequence(ir::Graph& g, size_t i, Rewrite& r) {
@@ -431,7 +430,6 @@ bool eye_like(ir::Graph& g, size_t i, Rewrite& r) {
   r.op("Cast", {on}, xs, out, attr("to", static_cast<int64_t>(out)), y);
   return true;
 }
-
 
 // Inference Dropout whose mask is read: y is x, the mask all true (Not(Less(x, x)), computed
 // at run time so the plan has a producer for it). remove_identities drops the other Dropouts.

@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -43,9 +43,8 @@ class Builder {
     for (const ir::Node& n : g.nodes) names_.insert(n.name);
   }
 
-  TensorId op(const std::string& type, std::vector<TensorId> inputs, const ir::Shape& shape,
-              const std::string& label, ir::Attributes attrs = {}, TensorId output = ir::kNoTensor,
-              DType dtype = DType::Float32) {
+  TensorId op(const std::string& type, std::vector<TensorId> inputs, const ir::Shape& shape, const std::string& label,
+              ir::Attributes attrs = {}, TensorId output = ir::kNoTensor, DType dtype = DType::Float32) {
     ir::Node n;
     n.name = unique(base_ + "/" + label);
     n.op = type;
@@ -282,8 +281,7 @@ std::optional<std::string> check(const ir::Graph& g, const ir::Node& n, Spec& s)
     if (static_cast<int64_t>(l.size()) != s.B)
       return "sequence_lens has " + std::to_string(l.size()) + " values for a batch of " + std::to_string(s.B);
     for (int64_t v : l)
-      if (v < 1 || v > s.T)
-        return "sequence length " + std::to_string(v) + " is outside 1.." + std::to_string(s.T);
+      if (v < 1 || v > s.T) return "sequence length " + std::to_string(v) + " is outside 1.." + std::to_string(s.T);
     s.lens = l;
   }
   s.ragged = std::any_of(s.lens.begin(), s.lens.end(), [&](int64_t v) { return v != s.T; });
@@ -414,10 +412,11 @@ class Unroller {
     return gather_rows(x_rows, idx, {s_.B, x_cols_}, "x_reverse");
   }
 
-  TensorId gather_rows(TensorId data, const std::vector<int64_t>& idx, const ir::Shape& shape, const std::string& what) {
+  TensorId gather_rows(TensorId data, const std::vector<int64_t>& idx, const ir::Shape& shape,
+                       const std::string& what) {
     std::vector<double> dv(idx.begin(), idx.end());
-    TensorId it = b_.shared(name(what + "_index"), DType::Int64, {static_cast<int64_t>(idx.size())},
-                            encode(DType::Int64, dv));
+    TensorId it =
+        b_.shared(name(what + "_index"), DType::Int64, {static_cast<int64_t>(idx.size())}, encode(DType::Int64, dv));
     return b_.op("Gather", {data, it}, shape, name(what), attrs_of({{"axis", int64_t{0}}}));
   }
 
@@ -467,7 +466,8 @@ class Unroller {
       TensorId in = joined(a, wp.cols + rp.cols, what + "_in");
       TensorId out = gemm(in, hcat(wp, rp), bias);
       if (addend.empty()) return out;
-      return b_.op("Add", {out, b_.constant(name(what + "_addend"), {s_.B, n}, addend)}, {s_.B, n}, name(what + "_add"));
+      return b_.op("Add", {out, b_.constant(name(what + "_addend"), {s_.B, n}, addend)}, {s_.B, n},
+                   name(what + "_add"));
     }
     if (h != ir::kNoTensor) {  // constant state: h·Rp^T joins the addend
       std::vector<float> hv = values(h);
@@ -475,7 +475,8 @@ class Unroller {
       for (int64_t bi = 0; bi < s_.B; ++bi)
         for (int64_t j = 0; j < n; ++j) {
           double acc = 0;
-          for (int64_t k = 0; k < s_.H; ++k) acc += static_cast<double>(hv[static_cast<size_t>(bi * s_.H + k)]) * rp.at(j, k);
+          for (int64_t k = 0; k < s_.H; ++k)
+            acc += static_cast<double>(hv[static_cast<size_t>(bi * s_.H + k)]) * rp.at(j, k);
           addend[static_cast<size_t>(bi * n + j)] += static_cast<float>(acc);
         }
     }
@@ -519,8 +520,7 @@ class Unroller {
     if (f == "leakyrelu") return unary("LeakyRelu", x, what, attrs_of({{"alpha", a.alpha}}));
     if (f == "thresholdedrelu") return unary("ThresholdedRelu", x, what, attrs_of({{"alpha", a.alpha}}));
     if (f == "elu") return unary("Elu", x, what, attrs_of({{"alpha", a.alpha}}));
-    if (f == "hardsigmoid")
-      return unary("HardSigmoid", x, what, attrs_of({{"alpha", a.alpha}, {"beta", a.beta}}));
+    if (f == "hardsigmoid") return unary("HardSigmoid", x, what, attrs_of({{"alpha", a.alpha}, {"beta", a.beta}}));
     if (f == "affine") {
       TensorId m = binary("Mul", x, b_.scalar(a.alpha), what + "_scale");
       return binary("Add", m, b_.scalar(a.beta), what);
@@ -605,7 +605,8 @@ class Unroller {
         for (int64_t bi = 0; bi < s_.B; ++bi)
           for (int64_t j = 0; j < s_.H; ++j) {
             double acc = rb[static_cast<size_t>(j)];
-            for (int64_t k = 0; k < s_.H; ++k) acc += static_cast<double>(hv[static_cast<size_t>(bi * s_.H + k)]) * rh.at(j, k);
+            for (int64_t k = 0; k < s_.H; ++k)
+              acc += static_cast<double>(hv[static_cast<size_t>(bi * s_.H + k)]) * rh.at(j, k);
             v.push_back(static_cast<float>(acc));
           }
         hr = b_.constant(name("h_recurrent"), {s_.B, s_.H}, v);
@@ -653,7 +654,8 @@ TensorId initial_state(Builder& b, const Spec& s, TensorId t, int64_t d, const s
   ir::Shape sliced = g.tensor(t).shape;
   sliced[static_cast<size_t>(axis)] = 1;
   TensorId sl = b.op("Slice", {t}, sliced, what + "_slice",
-                     attrs_of({{"starts", std::vector<int64_t>{d}}, {"ends", std::vector<int64_t>{d + 1}},
+                     attrs_of({{"starts", std::vector<int64_t>{d}},
+                               {"ends", std::vector<int64_t>{d + 1}},
                                {"axes", std::vector<int64_t>{axis}}}));
   return b.op("Reshape", {sl}, {s.B, s.H}, what, attrs_of({{"shape", ir::Shape{s.B, s.H}}}));
 }
@@ -735,7 +737,8 @@ TensorId joint_initial_state(Builder& b, const Spec& s, TensorId t, const std::s
   }
   TensorId bdh = t;  // [B, 2, H]
   if (!s.layout)
-    bdh = b.op("Transpose", {t}, {s.B, 2, s.H}, what + "_batch_major", attrs_of({{"perm", std::vector<int64_t>{1, 0, 2}}}));
+    bdh = b.op("Transpose", {t}, {s.B, 2, s.H}, what + "_batch_major",
+               attrs_of({{"perm", std::vector<int64_t>{1, 0, 2}}}));
   return b.op("Reshape", {bdh}, joint, what, attrs_of({{"shape", joint}}));
 }
 
@@ -759,8 +762,7 @@ void split_steps(Builder& b, TensorId rows, int64_t t0, int64_t t1, const Spec& 
   }
   std::vector<TensorId> parts = b.op_multi("Split", {rows}, shapes, "x_t" + std::to_string(t0) + "_split",
                                            attrs_of({{"axis", int64_t{0}}, {"split", sizes}}));
-  for (size_t k = 0; k < parts.size(); ++k)
-    split_steps(b, parts[k], starts[k], starts[k] + sizes[k] / s.B, s, out);
+  for (size_t k = 0; k < parts.size(); ++k) split_steps(b, parts[k], starts[k], starts[k] + sizes[k] / s.B, s, out);
 }
 
 // Both directions as one unrolled recurrence; the outputs picked from its [fw | bw] rows.
@@ -831,7 +833,8 @@ bool unroll(ir::Graph& g, size_t index) {
   Builder b(g, n.name);
   // X as [T*B, I], time-major.
   TensorId x = s.x;
-  if (s.layout) x = b.op("Transpose", {x}, {s.T, s.B, s.I}, "x_time_major", attrs_of({{"perm", std::vector<int64_t>{1, 0, 2}}}));
+  if (s.layout)
+    x = b.op("Transpose", {x}, {s.T, s.B, s.I}, "x_time_major", attrs_of({{"perm", std::vector<int64_t>{1, 0, 2}}}));
   TensorId rows = b.op("Reshape", {x}, {s.T * s.B, s.I}, "x_rows", attrs_of({{"shape", ir::Shape{s.T * s.B, s.I}}}));
   bool want_y = s.y >= 0;
   std::vector<TensorId> steps(static_cast<size_t>(s.T), ir::kNoTensor);
@@ -885,10 +888,12 @@ bool unroll(ir::Graph& g, size_t index) {
   if (want_y) {
     ir::Shape ys = {s.T, s.D, s.B, s.H};
     if (s.D == 1 && s.layout) y_dirs[0] = b.op("Reshape", {y_dirs[0]}, ys, "Y_dirs", attrs_of({{"shape", ys}}));
-    TensorId joined = s.D == 1 ? y_dirs[0] : b.op("Concat", y_dirs, ys, s.layout ? "Y_dirs" : "Y",
-                                                  attrs_of({{"axis", int64_t{1}}}), s.layout ? ir::kNoTensor : s.y);
+    TensorId joined = s.D == 1 ? y_dirs[0]
+                               : b.op("Concat", y_dirs, ys, s.layout ? "Y_dirs" : "Y", attrs_of({{"axis", int64_t{1}}}),
+                                      s.layout ? ir::kNoTensor : s.y);
     if (s.layout)
-      b.op("Transpose", {joined}, {s.B, s.T, s.D, s.H}, "Y", attrs_of({{"perm", std::vector<int64_t>{2, 0, 1, 3}}}), s.y);
+      b.op("Transpose", {joined}, {s.B, s.T, s.D, s.H}, "Y", attrs_of({{"perm", std::vector<int64_t>{2, 0, 1, 3}}}),
+           s.y);
     else if (s.D == 1)
       b.op("Reshape", {joined}, ys, "Y", attrs_of({{"shape", ys}}), s.y);
   }

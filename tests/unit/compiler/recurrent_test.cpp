@@ -29,8 +29,8 @@ struct Cfg {
   bool input_forget = false;
   int64_t lbr = 0;
   bool bias = true, peep = false;
-  int initial = 0;             // 0 absent, 1 run-time inputs, 2 constants
-  std::vector<int64_t> lens;   // empty: absent
+  int initial = 0;            // 0 absent, 1 run-time inputs, 2 constants
+  std::vector<int64_t> lens;  // empty: absent
   bool y = true, yh = true, yc = true;
   uint32_t seed = 1;
 };
@@ -146,17 +146,23 @@ Outputs reference(const Cfg& c, const Data& d) {
     // W row r (gate-major) times x; R row r times h; biases.
     auto wx = [&](int64_t r, const std::vector<double>& x) {
       double s = 0;
-      for (int64_t i = 0; i < I; ++i) s += d.W[static_cast<size_t>((dir * G * H + r) * I + i)] * x[static_cast<size_t>(i)];
+      for (int64_t i = 0; i < I; ++i)
+        s += d.W[static_cast<size_t>((dir * G * H + r) * I + i)] * x[static_cast<size_t>(i)];
       return s;
     };
     auto rh = [&](int64_t r, const std::vector<double>& h) {
       double s = 0;
-      for (int64_t k = 0; k < H; ++k) s += d.R[static_cast<size_t>((dir * G * H + r) * H + k)] * h[static_cast<size_t>(k)];
+      for (int64_t k = 0; k < H; ++k)
+        s += d.R[static_cast<size_t>((dir * G * H + r) * H + k)] * h[static_cast<size_t>(k)];
       return s;
     };
     auto wb = [&](int64_t r) { return c.bias ? double(d.Bias[static_cast<size_t>(dir * 2 * G * H + r)]) : 0.0; };
-    auto rb = [&](int64_t r) { return c.bias ? double(d.Bias[static_cast<size_t>(dir * 2 * G * H + G * H + r)]) : 0.0; };
-    auto p = [&](int64_t which, int64_t j) { return c.peep ? double(d.P[static_cast<size_t>(dir * 3 * H + which * H + j)]) : 0.0; };
+    auto rb = [&](int64_t r) {
+      return c.bias ? double(d.Bias[static_cast<size_t>(dir * 2 * G * H + G * H + r)]) : 0.0;
+    };
+    auto p = [&](int64_t which, int64_t j) {
+      return c.peep ? double(d.P[static_cast<size_t>(dir * 3 * H + which * H + j)]) : 0.0;
+    };
     for (int64_t b = 0; b < B; ++b) {
       std::vector<double> h(static_cast<size_t>(H), 0.0), cell(static_cast<size_t>(H), 0.0);
       if (c.initial)
@@ -193,7 +199,8 @@ Outputs reference(const Cfg& c, const Data& d) {
               pre = wx(2 * H + j, x) + wb(2 * H + j) + rt_j * (rh(2 * H + j, h) + rb(2 * H + j));
             } else {
               std::vector<double> rhv(static_cast<size_t>(H));
-              for (int64_t k2 = 0; k2 < H; ++k2) rhv[static_cast<size_t>(k2)] = r[static_cast<size_t>(k2)] * h[static_cast<size_t>(k2)];
+              for (int64_t k2 = 0; k2 < H; ++k2)
+                rhv[static_cast<size_t>(k2)] = r[static_cast<size_t>(k2)] * h[static_cast<size_t>(k2)];
               pre = wx(2 * H + j, x) + rh(2 * H + j, rhv) + rb(2 * H + j) + wb(2 * H + j);
             }
             double ht = f(1, clip(pre));
@@ -279,8 +286,7 @@ test::OnnxBuilder model(const Cfg& c, const Data& d, bool lens_at_run_time = fal
   std::vector<std::string> out = {c.y ? "Y" : "", c.yh ? "Y_h" : ""};
   if (c.op == "LSTM") out.push_back(c.yc ? "Y_c" : "");
   while (!out.empty() && out.back().empty()) out.pop_back();
-  if (c.y)
-    b.output("Y", c.layout ? std::vector<int64_t>{c.B, c.T, D, c.H} : std::vector<int64_t>{c.T, D, c.B, c.H});
+  if (c.y) b.output("Y", c.layout ? std::vector<int64_t>{c.B, c.T, D, c.H} : std::vector<int64_t>{c.T, D, c.B, c.H});
   if (c.yh) b.output("Y_h", state);
   if (c.op == "LSTM" && c.yc) b.output("Y_c", state);
   onnx::NodeProto& n = b.node(c.op, in, out, "rec");
@@ -514,7 +520,8 @@ TEST(Recurrent, LstmAfterAConvolution) {
   for (int64_t t = 0; t < L; ++t)
     for (int64_t k = 0; k < K; ++k) {
       double acc = 0;
-      for (int64_t ch = 0; ch < C; ++ch) acc += double(w[static_cast<size_t>(k * C + ch)]) * x[static_cast<size_t>(ch * L + t)];
+      for (int64_t ch = 0; ch < C; ++ch)
+        acc += double(w[static_cast<size_t>(k * C + ch)]) * x[static_cast<size_t>(ch * L + t)];
       d.X[static_cast<size_t>(t * K + k)] = static_cast<float>(acc);
     }
   expect_close(run.outputs.at(0), reference(c, d).Y, "LSTM after Conv");

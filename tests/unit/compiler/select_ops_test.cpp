@@ -48,7 +48,7 @@ TEST(SelectOps, HardmaxBeforeOpset13FlattensFromTheAxis) {
   b.input("x", {2, 2, 3});
   b.output("y", {2, 2, 3});
   test::OnnxBuilder::attr(b.node("Hardmax", {"x"}, {"y"}, "hm"), "axis", int64_t{1});
-  std::vector<float> x = {1, 5, 2, 5, 0, 3,  // max 5 first at 1
+  std::vector<float> x = {1,  5,  2,  5,  0,  3,    // max 5 first at 1
                           -1, -2, -3, -4, -1, -5};  // max -1 first at 0
   std::vector<float> want = {0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
   EXPECT_EQ(run(b, {bytes(x)}), want);
@@ -91,7 +91,6 @@ TEST(SelectOps, OneHotOutOfRangeIndicesAreAllOff) {
   std::vector<float> want = {-1.5f, 2.5f, -1.5f, -1.5f, -1.5f, -1.5f, -1.5f, 2.5f, -1.5f, -1.5f, -1.5f, -1.5f};
   EXPECT_EQ(run(b, {in}), want);
 }
-
 
 TEST(MathOps, PowWithARunTimeExponentKeepsSignsZerosAndNan) {
   test::OnnxBuilder b(13);

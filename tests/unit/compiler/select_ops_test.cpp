@@ -122,4 +122,21 @@ TEST(MathOps, ReduceProdSignsAndZeros) {
   EXPECT_NEAR(y[2], -6.0f, 6e-6f);
 }
 
+TEST(SelectOps, DropoutMaskInTrainingModeIsRefusedNamingTheNode) {
+  test::OnnxBuilder b(13);
+  b.input("x", {2, 3});
+  b.output("y", {2, 3});
+  b.output("mask", {2, 3}, onnx::TensorProto::BOOL);
+  auto* t = b.proto().mutable_graph()->add_initializer();
+  t->set_name("training");
+  t->set_data_type(onnx::TensorProto::BOOL);
+  t->add_int32_data(1);
+  b.init("ratio", {}, {0.5f});
+  b.node("Dropout", {"x", "ratio", "training"}, {"y", "mask"}, "drop");
+  compiler::Model m = compiler::load_model_bytes(b.bytes(), "m.onnx");
+  ASSERT_EQ(m.summary().unsupported_operators.size(), 1u);
+  EXPECT_EQ(m.summary().unsupported_operators[0].name, "drop");
+  EXPECT_EQ(m.summary().unsupported_operators[0].reason, "training_mode is true (inference only)");
+}
+
 }  // namespace

@@ -247,6 +247,8 @@ std::map<std::string, Fn> table() {
   t["Tile"] = tile;
   t["LayerNormalization"] = layer_norm;
   add_more_decompositions(t);
+  add_select_decompositions(t);
+  add_math_decompositions(t);
   return t;
 }
 
@@ -265,8 +267,8 @@ void decompose_operators(ir::Graph& g) {
       m.attrs.set("shape", g.tensor(m.outputs[0]).shape);
       continue;
     }
-    if (n.op == "Mod") {
-      if (n.attrs.get_int("fmod", 0) == 0) g.nodes[i].op = "FloorMod";
+    if (n.op == "Mod" && n.attrs.get_int("fmod", 0) == 0) {
+      g.nodes[i].op = "FloorMod";
       continue;
     }
     auto it = rules.find(n.op);

@@ -14,5 +14,7 @@ namespace tigris::passes {
 using DecomposeFn = std::function<bool(ir::Graph&, size_t, Rewrite&)>;
 
 void add_more_decompositions(std::map<std::string, DecomposeFn>& table);
+void add_select_decompositions(std::map<std::string, DecomposeFn>& table);  // decompose_select.cpp
+void add_math_decompositions(std::map<std::string, DecomposeFn>& table);    // decompose_math.cpp (after "Pow")
 
 }  // namespace tigris::passes

@@ -1,6 +1,7 @@
 // Gemm to its canonical form Gemm(A[M,K], W[N,K] constant, bias[N] constant): alpha, beta,
 // transA, transB folded; MatMul with a constant weight becomes Gemm, batched ones reshaped.
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "compiler/passes/pipeline.h"
@@ -121,7 +122,10 @@ size_t gemm_as_matmul(ir::Graph& g, size_t i) {
 }
 
 // Rewrites node i; returns the index of the last node of its replacement.
-size_t fold_one_gemm(ir::Graph& g, size_t i) {
+// Biases already converted, by (source tensor, beta): Gemms that read one bias share its copy.
+using BiasCache = std::map<std::pair<ir::TensorId, float>, ir::TensorId>;
+
+size_t fold_one_gemm(ir::Graph& g, size_t i, BiasCache& biases) {
   ir::Node n = g.nodes[i];
   if (n.inputs.size() < 2) return i;
   float alpha = n.attrs.get_float("alpha", 1.0f), beta = n.attrs.get_float("beta", 1.0f);
@@ -139,7 +143,15 @@ size_t fold_one_gemm(ir::Graph& g, size_t i) {
   }
   ir::TensorId w = gemm_weight(g, b, trans_b, alpha);
   std::optional<ir::TensorId> bias;
-  if (c >= 0 && beta != 0.0f) bias = gemm_bias(g, c, yt.shape[1], beta);
+  if (c >= 0 && beta != 0.0f) {
+    auto hit = biases.find({c, beta});
+    if (hit != biases.end() && g.tensor(hit->second).elements() == yt.shape[1]) {
+      bias = hit->second;
+    } else {
+      bias = gemm_bias(g, c, yt.shape[1], beta);
+      if (bias) biases[{c, beta}] = *bias;
+    }
+  }
   ir::Node gemm;
   gemm.name = n.name;
   gemm.op = "Gemm";
@@ -180,8 +192,9 @@ size_t fold_one_gemm(ir::Graph& g, size_t i) {
 }  // namespace
 
 void fold_gemm_scalars(ir::Graph& g) {
+  BiasCache biases;
   for (size_t i = 0; i < g.nodes.size(); ++i)
-    if (g.nodes[i].op == "Gemm" && g.nodes[i].domain.empty()) i = fold_one_gemm(g, i);
+    if (g.nodes[i].op == "Gemm" && g.nodes[i].domain.empty()) i = fold_one_gemm(g, i, biases);
   g.compact();
 }
 

@@ -127,6 +127,12 @@ void canonicalize_operands(ir::Graph& g) {
     } else if (op == "CumSum") {
       if (take_ints(g, n, 1, "axis_list")) keep_inputs(n, 1);
     } else if (op == "Dropout") {
+      // Inference only: a training_mode that is true (or computed at run time) is named.
+      ir::TensorId mode = input_or_none(n, 2);
+      if (mode >= 0 && (!g.tensor(mode).constant || const_ints(g.tensor(mode)) != std::vector<int64_t>{0}))
+        n.attrs.set("__unsupported", std::string("training_mode ") +
+                                         (g.tensor(mode).constant ? "is true" : "is computed at run time") +
+                                         " (inference only)");
       keep_inputs(n, 1);
     }
   }

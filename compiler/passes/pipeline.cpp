@@ -11,6 +11,7 @@ const std::vector<Pass>& normalization_pipeline() {
       {"fold_qdq", fold_qdq},
       {"canonicalize_operands", canonicalize_operands},
       {"fuse_swish", fuse_swish},
+      {"decompose_recurrent", decompose_recurrent},
       {"decompose_operators", decompose_operators},
       {"fold_gemm_scalars", fold_gemm_scalars},
       {"matmul_to_gemm", matmul_to_gemm},

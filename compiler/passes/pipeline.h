@@ -31,6 +31,7 @@ void expand_qoperators(
     ir::Graph& g);            // QLinearConv/MatMul -> Q/DQ around Conv/MatMul; Conv/MatMulInteger -> exact float
 void fold_qdq(ir::Graph& g);  // QDQ ONNX: Q/DQ pairs -> quantized tensors, int8 operators (qdq.cpp)
 void canonicalize_operands(ir::Graph& g);  // constant operand inputs (axes, pads, shape...) -> attributes
+void decompose_recurrent(ir::Graph& g);    // LSTM/GRU/RNN unrolled over the sequence into Gemm + gate ops
 void decompose_operators(ir::Graph& g);    // Reciprocal, Pow(const), Reduce L1/L2/..., HardSigmoid... -> kernels' ops
 void fold_gemm_scalars(ir::Graph& g);      // Gemm alpha/beta/transA/transB -> plain Gemm(A, W[N,K], b[N])
 void matmul_to_gemm(ir::Graph& g);         // MatMul(A[M,K], const W[K,N]) -> Gemm

@@ -131,18 +131,18 @@ TEST(Frontend, TfliteBytesAreRecognized) {
 TEST(Frontend, UnsupportedOperatorsAreNamedAndRefusedAtCompile) {
   test::OnnxBuilder b;
   b.input("x", {2, 3});
-  b.node("Hardmax", {"x"}, {"h"}, "hard");
+  b.node("RandomUniformLike", {"x"}, {"h"}, "hard");
   b.node("MeanVarianceNormalization", {"h"}, {"y"}, "mvn");
   b.output("y", {2, 3});
   compiler::Model m = compiler::load_model_bytes(b.bytes(), "m.onnx");
   ASSERT_EQ(m.summary().unsupported_operators.size(), 2u);
   EXPECT_EQ(m.summary().unsupported_operators[0].name, "hard");
-  EXPECT_EQ(m.summary().unsupported_operators[0].type, "Hardmax");
+  EXPECT_EQ(m.summary().unsupported_operators[0].type, "RandomUniformLike");
   compiler::Budgets budget;
   budget.fast = 1 << 20;
   compiler::CompileResult r = compiler::compile(m, budget);
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.error.rfind("cannot compile: 2 unsupported operators: hard (Hardmax", 0), 0u) << r.error;
+  EXPECT_EQ(r.error.rfind("cannot compile: 2 unsupported operators: hard (RandomUniformLike", 0), 0u) << r.error;
   EXPECT_NE(r.error.find("mvn (MeanVarianceNormalization"), std::string::npos);
   EXPECT_TRUE(one_line(r.error));
 }

@@ -1,4 +1,7 @@
-// ONNX LSTM, GRU and RNN unrolled over their static sequence length into operators that have
+// ONNX LSTM, GRU and RNN. An LSTM the plan's LSTM op computes (default activations, no clip,
+// input_forget or peepholes, every sequence of length T; see lstm_maps) becomes one IR "Lstm"
+// node per direction (map_lstm), whose tensors do not grow with T. Everything else is
+// unrolled over its static sequence length into operators that have
 // kernels (Gemm, Concat, Split, Add, Mul, Sub, activations, Where, Gather, Reshape, Transpose),
 // with the ONNX specification's semantics: forward, reverse and bidirectional; `activations`
 // with their alpha/beta; `clip`; `input_forget` (LSTM); `linear_before_reset` (GRU);
@@ -12,6 +15,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -19,6 +23,7 @@
 
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/util.h"
+#include "kernels/kernel_set.h"
 #include "tigris_config.h"
 
 namespace tigris::passes {
@@ -823,6 +828,118 @@ void unroll_joint(Builder& b, const Spec& s, const std::vector<TensorId>& steps,
   if (s.kind == "LSTM") finish(s.yc, r.c, "Y_c");
 }
 
+// An ONNX LSTM that the plan's LSTM op (docs/operators.md row 86, TensorFlow Lite Micro's
+// float LSTM) computes: the default activations (Sigmoid, Tanh, Tanh) in every direction, no
+// clip (ONNX clips the gate pre-activations, the op's cell_clip the cell), no input_forget, no
+// peepholes, every sequence of length T, a run-time X, and a build with the op's kernel. It
+// then takes one IR "Lstm" node per direction and tensors independent of T instead of ~15 per
+// step and direction.
+bool lstm_maps(const ir::Graph& g, const Spec& s) {
+  if (s.kind != "LSTM" || s.clip || s.input_forget || !s.P.empty() || s.ragged) return false;
+  const char* defaults[] = {"sigmoid", "tanh", "tanh"};
+  for (size_t k = 0; k < s.acts.size(); ++k)
+    if (s.acts[k].name != defaults[k % 3]) return false;
+  if (g.tensor(s.x).constant) return false;
+  for (TensorId o : {s.y, s.yh, s.yc})
+    if (o >= 0 && g.tensor(o).elements() != (o == s.y ? s.T : 1) * s.D * s.B * s.H) return false;
+  return tigris_rt::kernel_enabled_f32(TIGRIS_OP_LSTM, TIGRIS_DTYPE_FLOAT32);
+}
+
+// A constant [B, H] as a run-time tensor (the LSTM op reads h0 and c0 as tensors; an
+// elementwise op takes at most one constant operand): Where(probe > +inf, probe, value) selects
+// the constant element for element, since no float (NaN included) exceeds +inf. The probe is
+// X's first element, sliced once (`probe`, `never` kept between calls).
+TensorId constant_state(Builder& b, const Spec& s, TensorId value, TensorId& probe, TensorId& never,
+                        const std::string& what) {
+  if (probe == ir::kNoTensor) {
+    ir::Shape one = b.g().tensor(s.x).shape;
+    std::fill(one.begin(), one.end(), 1);
+    TensorId first = b.op("Slice", {s.x}, one, "x_first",
+                          attrs_of({{"starts", std::vector<int64_t>(one.size(), 0)},
+                                    {"ends", std::vector<int64_t>(one.size(), 1)},
+                                    {"axes", std::vector<int64_t>{0, 1, 2}}}));
+    probe = b.op("Reshape", {first}, {1, 1}, "x_probe", attrs_of({{"shape", ir::Shape{1, 1}}}));
+    never = b.op("Greater", {probe, b.scalar(std::numeric_limits<float>::infinity())}, {1, 1}, "never", {},
+                 ir::kNoTensor, DType::Bool);
+  }
+  return b.op("Where", {never, probe, value}, {s.B, s.H}, what);
+}
+
+// The node as one IR "Lstm" per direction (lower_lstm.cpp): X read in place (layout 0 is
+// time-major, layout 1 batch-major; the reverse direction reads it and writes its y through a
+// Gather that reverses time), W, R split into the op's per-gate constants (ONNX's gate order is
+// i, o, f, c; the op's i, f, c, o), each gate's bias Wb + Rb (one float addition), the outputs
+// reshaped to ONNX's [T, 1, B, H] / [B, T, 1, H] and [1, B, H] / [B, 1, H] (two directions:
+// concatenated on the direction axis).
+void map_lstm(Builder& b, const Spec& s) {
+  const int64_t H = s.H, I = s.I, B = s.B, T = s.T, D = s.D;
+  const int64_t time_axis = s.layout ? 1 : 0;
+  TensorId probe = ir::kNoTensor, never = ir::kNoTensor, reversed = ir::kNoTensor;
+  ir::Shape y_op = s.layout ? ir::Shape{B, T, H} : ir::Shape{T, B, H};
+  // `shape` by value: a reference into the graph's tensors would dangle as tensors are added.
+  auto reverse_time = [&](TensorId t, ir::Shape shape, const std::string& label) {
+    if (reversed == ir::kNoTensor) {
+      std::vector<double> idx;
+      for (int64_t k = T - 1; k >= 0; --k) idx.push_back(static_cast<double>(k));
+      reversed = b.shared("time_reversed", DType::Int64, {T}, encode(DType::Int64, idx));
+    }
+    return b.op("Gather", {t, reversed}, shape, label, attrs_of({{"axis", time_axis}}));
+  };
+  std::vector<TensorId> ys, hs, cs;
+  for (int64_t d = 0; d < D; ++d) {
+    const bool reverse = D == 2 ? d == 1 : s.reverse;
+    const std::string tag = D == 2 ? (d == 0 ? "fw_" : "bw_") : "";
+    auto state = [&](TensorId t, const std::string& what) {
+      TensorId v = initial_state(b, s, t, d, tag + what);
+      return b.g().tensor(v).constant ? constant_state(b, s, v, probe, never, tag + what + "_tensor") : v;
+    };
+    TensorId x = reverse ? reverse_time(s.x, b.g().tensor(s.x).shape, tag + "x_reversed") : s.x;
+    std::vector<TensorId> ins = {x, state(s.h0, "initial_h"), state(s.c0, "initial_c")};
+    const int64_t onnx_gate[4] = {0, 2, 3, 1};  // the op's i, f, c, o in ONNX's i, o, f, c
+    const char* gate_name[4] = {"i", "f", "c", "o"};
+    for (int k = 0; k < 4; ++k) {
+      int64_t r0 = onnx_gate[k] * H;
+      ins.push_back(b.constant(tag + "W_" + gate_name[k], {H, I}, slab_rows(s.W, d, 4 * H, I, r0, r0 + H).v));
+    }
+    for (int k = 0; k < 4; ++k) {
+      int64_t r0 = onnx_gate[k] * H;
+      ins.push_back(b.constant(tag + "R_" + gate_name[k], {H, H}, slab_rows(s.R, d, 4 * H, H, r0, r0 + H).v));
+    }
+    for (int k = 0; k < 4; ++k) {
+      std::vector<float> v;
+      const size_t base = static_cast<size_t>(d * 8 * H);
+      for (int64_t j = onnx_gate[k] * H; j < (onnx_gate[k] + 1) * H; ++j)
+        v.push_back(s.Bias[base + static_cast<size_t>(j)] + s.Bias[base + static_cast<size_t>(4 * H + j)]);
+      bool zero = std::all_of(v.begin(), v.end(), [](float e) { return e == 0.0f; });  // + 0 is no bias
+      ins.push_back(zero ? ir::kNoTensor : b.constant(tag + "b_" + gate_name[k], {H}, v));
+    }
+    ir::Attributes a = attrs_of({{"time_major", int64_t{s.layout ? 0 : 1}}, {"cell_clip", 0.0f}});
+    std::vector<TensorId> outs = b.op_multi("Lstm", ins, {y_op, {B, H}, {B, H}}, tag + "lstm", a);
+    ys.push_back(reverse && s.y >= 0 ? reverse_time(outs[0], y_op, tag + "y_time_order") : outs[0]);
+    hs.push_back(outs[1]);
+    cs.push_back(outs[2]);
+  }
+  // Each direction's piece with a direction axis of 1, then (two directions) one Concat on it.
+  auto finish = [&](TensorId out, const std::vector<TensorId>& dirs, int64_t axis, const std::string& label) {
+    if (out < 0) return;
+    ir::Shape shape = b.g().tensor(out).shape;
+    if (D == 1) {
+      b.op("Reshape", {dirs[0]}, shape, label, attrs_of({{"shape", shape}}), out);
+      return;
+    }
+    ir::Shape one = shape;
+    one[static_cast<size_t>(axis)] = 1;
+    std::vector<TensorId> pieces;
+    for (int64_t d = 0; d < D; ++d)
+      pieces.push_back(b.op("Reshape", {dirs[static_cast<size_t>(d)]}, one, label + "_" + std::to_string(d),
+                            attrs_of({{"shape", one}})));
+    b.op("Concat", pieces, shape, label, attrs_of({{"axis", axis}}), out);
+  };
+  finish(s.y, ys, s.layout ? 2 : 1, "Y");
+  finish(s.yh, hs, s.layout ? 1 : 0, "Y_h");
+  finish(s.yc, cs, s.layout ? 1 : 0, "Y_c");
+}
+
 bool unroll(ir::Graph& g, size_t index) {
   const ir::Node n = g.nodes[index];
   Spec s;
@@ -831,6 +948,11 @@ bool unroll(ir::Graph& g, size_t index) {
     return false;
   }
   Builder b(g, n.name);
+  if (lstm_maps(g, s)) {
+    map_lstm(b, s);
+    b.commit(index);
+    return true;
+  }
   // X as [T*B, I], time-major.
   TensorId x = s.x;
   if (s.layout)

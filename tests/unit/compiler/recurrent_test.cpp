@@ -1,4 +1,5 @@
-// ONNX LSTM / GRU / RNN: the unrolled plans against a per-step reference written here from the
+// ONNX LSTM / GRU / RNN: the plans (unrolled, or an LSTM mapped onto the LSTM op; check() asserts
+// which) against a per-step reference written here from the
 // specification's formulas (one batch row and one direction at a time, in double), for what
 // the official node tests do not cover: reverse, bidirectional, clip, layout 1, constant
 // sequence_lens, GRU linear_before_reset 0 and 1, non-default activations with alpha/beta,
@@ -6,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -302,7 +304,8 @@ test::OnnxBuilder model(const Cfg& c, const Data& d, bool lens_at_run_time = fal
   return b;
 }
 
-void expect_close(const std::vector<uint8_t>& got, const std::vector<double>& want, const std::string& what) {
+void expect_close(const std::vector<uint8_t>& got, const std::vector<double>& want, const std::string& what,
+                  double abs_tol = 1e-5, double rel_tol = 1e-4) {
   ASSERT_EQ(got.size(), want.size() * 4) << what;
   double max_ref = 0, max_err = 0;
   size_t worst = 0;
@@ -313,16 +316,34 @@ void expect_close(const std::vector<uint8_t>& got, const std::vector<double>& wa
     double e = std::fabs(v - want[i]);
     if (e > max_err) max_err = e, worst = i;
   }
-  EXPECT_LE(max_err, 1e-5 + 1e-4 * max_ref) << what << ": element " << worst << " differs by " << max_err;
+  EXPECT_LE(max_err, abs_tol + rel_tol * max_ref) << what << ": element " << worst << " differs by " << max_err;
+}
+
+// An LSTM the plan's LSTM op computes (one IR "Lstm" node per direction instead of the
+// unrolled steps): default activations, no clip, input_forget or peepholes, every length T.
+bool maps_to_lstm_op(const Cfg& c) {
+  if (c.op != "LSTM" || c.clip || c.input_forget || c.peep) return false;
+  const char* defaults[] = {"sigmoid", "tanh", "tanh"};
+  for (size_t k = 0; k < c.acts.size(); ++k) {
+    std::string a = c.acts[k];
+    for (char& ch : a) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (a != defaults[k % 3]) return false;
+  }
+  return std::all_of(c.lens.begin(), c.lens.end(), [&](int64_t l) { return l == c.T; });
 }
 
 // Compiles and runs the node at `fast` bytes (0: at the scheduler's floor, which must then
-// partition the steps) and compares every output with the reference.
-void check(const Cfg& c, uint32_t fast = 1u << 20) {
+// partition the steps) and compares every output with the reference (tolerance abs + rel·max|ref|).
+void check(const Cfg& c, uint32_t fast = 1u << 20, double abs_tol = 1e-5, double rel_tol = 1e-4) {
   Data d = make_data(c);
   compiler::Model m = compiler::load_model_bytes(model(c, d).bytes(), "rec.onnx");
   ASSERT_TRUE(m.summary().supported()) << m.summary().unsupported_operators.at(0).reason;
-  for (const auto& op : m.summary().ops) EXPECT_NE(op.type, c.op) << "the node is unrolled";
+  size_t lstm_ops = 0;
+  for (const auto& op : m.summary().ops) {
+    EXPECT_NE(op.type, c.op) << "the node is unrolled or mapped";
+    lstm_ops += op.type == "Lstm";
+  }
+  EXPECT_EQ(lstm_ops, maps_to_lstm_op(c) ? static_cast<size_t>(dirs(c)) : 0u) << "mapped to the LSTM op";
   compiler::Budgets budget;
   budget.fast = fast;
   if (fast == 0) {
@@ -343,9 +364,9 @@ void check(const Cfg& c, uint32_t fast = 1u << 20) {
   ASSERT_EQ(run.error, "");
   Outputs want = reference(c, d);
   size_t k = 0;
-  if (c.y) expect_close(run.outputs.at(k++), want.Y, c.op + " Y");
-  if (c.yh) expect_close(run.outputs.at(k++), want.Yh, c.op + " Y_h");
-  if (c.op == "LSTM" && c.yc) expect_close(run.outputs.at(k++), want.Yc, c.op + " Y_c");
+  if (c.y) expect_close(run.outputs.at(k++), want.Y, c.op + " Y", abs_tol, rel_tol);
+  if (c.yh) expect_close(run.outputs.at(k++), want.Yh, c.op + " Y_h", abs_tol, rel_tol);
+  if (c.op == "LSTM" && c.yc) expect_close(run.outputs.at(k++), want.Yc, c.op + " Y_c", abs_tol, rel_tol);
 }
 
 TEST(Recurrent, LstmForwardRunTimeInitialState) {
@@ -455,6 +476,7 @@ TEST(Recurrent, RnnActivationsAndDirections) {
 
 TEST(Recurrent, LongSequenceAtASmallBudgetSharesItsWeights) {
   Cfg c;
+  c.clip = 50.0f;  // unrolled (the LSTM op's cell_clip is not ONNX's clip)
   c.T = 20;
   c.B = 1;
   c.I = 8;
@@ -469,6 +491,68 @@ TEST(Recurrent, LongSequenceAtASmallBudgetSharesItsWeights) {
   compiler::Model m = compiler::load_model_bytes(model(c, d).bytes(), "rec.onnx");
   uint64_t source = (d.W.size() + d.R.size() + d.Bias.size()) * 4;
   EXPECT_LE(m.summary().weight_bytes, source + 1024) << "weights duplicated per step";
+}
+
+// LSTMs with the default activations and no clip, input_forget or peepholes map onto one LSTM
+// op per direction: every direction, layout, initial state (absent, run-time, constant), batch,
+// omitted output and bias, and a sequence_lens of all T.
+TEST(Recurrent, LstmMapsOntoTheLstmOp) {
+  for (const char* direction : {"forward", "reverse", "bidirectional"})
+    for (int64_t layout : {0, 1})
+      for (int initial : {0, 1, 2})
+        for (int64_t B : {1, 3}) {
+          Cfg c;
+          SCOPED_TRACE(std::string(direction) + " layout " + std::to_string(layout) + " initial " +
+                       std::to_string(initial) + " B " + std::to_string(B));
+          c.direction = direction;
+          c.layout = layout;
+          c.initial = initial;
+          c.B = B;
+          c.T = 5;
+          c.seed = static_cast<uint32_t>(10 + layout * 6 + initial * 2 + B);
+          check(c);
+        }
+  for (const char* direction : {"forward", "bidirectional"}) {
+    Cfg c;
+    SCOPED_TRACE(direction);
+    c.direction = direction;
+    c.acts = {"sigmoid", "TANH", "Tanh"};  // the defaults, spelled out
+    if (c.direction == "bidirectional") c.acts.insert(c.acts.end(), {"Sigmoid", "tanh", "Tanh"});
+    c.lens = {3, 3};
+    c.bias = false;
+    check(c);
+    c.y = false;
+    check(c);
+    c.y = true;
+    c.yh = false;
+    c.initial = 2;
+    check(c);
+    c.yh = true;
+    c.yc = false;
+    c.layout = 1;
+    check(c);
+  }
+}
+
+// Sequences the unrolled form could not fit in the default runtime's tensors (about 15 per step
+// and direction): the LSTM op takes tensors independent of T, and matches the reference over
+// 100 steps (run by this build's runtime, the default TIGRIS_MAX_TENSORS).
+TEST(Recurrent, LongLstmMapsOntoTheLstmOpAndFitsTheDefaultRuntime) {
+  Cfg c;
+  c.T = 100;
+  c.B = 1;
+  c.I = 8;
+  c.H = 16;
+  check(c, 1u << 20, 0.0, 1e-5);
+  Data d = make_data(c);
+  compiler::Model m = compiler::load_model_bytes(model(c, d).bytes(), "rec.onnx");
+  EXPECT_LE(m.summary().ops.size(), 10u) << "operators independent of T";
+  c.initial = 2;
+  c.layout = 1;
+  check(c, 1u << 20, 0.0, 1e-5);
+  c.direction = "bidirectional";
+  c.B = 2;
+  check(c, 1u << 20, 0.0, 1e-5);
 }
 
 TEST(Recurrent, GruAndRnnOverTwentyStepsAtTheFloor) {

@@ -1,7 +1,7 @@
 // The float models of zoo/ (torchvision exports as torch.onnx.export writes them) compile at
 // 16M and partitioned, run, and match PyTorch's outputs within 1e-4 of the largest output at
 // both budgets (audio1d has no plan below its one-stage peak yet). ShuffleNetV2 needs its chunk() shape arithmetic
-// folded (static_shapes.cpp). lstm_h32_t20's LSTM node is unrolled over its 20 steps (passes/recurrent.cpp); it also
+// folded (static_shapes.cpp). lstm_h32_t20's LSTM node maps onto the plan's LSTM op (passes/recurrent.cpp); it also
 // runs and matches at its floor, the smallest budget the scheduler finds.
 #include <gtest/gtest.h>
 
@@ -71,7 +71,12 @@ TEST(ZooLstm, MatchesPyTorchAtItsFloor) {
   if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << models_dir() << " is absent";
   compiler::Model m = compiler::load_model(zoo("lstm_h32_t20.onnx"));
   ASSERT_TRUE(m.summary().supported()) << m.summary().unsupported_operators.at(0).reason;
-  for (const auto& op : m.summary().ops) EXPECT_NE(op.type, "LSTM");
+  size_t lstm_ops = 0;
+  for (const auto& op : m.summary().ops) {
+    EXPECT_NE(op.type, "LSTM");
+    lstm_ops += op.type == "Lstm";
+  }
+  EXPECT_EQ(lstm_ops, 1u) << "the LSTM node is not mapped onto the LSTM op";
   NpyArray in = read_npy(zoo("lstm_h32_t20.input.npy"));
   std::vector<float> ref = read_npy(zoo("lstm_h32_t20.output.npy")).floats();
   compiler::Budgets probe;

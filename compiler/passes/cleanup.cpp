@@ -32,8 +32,23 @@ bool is_same_type_cast(const ir::Graph& g, const ir::Node& n) {
   return from != ir::DType::Undefined && n.attrs.get_int("to", 0) == static_cast<int64_t>(from);
 }
 
+// A Pad that adds nothing (PyTorch's AvgPool2d export writes one with all-zero pads): its
+// pads (the attribute before opset 11, a constant operand from then on) are all zero and its
+// output has its input's shape.
+bool is_noop_pad(const ir::Graph& g, const ir::Node& n) {
+  if (n.op != "Pad" || n.inputs.empty() || n.inputs[0] < 0 || n.outputs.empty() || n.outputs[0] < 0) return false;
+  std::vector<int64_t> pads = n.attrs.get_ints("pads", {});
+  if (n.inputs.size() > 1 && n.inputs[1] >= 0) {
+    if (!g.tensor(n.inputs[1]).constant) return false;
+    pads = const_ints(g.tensor(n.inputs[1]));
+  }
+  const ir::Tensor &x = g.tensor(n.inputs[0]), &y = g.tensor(n.outputs[0]);
+  return !pads.empty() && std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; }) && x.shape_known &&
+         y.shape_known && x.shape == y.shape && x.dtype == y.dtype;
+}
+
 bool is_identity_like(const ir::Graph& g, const ir::Node& n) {
-  return n.domain.empty() && (n.op == "Identity" || n.op == "Dropout" || is_same_type_cast(g, n));
+  return n.domain.empty() && (n.op == "Identity" || n.op == "Dropout" || is_same_type_cast(g, n) || is_noop_pad(g, n));
 }
 
 }  // namespace

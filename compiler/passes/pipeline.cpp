@@ -10,6 +10,8 @@ const std::vector<Pass>& normalization_pipeline() {
       {"expand_qoperators", expand_qoperators},
       {"fold_qdq", fold_qdq},
       {"canonicalize_operands", canonicalize_operands},
+      // Again, now that folded constants (a Pad's pads from a Constant node) are known.
+      {"remove_noop_nodes", remove_identities},
       {"fuse_swish", fuse_swish},
       {"decompose_recurrent", decompose_recurrent},
       {"decompose_operators", decompose_operators},

@@ -365,3 +365,26 @@ TEST(Passes, PipelineOrderIsListedOnce) {
 }
 
 }  // namespace
+
+// A Pad whose pads are all zero (PyTorch's AvgPool2d export) disappears, in the attribute form
+// (opset 10) and the operand form (opset 13); a Pad that pads stays.
+TEST(Passes, PadWithAllZeroPadsIsRemoved) {
+  OnnxBuilder a(10);
+  a.input("x", {1, 2, 4, 4});
+  auto& p = a.node("Pad", {"x"}, {"p"});
+  OnnxBuilder::attr(p, "pads", std::vector<int64_t>(8, 0));
+  a.node("Relu", {"p"}, {"y"});
+  a.output("y", {1, 2, 4, 4});
+  EXPECT_EQ(test::ops(test::normalized(a)), V{"Relu"});
+
+  for (int64_t pad : {int64_t{0}, int64_t{1}}) {
+    OnnxBuilder b(13);
+    b.input("x", {1, 2, 4, 4});
+    b.init_ints("pads", {8}, {0, 0, pad, pad, 0, 0, pad, pad});
+    b.node("Pad", {"x", "pads"}, {"p"});
+    b.node("Relu", {"p"}, {"y"});
+    b.output("y", {1, 2, 4 + 2 * pad, 4 + 2 * pad});
+    const std::vector<std::string> ops = test::ops(test::normalized(b));
+    EXPECT_EQ(std::count(ops.begin(), ops.end(), "Pad"), pad == 0 ? 0 : 1) << pad;
+  }
+}

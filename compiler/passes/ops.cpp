@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "ops/op_table.h"
+
 namespace tigris::passes {
 
 namespace {
@@ -25,6 +27,8 @@ const std::set<std::string> kSpatial = {"Conv",
                                         "DepthToSpace",
                                         "SpaceToDepth"};
 
+// Elementwise ops the operator table does not lower as plain unary or binary ops (decomposed,
+// or lowered by hand); the table's own are found there (plain_elementwise).
 const std::set<std::string> kElementwise = {"Relu",
                                             "Relu6",
                                             "Sigmoid",
@@ -35,7 +39,6 @@ const std::set<std::string> kElementwise = {"Relu",
                                             "Celu",
                                             "HardSigmoid",
                                             "HardSwish",
-                                            "Silu",
                                             "Abs",
                                             "Neg",
                                             "Exp",
@@ -48,14 +51,6 @@ const std::set<std::string> kElementwise = {"Relu",
                                             "Sin",
                                             "Cos",
                                             "Tan",
-                                            "Asin",
-                                            "Acos",
-                                            "Atan",
-                                            "Sinh",
-                                            "Cosh",
-                                            "Asinh",
-                                            "Acosh",
-                                            "Atanh",
                                             "Erf",
                                             "Softplus",
                                             "Softsign",
@@ -96,6 +91,15 @@ const std::set<std::string> kReduce = {"ReduceMean",      "ReduceMax",       "Re
                                        "ReduceProd",      "ReduceL1",        "ReduceL2",  "ReduceLogSum",
                                        "ReduceLogSumExp", "ReduceSumSquare", "ArgMax",    "ArgMin"};
 
+// An op the operator table lowers as a plain unary or binary elementwise op (its IR name).
+bool plain_elementwise(const std::string& op) {
+  for (const tigris_rt::ops::OpDef& row : tigris_rt::ops::kOpDefs)
+    if ((row.lowering == tigris_rt::ops::Lowering::kUnary || row.lowering == tigris_rt::ops::Lowering::kBinary) &&
+        op == row.name)
+      return true;
+  return false;
+}
+
 }  // namespace
 
 LayoutRule layout_rule(const ir::Graph& g, const ir::Node& n) {
@@ -107,7 +111,7 @@ LayoutRule layout_rule(const ir::Graph& g, const ir::Node& n) {
     if (rank == 4 || (rank == 3 && op != "Resize")) return LayoutRule::Spatial;
     return LayoutRule::ModelOrder;
   }
-  if (in(kElementwise, op)) return LayoutRule::Elementwise;
+  if (in(kElementwise, op) || plain_elementwise(op)) return LayoutRule::Elementwise;
   if (in(kAxis, op)) return LayoutRule::Axis;
   if (in(kReduce, op)) return n.attrs.get_int("keepdims", 1) ? LayoutRule::Axis : LayoutRule::ModelOrder;
   if (op == "Softmax" || op == "LogSoftmax" || op == "Hardmax") {

@@ -9,6 +9,7 @@
 
 #include "compiler/api.h"
 #include "compiler_support/plan_runner.h"
+#include "compiler_support/raw_bytes.h"
 #include "export/tflite/model.h"
 #include "export/tflite/writer.h"
 
@@ -16,12 +17,7 @@ namespace {
 
 using namespace tigris;
 namespace tfl = tigris::tflite;
-
-std::vector<uint8_t> floats(const std::vector<float>& v) {
-  std::vector<uint8_t> b(v.size() * 4);
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
+using tigris::test::floats;
 
 std::vector<uint8_t> div_model(tfl::Activation act, tfl::TensorType type = tfl::TensorType::Float32) {
   tfl::Model m;

@@ -14,6 +14,7 @@
 #include "compiler/api.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler_support/plan_runner.h"
+#include "compiler_support/raw_bytes.h"
 #include "export/tflite/model.h"
 #include "export/tflite/writer.h"
 
@@ -21,12 +22,7 @@ namespace {
 
 using namespace tigris;
 namespace tfl = tigris::tflite;
-
-std::vector<uint8_t> floats(const std::vector<float>& v) {
-  std::vector<uint8_t> b(v.size() * 4);
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
+using tigris::test::floats;
 
 tfl::Tensor tensor(const std::string& name, std::vector<int32_t> shape, uint32_t buffer) {
   tfl::Tensor t;

@@ -12,6 +12,7 @@
 
 #include "compiler/api.h"
 #include "compiler_support/plan_runner.h"
+#include "compiler_support/raw_bytes.h"
 #include "export/tflite/model.h"
 #include "export/tflite/writer.h"
 
@@ -19,13 +20,7 @@ namespace {
 
 using namespace tigris;
 namespace tfl = tigris::tflite;
-
-template <class T>
-std::vector<uint8_t> bytes_of(const std::vector<T>& v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
+using tigris::test::bytes_of;
 
 tfl::Tensor tensor(const std::string& name, std::vector<int32_t> shape, tfl::TensorType type, uint32_t buffer,
                    std::vector<float> scales, std::vector<int64_t> zps, int32_t axis = 0) {

@@ -9,6 +9,7 @@
 #include "compiler/api.h"
 #include "compiler/plan/int16_tables.h"
 #include "compiler_support/plan_runner.h"
+#include "compiler_support/raw_bytes.h"
 #include "export/tflite/model.h"
 #include "export/tflite/writer.h"
 #include "runtime/src/kernels/s16/s16_params.h"
@@ -17,13 +18,7 @@ namespace {
 
 using namespace tigris;
 namespace tfl = tigris::tflite;
-
-template <class T>
-std::vector<uint8_t> bytes_of(const std::vector<T>& v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
+using tigris::test::bytes_of;
 
 template <class T>
 std::vector<T> values_of(const std::vector<uint8_t>& b) {

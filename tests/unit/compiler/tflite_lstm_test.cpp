@@ -11,6 +11,7 @@
 #include "compiler/api.h"
 #include "compiler/report/plan_inspection.h"
 #include "compiler_support/plan_runner.h"
+#include "compiler_support/raw_bytes.h"
 #include "export/tflite/model.h"
 #include "export/tflite/writer.h"
 
@@ -18,13 +19,7 @@ namespace {
 
 using namespace tigris;
 namespace tfl = tigris::tflite;
-
-template <class T>
-std::vector<uint8_t> bytes_of(const std::vector<T>& v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
+using tigris::test::bytes_of;
 
 constexpr int kT = 2, kI = 3, kH = 2;
 

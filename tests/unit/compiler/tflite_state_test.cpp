@@ -8,24 +8,14 @@
 
 #include "compiler/api.h"
 #include "compiler_support/plan_runner.h"
+#include "compiler_support/raw_bytes.h"
 #include "compiler_support/tflite_accumulator.h"
 #include "tigris_loader.h"
 
 namespace {
 
 using namespace tigris;
-
-std::vector<uint8_t> bytes_of(const std::vector<float>& v) {
-  std::vector<uint8_t> b(v.size() * 4);
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
-std::vector<float> floats_of(const std::vector<uint8_t>& b) {
-  std::vector<float> v(b.size() / 4);
-  std::memcpy(v.data(), b.data(), b.size());
-  return v;
-}
+using tigris::test::floats;
 
 compiler::CompileResult compile_at(const std::vector<uint8_t>& model, uint64_t fast) {
   compiler::Model m = compiler::load_model_bytes(model, "acc.tflite");
@@ -38,19 +28,19 @@ compiler::CompileResult compile_at(const std::vector<uint8_t>& model, uint64_t f
 void expect_accumulates(const compiler::CompileResult& c) {
   ASSERT_TRUE(c.ok()) << c.error;
   std::vector<uint8_t> state;
-  test::PlanRun r = test::run_plan(c.plan, {bytes_of({10, 20, 30, 40})}, 1 << 16, 0, &state);
+  test::PlanRun r = test::run_plan(c.plan, {floats({10, 20, 30, 40})}, 1 << 16, 0, &state);
   ASSERT_EQ(r.error, "");
-  EXPECT_EQ(floats_of(r.outputs.at(0)), (std::vector<float>{11, 18, 33, 36}));
+  EXPECT_EQ(test::values_of<float>(r.outputs.at(0)), (std::vector<float>{11, 18, 33, 36}));
   ASSERT_EQ(state.size(), 16u);
-  EXPECT_EQ(floats_of(state), (std::vector<float>{11, 18, 33, 36}));
-  r = test::run_plan(c.plan, {bytes_of({-100, 1, 1, 1})}, 1 << 16, 0, &state);
+  EXPECT_EQ(test::values_of<float>(state), (std::vector<float>{11, 18, 33, 36}));
+  r = test::run_plan(c.plan, {floats({-100, 1, 1, 1})}, 1 << 16, 0, &state);
   ASSERT_EQ(r.error, "");
-  EXPECT_EQ(floats_of(r.outputs.at(0)), (std::vector<float>{0, 19, 34, 37}));
-  EXPECT_EQ(floats_of(state), (std::vector<float>{-89, 19, 34, 37}));
+  EXPECT_EQ(test::values_of<float>(r.outputs.at(0)), (std::vector<float>{0, 19, 34, 37}));
+  EXPECT_EQ(test::values_of<float>(state), (std::vector<float>{-89, 19, 34, 37}));
   std::vector<uint8_t> fresh;
-  r = test::run_plan(c.plan, {bytes_of({0, 0, 0, 0})}, 1 << 16, 0, &fresh);
+  r = test::run_plan(c.plan, {floats({0, 0, 0, 0})}, 1 << 16, 0, &fresh);
   ASSERT_EQ(r.error, "");
-  EXPECT_EQ(floats_of(r.outputs.at(0)), (std::vector<float>{1, 0, 3, 0}));
+  EXPECT_EQ(test::values_of<float>(r.outputs.at(0)), (std::vector<float>{1, 0, 3, 0}));
 }
 
 TEST(TfliteState, ResourceVariableAccumulatesAcrossRuns) {
@@ -78,13 +68,13 @@ TEST(TfliteState, ResourceVariableAcrossStagesAtTheFloor) {
   ASSERT_TRUE(c.ok()) << c.error;
   EXPECT_GT(c.schedule.fast.stages, 1u);
   std::vector<uint8_t> state;
-  test::PlanRun r = test::run_plan(c.plan, {bytes_of({10, 20, 30, 40})}, 1 << 16, 0, &state);
+  test::PlanRun r = test::run_plan(c.plan, {floats({10, 20, 30, 40})}, 1 << 16, 0, &state);
   ASSERT_EQ(r.error, "");
-  EXPECT_EQ(floats_of(r.outputs.at(0)), (std::vector<float>{21, 38, 63, 76}));
-  r = test::run_plan(c.plan, {bytes_of({-100, 1, 1, 1})}, 1 << 16, 0, &state);
+  EXPECT_EQ(test::values_of<float>(r.outputs.at(0)), (std::vector<float>{21, 38, 63, 76}));
+  r = test::run_plan(c.plan, {floats({-100, 1, 1, 1})}, 1 << 16, 0, &state);
   ASSERT_EQ(r.error, "");
-  EXPECT_EQ(floats_of(r.outputs.at(0)), (std::vector<float>{-100, 20, 35, 38}));
-  EXPECT_EQ(floats_of(state), (std::vector<float>{-89, 19, 34, 37}));
+  EXPECT_EQ(test::values_of<float>(r.outputs.at(0)), (std::vector<float>{-100, 20, 35, 38}));
+  EXPECT_EQ(test::values_of<float>(state), (std::vector<float>{-89, 19, 34, 37}));
   EXPECT_GT(r.stats.copy_bytes, 0u);
 }
 
@@ -93,11 +83,11 @@ TEST(TfliteState, VariableWithoutInitialValueStartsAtZero) {
   const compiler::CompileResult c = compile_at(test::tflite_accumulator_model(false), 16u << 20);
   ASSERT_TRUE(c.ok()) << c.error;
   std::vector<uint8_t> state;
-  test::PlanRun r = test::run_plan(c.plan, {bytes_of({10, -20, 30, 40})}, 1 << 16, 0, &state);
+  test::PlanRun r = test::run_plan(c.plan, {floats({10, -20, 30, 40})}, 1 << 16, 0, &state);
   ASSERT_EQ(r.error, "");
-  EXPECT_EQ(floats_of(r.outputs.at(0)), (std::vector<float>{10, 0, 30, 40}));
-  r = test::run_plan(c.plan, {bytes_of({1, 1, 1, 1})}, 1 << 16, 0, &state);
-  EXPECT_EQ(floats_of(r.outputs.at(0)), (std::vector<float>{11, 0, 31, 41}));
+  EXPECT_EQ(test::values_of<float>(r.outputs.at(0)), (std::vector<float>{10, 0, 30, 40}));
+  r = test::run_plan(c.plan, {floats({1, 1, 1, 1})}, 1 << 16, 0, &state);
+  EXPECT_EQ(test::values_of<float>(r.outputs.at(0)), (std::vector<float>{11, 0, 31, 41}));
 }
 
 }  // namespace

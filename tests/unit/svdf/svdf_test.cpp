@@ -19,6 +19,7 @@
 
 #include "compiler/api.h"
 #include "compiler_support/npy.h"
+#include "compiler_support/raw_bytes.h"
 #include "export/tflite/model.h"
 #include "export/tflite/writer.h"
 #include "tigris_executor.h"
@@ -31,13 +32,7 @@ namespace {
 
 using namespace tigris;
 namespace tfl = tigris::tflite;
-
-template <typename T>
-std::vector<uint8_t> bytes_of(const std::vector<T>& v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
+using tigris::test::bytes_of;
 
 // ---- reference arithmetic (TFLite's, written out here) ------------------------------------
 void quantize_multiplier_ref(double real, int32_t* m, int* shift) {

@@ -37,7 +37,11 @@ uint64_t plan_fingerprint(const std::vector<uint8_t>& plan_bytes) {
 
 std::optional<std::vector<uint8_t>> read_state_file(const std::string& path, uint64_t fingerprint, size_t state_bytes) {
   if (!path_exists(path)) return std::nullopt;
-  const std::vector<uint8_t> bytes = read_file(path);
+  return decode_state_file(read_file(path), path, fingerprint, state_bytes);
+}
+
+std::vector<uint8_t> decode_state_file(const std::vector<uint8_t>& bytes, const std::string& path, uint64_t fingerprint,
+                                       size_t state_bytes) {
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, 8) != 0)
     throw Failure(path +
                   ": not a TiGrIS state file (delete it, or name another file, to start from the initial values)");

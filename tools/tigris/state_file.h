@@ -24,6 +24,11 @@ uint64_t plan_fingerprint(const std::vector<uint8_t>& plan_bytes);
 // file, is damaged, or belongs to another plan.
 std::optional<std::vector<uint8_t>> read_state_file(const std::string& path, uint64_t fingerprint, size_t state_bytes);
 
+// The state bytes a state file's contents hold, checked as read_state_file checks them
+// (`path` names the file in the Failure).
+std::vector<uint8_t> decode_state_file(const std::vector<uint8_t>& bytes, const std::string& path, uint64_t fingerprint,
+                                       size_t state_bytes);
+
 std::vector<uint8_t> encode_state_file(uint64_t fingerprint, const std::vector<uint8_t>& state);
 
 }  // namespace tigris::cli

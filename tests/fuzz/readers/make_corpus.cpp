@@ -10,6 +10,7 @@
 #include "export/tflite/model.h"
 #include "export/tflite/writer.h"
 #include "tools/tigris/arrays.h"
+#include "tools/tigris/state_file.h"
 #include "tools/tigris/zip.h"
 #include "unit/compiler/onnx_builder.h"
 
@@ -82,8 +83,7 @@ std::vector<uint8_t> tflite_conv(int size) {
   m.operator_codes.push_back(tfl::OperatorCode{tfl::op::kConv2D, std::nullopt, 1});
   tfl::SubGraph sg;
   sg.tensors = {ttensor("x", {1, size, size, 2}, tfl::TensorType::Float32, 0),
-                ttensor("w", {4, 3, 3, 2}, tfl::TensorType::Float32, 1),
-                ttensor("b", {4}, tfl::TensorType::Float32, 2),
+                ttensor("w", {4, 3, 3, 2}, tfl::TensorType::Float32, 1), ttensor("b", {4}, tfl::TensorType::Float32, 2),
                 ttensor("y", {1, size, size, 4}, tfl::TensorType::Float32, 0)};
   tfl::Operator op;
   op.inputs = {0, 1, 2};
@@ -163,5 +163,8 @@ int main(int argc, char** argv) {
   save(dir + "/corpus_npy/i8.npy", cli::write_npy(i8));
   save(dir + "/corpus_npy/i64_scalar.npy", cli::write_npy(scalar));
   save(dir + "/corpus_npy/two.npz", cli::write_npz({{"x", f32}, {"y", i8}}));
+  // A --state file of a 16-byte state (the fuzz target decodes it for the plan it names).
+  save(dir + "/corpus_npy/sixteen.state",
+       cli::encode_state_file(0x0123456789abcdefull, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}));
   return 0;
 }

@@ -25,10 +25,11 @@ bool covers_map(const ir::Graph& g, const ir::Node& n) {
          y.shape[3] == 1;
 }
 
-// ReduceMean over exactly the spatial axes of a rank-4 tensor, keeping dims.
-bool is_spatial_mean(const ir::Graph& g, const ir::Node& n) {
+// ReduceMean over exactly the spatial axes of a rank-4 tensor, keeping dims (or, with
+// `keepdims` 0 asked for, dropping them: PyTorch's x.mean([2, 3])).
+bool is_spatial_mean(const ir::Graph& g, const ir::Node& n, int64_t keepdims = 1) {
   const ir::Tensor& x = g.tensor(n.inputs[0]);
-  if (x.rank() != 4 || n.attrs.get_int("keepdims", 1) != 1) return false;
+  if (x.rank() != 4 || !x.shape_known || n.attrs.get_int("keepdims", 1) != keepdims) return false;
   std::vector<int64_t> axes = n.attrs.get_ints("axes");
   for (int64_t& a : axes) a = a < 0 ? a + 4 : a;
   std::sort(axes.begin(), axes.end());
@@ -55,6 +56,25 @@ void relabel_convolutions(ir::Graph& g) {
 }
 
 void relabel_global_pools(ir::Graph& g) {
+  // x.mean([2, 3]) without keepdims: a global pool to [N, C, 1, 1] (which bands like one),
+  // then a Reshape to the [N, C] the model has.
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].op != "ReduceMean" || !g.nodes[i].domain.empty() || g.nodes[i].inputs.empty() ||
+        g.nodes[i].outputs.size() != 1 || !is_spatial_mean(g, g.nodes[i], 0))
+      continue;
+    const ir::Tensor x = g.tensor(g.nodes[i].inputs[0]), y = g.tensor(g.nodes[i].outputs[0]);
+    const ir::TensorId pooled = add_activation(g, y.name + "_pooled", y.dtype, {x.shape[0], x.shape[1], 1, 1});
+    g.tensor(pooled).quant = y.quant;
+    ir::Node reshape;
+    reshape.name = g.unique_node_name(g.nodes[i].name + "_flatten");
+    reshape.op = "Reshape";
+    reshape.inputs = {pooled};
+    reshape.outputs = {g.nodes[i].outputs[0]};
+    reshape.attrs.set("shape", y.shape);
+    g.nodes[i].attrs.set("keepdims", int64_t{1});
+    g.nodes[i].outputs = {pooled};
+    g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(i + 1), reshape);
+  }
   for (ir::Node& n : g.nodes) {
     if (!n.domain.empty() || n.inputs.empty()) continue;
     if (is_pool(n.op)) {

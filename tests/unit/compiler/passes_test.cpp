@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+#include "compiler/api.h"
+#include "compiler_support/plan_runner.h"
+#include "compiler_support/raw_bytes.h"
 #include "unit/compiler/pass_helpers.h"
 
 namespace {
@@ -387,4 +390,28 @@ TEST(Passes, PadWithAllZeroPadsIsRemoved) {
     const std::vector<std::string> ops = test::ops(test::normalized(b));
     EXPECT_EQ(std::count(ops.begin(), ops.end(), "Pad"), pad == 0 ? 0 : 1) << pad;
   }
+}
+
+// x.mean([2, 3]) without keepdims (PyTorch's MnasNet-style heads) becomes a global pool and a
+// Reshape, and computes the mean: channel c of x holds c·10 + 0, 1, 2, 3 -> c·10 + 1.5.
+TEST(Passes, SpatialMeanWithoutKeepdimsIsAGlobalPool) {
+  OnnxBuilder b(13);
+  b.input("x", {1, 3, 2, 2});
+  auto& mean = b.node("ReduceMean", {"x"}, {"y"});
+  OnnxBuilder::attr(mean, "axes", std::vector<int64_t>{-1, 2});
+  OnnxBuilder::attr(mean, "keepdims", int64_t{0});
+  b.output("y", {1, 3});
+  EXPECT_EQ(test::ops(test::normalized(b)), (V{"GlobalAveragePool", "Reshape"}));
+
+  compiler::Model m = compiler::load_model_bytes(b.bytes(), "mean.onnx");
+  compiler::Budgets budgets;
+  budgets.fast = 1 << 16;
+  const compiler::CompileResult c = compiler::compile(m, budgets);
+  ASSERT_TRUE(c.ok()) << c.error;
+  std::vector<float> x;
+  for (int ch = 0; ch < 3; ++ch)
+    for (int k = 0; k < 4; ++k) x.push_back(static_cast<float>(ch * 10 + k));
+  const test::PlanRun r = test::run_plan(c.plan, {test::floats(x)}, 1 << 16);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(test::values_of<float>(r.outputs.at(0)), (std::vector<float>{1.5f, 11.5f, 21.5f}));
 }

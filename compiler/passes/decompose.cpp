@@ -15,12 +15,6 @@ namespace {
 
 using Fn = DecomposeFn;
 
-ir::Attributes with(const std::string& name, ir::Attribute v) {
-  ir::Attributes a;
-  a.set(name, std::move(v));
-  return a;
-}
-
 bool is_float(const ir::Graph& g, ir::TensorId id) { return g.tensor(id).dtype == ir::DType::Float32; }
 
 // Reduce variants: elementwise `pre` (may be ""), ReduceSum with the node's axes, then `post`.
@@ -58,7 +52,7 @@ bool pow_const(ir::Graph& g, size_t i, Rewrite& r) {
   else if (e[0] == 0.5f)
     r.op_like("Sqrt", {x}, y, {}, y);
   else if (e[0] == 1.0f)
-    r.op_like("Reshape", {x}, y, with("shape", g.tensor(y).shape), y);
+    r.op_like("Reshape", {x}, y, attr("shape", g.tensor(y).shape), y);
   else if (e[0] == -1.0f)
     r.op_like("Div", {r.scalar(1.0f), x}, y, {}, y);
   else if (e[0] == -0.5f)
@@ -78,7 +72,7 @@ bool layer_norm(ir::Graph& g, size_t i, Rewrite& r) {
   for (int64_t a = axis; a < rank; ++a) axes.push_back(a);
   ir::Shape reduced = g.tensor(x).shape;
   for (int64_t a : axes) reduced[static_cast<size_t>(a)] = 1;
-  ir::Attributes ra = with("axes", axes);
+  ir::Attributes ra = attr("axes", axes);
   ra.set("keepdims", int64_t{1});
   ir::TensorId mean_out = n.outputs[1], inv_out = n.outputs.size() > 2 ? n.outputs[2] : ir::kNoTensor;
   ir::TensorId mean = r.op("ReduceMean", {x}, reduced, ir::DType::Float32, ra, mean_out);
@@ -122,7 +116,7 @@ bool tile(ir::Graph& g, size_t i, Rewrite& r) {
   for (size_t a : axes) {
     shape[a] *= rep[a];
     std::vector<ir::TensorId> copies(static_cast<size_t>(rep[a]), x);
-    x = r.op("Concat", copies, shape, g.tensor(y).dtype, with("axis", static_cast<int64_t>(a)),
+    x = r.op("Concat", copies, shape, g.tensor(y).dtype, attr("axis", static_cast<int64_t>(a)),
              a == axes.back() ? y : ir::kNoTensor);
   }
   return true;
@@ -138,7 +132,7 @@ bool reciprocal_rule(ir::Graph& g, size_t i, Rewrite& r) {
 bool cast_like_rule(ir::Graph& g, size_t i, Rewrite& r) {
   ir::Node n = g.nodes[i];
   int64_t to = static_cast<int64_t>(g.tensor(n.inputs[1]).dtype);
-  r.op_like("Cast", {n.inputs[0]}, n.outputs[0], with("to", to), n.outputs[0]);
+  r.op_like("Cast", {n.inputs[0]}, n.outputs[0], attr("to", to), n.outputs[0]);
   return true;
 }
 
@@ -155,7 +149,7 @@ bool hard_sigmoid_rule(ir::Graph& g, size_t i, Rewrite& r) {
   if (!is_float(g, x)) return false;
   ir::TensorId a = r.op_like("Mul", {x, r.scalar(n.attrs.get_float("alpha", 0.2f))}, x);
   ir::TensorId b = r.op_like("Add", {a, r.scalar(n.attrs.get_float("beta", 0.5f))}, x);
-  ir::Attributes c = with("min", 0.0f);
+  ir::Attributes c = attr("min", 0.0f);
   c.set("max", 1.0f);
   r.op_like("Clip", {b}, y, c, y);
   return true;
@@ -174,7 +168,7 @@ bool selu_rule(ir::Graph& g, size_t i, Rewrite& r) {
   ir::Node n = g.nodes[i];
   ir::TensorId x = n.inputs[0], y = n.outputs[0];
   if (!is_float(g, x)) return false;
-  ir::TensorId e = r.op_like("Elu", {x}, x, with("alpha", n.attrs.get_float("alpha", 1.67326319217681884765625f)));
+  ir::TensorId e = r.op_like("Elu", {x}, x, attr("alpha", n.attrs.get_float("alpha", 1.67326319217681884765625f)));
   r.op_like("Mul", {e, r.scalar(n.attrs.get_float("gamma", 1.05070102214813232421875f))}, y, {}, y);
   return true;
 }
@@ -185,7 +179,7 @@ bool celu_rule(ir::Graph& g, size_t i, Rewrite& r) {
   float alpha = n.attrs.get_float("alpha", 1.0f);
   if (!is_float(g, x) || alpha == 0.0f) return false;
   ir::TensorId s = r.op_like("Div", {x, r.scalar(alpha)}, x);
-  ir::TensorId e = r.op_like("Elu", {s}, x, with("alpha", 1.0f));
+  ir::TensorId e = r.op_like("Elu", {s}, x, attr("alpha", 1.0f));
   r.op_like("Mul", {e, r.scalar(alpha)}, y, {}, y);
   return true;
 }

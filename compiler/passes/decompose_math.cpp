@@ -15,12 +15,6 @@ namespace {
 using ir::DType;
 using ir::TensorId;
 
-ir::Attributes attr(const std::string& name, ir::Attribute v) {
-  ir::Attributes a;
-  a.set(name, std::move(v));
-  return a;
-}
-
 bool numeric(DType t) {
   return t == DType::Float32 || t == DType::Int32 || t == DType::Int64 || t == DType::Int8 || t == DType::UInt8;
 }

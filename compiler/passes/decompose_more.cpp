@@ -9,12 +9,6 @@ namespace tigris::passes {
 
 namespace {
 
-ir::Attributes attr(const std::string& name, ir::Attribute v) {
-  ir::Attributes a;
-  a.set(name, std::move(v));
-  return a;
-}
-
 // Reshape -> Transpose -> Reshape through a rank-6 view.
 void rearrange(ir::Graph& g, const ir::Node& n, Rewrite& r, const ir::Shape& view, const std::vector<int64_t>& perm) {
   ir::TensorId x = n.inputs[0], y = n.outputs[0];

@@ -18,12 +18,6 @@ namespace {
 using ir::DType;
 using ir::TensorId;
 
-ir::Attributes attr(const std::string& name, ir::Attribute v) {
-  ir::Attributes a;
-  a.set(name, std::move(v));
-  return a;
-}
-
 TensorId int_constant(ir::Graph& g, const std::string& base, const ir::Shape& shape, const std::vector<int64_t>& v) {
   return add_constant(g, base, DType::Int64, shape, encode(DType::Int64, std::vector<double>(v.begin(), v.end())));
 }

@@ -6,7 +6,11 @@
 // compared with a greedy baseline compiled in the same run (normal stages grown until the
 // next op would not fit, an op that cannot run whole banded on its own).
 //
-// usage: bench-schedule [models dir] [model ...]   (default: mobilenet_v2_224 unet_small_128)
+// A model is looked up in onnx/ (reference in refs/) and then in zoo/ (reference beside it).
+// A closing table gives each model's floor and its spill + reload bytes at 256K/128K/64K.
+//
+// usage: bench-schedule [models dir] [model ...]   (default: the ONNX float models of onnx/
+// mobilenet_v2_224 and unet_small_128, and every float model of zoo/)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -120,6 +124,40 @@ void print_row(const std::string& model, uint64_t budget, const Row& r, const Ro
     std::printf("%9s %9s %7s\n", "-", "-", "-");
 }
 
+// Where a model and its reference input/output are: onnx/ with refs/, else zoo/.
+struct ModelFiles {
+  std::string model, input, output;
+};
+
+ModelFiles files_of(const std::string& dir, const std::string& name) {
+  if (std::ifstream(dir + "/onnx/" + name + ".onnx").good())
+    return {dir + "/onnx/" + name + ".onnx", dir + "/refs/" + name + ".input.npy", dir + "/refs/" + name + ".output.npy"};
+  return {dir + "/zoo/" + name + ".onnx", dir + "/zoo/" + name + ".input.npy", dir + "/zoo/" + name + ".output.npy"};
+}
+
+struct Summary {
+  std::string model;
+  uint64_t floor = 0;
+  std::vector<std::pair<uint64_t, Row>> rows;  // by budget
+};
+
+// The closing table: floor and spill + reload per budget ("-": below the floor or failed).
+void print_summary(const std::vector<Summary>& all) {
+  const std::vector<uint64_t> budgets = {256u << 10, 128u << 10, 64u << 10};
+  std::printf("\n%-24s %10s %12s %12s %12s\n", "model", "floor", "spill+rl 256K", "spill+rl 128K", "spill+rl 64K");
+  for (const Summary& s : all) {
+    std::printf("%-24s %10s", s.model.c_str(), s.floor ? kib(s.floor).c_str() : "-");
+    for (uint64_t b : budgets) {
+      auto it = std::find_if(s.rows.begin(), s.rows.end(), [&](const auto& r) { return r.first == b; });
+      if (it == s.rows.end() || !it->second.ok)
+        std::printf(" %13s", "-");
+      else
+        std::printf(" %12.2fM", mib(it->second.tensor_io));
+    }
+    std::printf("\n");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -131,27 +169,44 @@ int main(int argc, char** argv) {
     else
       models.push_back(argv[i]);
   }
-  if (models.empty()) models = {"mobilenet_v2_224", "unet_small_128"};
+  if (models.empty())
+    models = {"mobilenet_v2_224",       "unet_small_128",   "efficientnet_b0_224", "densenet121_128",
+              "shufflenet_v2_x0_5_224", "audio1d_m5_16000", "lstm_h32_t20"};
   if (!std::ifstream(dir + "/MODELS.md").good()) {
     std::fprintf(stderr, "bench-schedule: the models folder %s is absent\n", dir.c_str());
     return 1;
   }
   print_header();
+  std::vector<Summary> all;
   for (const std::string& name : models) {
-    compiler::Model m = compiler::load_model(dir + "/onnx/" + name + ".onnx");
-    const std::vector<uint8_t> input = test::read_npy(dir + "/refs/" + name + ".input.npy").data;
-    const std::string ref_path = dir + "/refs/" + name + ".output.npy";
-    const std::vector<float> ref =
-        std::ifstream(ref_path).good() ? test::read_npy(ref_path).floats() : std::vector<float>{};
-    compiler::Budgets probe;
-    probe.fast = 1;
-    const uint64_t floor = compiler::schedule(m, probe).fast.minimum_for_partition_bytes;
-    std::vector<uint64_t> budgets = {512u << 10, 256u << 10, 128u << 10, 64u << 10};
-    budgets.erase(std::remove_if(budgets.begin(), budgets.end(), [&](uint64_t b) { return b < floor; }), budgets.end());
-    budgets.push_back(floor);
-    for (uint64_t b : budgets) print_row(name, b, measure(m, b, false, input, ref), measure(m, b, true, input, ref));
-    std::printf("%-22s floor %s (the smallest budget that compiles; %s)\n", name.c_str(), kib(floor).c_str(),
-                compiler::schedule(m, probe).fast.floor_operator.c_str());
+    const ModelFiles f = files_of(dir, name);
+    Summary sum;
+    sum.model = name;
+    try {
+      compiler::Model m = compiler::load_model(f.model);
+      const std::vector<uint8_t> input = test::read_npy(f.input).data;
+      const std::vector<float> ref =
+          std::ifstream(f.output).good() ? test::read_npy(f.output).floats() : std::vector<float>{};
+      compiler::Budgets probe;
+      probe.fast = 1;
+      const compiler::FastReport fr = compiler::schedule(m, probe).fast;
+      sum.floor = fr.minimum_for_partition_bytes;
+      std::vector<uint64_t> budgets = {512u << 10, 256u << 10, 128u << 10, 64u << 10};
+      budgets.erase(std::remove_if(budgets.begin(), budgets.end(), [&](uint64_t b) { return b < sum.floor; }),
+                    budgets.end());
+      if (sum.floor) budgets.push_back(sum.floor);
+      for (uint64_t b : budgets) {
+        Row r = measure(m, b, false, input, ref);
+        print_row(name, b, r, measure(m, b, true, input, ref));
+        sum.rows.emplace_back(b, r);
+      }
+      std::printf("%-22s floor %s (the smallest budget that compiles; %s)\n", name.c_str(), kib(sum.floor).c_str(),
+                  fr.floor_operator.c_str());
+    } catch (const std::exception& e) {
+      std::printf("%-22s failed: %s\n", name.c_str(), e.what());
+    }
+    all.push_back(std::move(sum));
   }
+  print_summary(all);
   return 0;
 }

@@ -29,7 +29,8 @@ const std::set<std::string> kSpatial = {"Conv",
 
 // Elementwise ops the operator table does not lower as plain unary or binary ops (decomposed,
 // or lowered by hand); the table's own are found there (plain_elementwise).
-const std::set<std::string> kElementwise = {"Relu",
+const std::set<std::string> kElementwise = {"Table",
+                                            "Relu",
                                             "Relu6",
                                             "Sigmoid",
                                             "Tanh",

@@ -9,6 +9,9 @@
 //      a Relu or constant Clip between a Conv, Gemm, MatMul, Add, Sub or Mul and its Q (PyTorch's
 //      fused ConvReLU, LinearReLU, add_relu) becomes that operator's fused clamp: Q(relu(x)) is
 //      clamp(Q(x), Q(0)) exactly, rounding being monotone;
+//   3b. an elementwise op with no int8 kernel (HardSigmoid, Exp, Erf...) between the DQ of one
+//      value and its Q becomes a lookup table (IR "Table", plan op TABLE): DequantizeLinear of
+//      each of the 256 int8 values, the op on the float kernels, QuantizeLinear;
 //   4. a Clip that keeps its input's quantization, after a Conv, Gemm or Add that only it
 //      reads, folds into that operator as "fused_clip" (the int8 kernels' clamp);
 //   5. a float32 model input read only by a Q, and a model output written by a DQ, become
@@ -28,6 +31,8 @@
 #include <map>
 #include <optional>
 
+#include "compiler/passes/int8_tables.h"
+#include "compiler/passes/ops.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/rewrite.h"
 #include "compiler/passes/util.h"
@@ -251,7 +256,10 @@ struct Folder {
     for (size_t i = 0; i < g.nodes.size(); ++i) {
       if (remove[i]) continue;
       ir::Node& n = g.nodes[i];
-      if (!quantizable(n) || n.outputs.size() != 1) continue;
+      if (!quantizable(n) || n.outputs.size() != 1) {
+        fold_to_table(i);
+        continue;
+      }
       std::vector<size_t> data = data_inputs(n);
       bool all = true;
       for (size_t k : data) all = all && k < n.inputs.size() && quantized.count(n.inputs[k]);
@@ -294,6 +302,38 @@ struct Folder {
         g.nodes[i].attrs.set("average_pool_rounding", int64_t{1});
       remove[static_cast<size_t>(qi)] = 1;
     }
+  }
+
+  // Step 3b: an elementwise op without an int8 kernel, of one dequantized value, whose only
+  // reader is a Q: a lookup table of the specification's arithmetic (int8_tables.h).
+  void fold_to_table(size_t i) {
+    const ir::Node& n = g.nodes[i];
+    if (!n.domain.empty() || n.outputs.size() != 1) return;
+    ir::TensorId x = ir::kNoTensor;
+    for (ir::TensorId id : n.inputs) {
+      if (id < 0) return;
+      if (g.tensor(id).constant) continue;
+      if (x != ir::kNoTensor) return;
+      x = id;
+    }
+    if (x == ir::kNoTensor || !quantized.count(x) || g.tensor(quantized[x]).constant) return;
+    if (layout_rule(g, n) != LayoutRule::Elementwise) return;
+    const std::optional<ir::QuantParam> in = g.tensor(quantized[x]).quant;
+    const int qi = only_q_reader(n.outputs[0]);
+    if (!in || in->per_channel() || qi < 0) return;
+    const std::optional<QdqParams> out = params_of(g, g.nodes[static_cast<size_t>(qi)]);
+    if (!out || out->q.per_channel()) return;
+    std::optional<std::vector<uint8_t>> table = dequantized_op_table(g, static_cast<int>(i), x, *in, out->q);
+    if (!table) return;
+    const ir::TensorId y = g.nodes[static_cast<size_t>(qi)].outputs.at(0);
+    quantize_activation(y, *out);
+    ir::Node& m = g.nodes[i];
+    m.op = "Table";
+    m.inputs = {quantized[x]};
+    m.outputs[0] = y;
+    m.attrs = {};
+    m.attrs.set("table", table_entries(*table));
+    remove[static_cast<size_t>(qi)] = 1;
   }
 
   // Readers of `id` that stay: a DQ whose value nobody reads any more does not count.

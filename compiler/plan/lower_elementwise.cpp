@@ -123,6 +123,19 @@ void where(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op)
   elementwise_operands(g, n, w, op);
 }
 
+// The int8 lookup the compiler folded (passes/int8_tables.cpp): its entries become the weight.
+void table(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
+  if (n.inputs.size() != 1 || !is_q8(g, n.inputs[0]) || !is_q8(g, n.outputs.at(0)))
+    unsupported(n, "expects one int8 tensor");
+  std::vector<int64_t> entries = n.attrs.get_ints("table");
+  if (entries.size() != 256) unsupported(n, "a table of " + std::to_string(entries.size()) + " entries, not 256");
+  std::vector<uint8_t> bytes;
+  for (int64_t v : entries) bytes.push_back(static_cast<uint8_t>(static_cast<int8_t>(v)));
+  op.type = TIGRIS_OP_TABLE;
+  op.inputs = {n.inputs[0]};
+  op.weight = w.add_raw("table", std::move(bytes));
+}
+
 }  // namespace
 
 void register_elementwise(std::map<std::string, LowerFn>& t) {
@@ -137,6 +150,7 @@ void register_elementwise(std::map<std::string, LowerFn>& t) {
   t["Cast"] = cast;
   t["Sum"] = sum;
   t["Where"] = where;
+  t["Table"] = table;
 }
 
 }  // namespace tigris::plan::detail

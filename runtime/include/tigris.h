@@ -247,10 +247,11 @@ typedef enum {
     TIGRIS_OP_ACOSH = 96,
     TIGRIS_OP_ATANH = 97,
     TIGRIS_OP_SILU = 98,
+    TIGRIS_OP_TABLE = 99,
     TIGRIS_OP_UNKNOWN = 255
 } tigris_op_type_t;
 
-#define TIGRIS_OP_TYPE_MAX 98 /* highest defined opcode */
+#define TIGRIS_OP_TYPE_MAX 99 /* highest defined opcode */
 
 /* ---- Error codes (loader and model interface) -------------------------- */
 

@@ -5,7 +5,8 @@
 // Cast. Patterns: fused ConvReLU (Conv -> Relu -> Q), MaxPool, depthwise conv, add_relu
 // (Add -> Relu -> Q), quantized Mul and Concat, the channel shuffle (Reshape, 5-D Transpose,
 // Reshape) and chunk (Slice) of ShuffleNet, AveragePool, GlobalAveragePool, Flatten, fused
-// LinearReLU (Gemm -> Relu -> Q), MatMul with constant int8 weights.
+// LinearReLU (Gemm -> Relu -> Q), MatMul with constant int8 weights, SiLU and hard-swish
+// (x * Sigmoid(x), x * HardSigmoid(x), every op with its Q/DQ: one TABLE op each in the plan).
 // Scales come from the float graph's ranges on the test input (a calibration, as PyTorch's
 // observers do). The folded plan runs only int8 operators (no Cast, no copy) and matches the
 // graph evaluated as the ONNX specification defines it, layer by layer (qdq_layers.h).
@@ -56,7 +57,9 @@ class PatternModel {
     std::string mm = node("MatMul", {g1, weight("wm", {100, 100}, false)}, "mm");
     std::string f2 = node("Flatten", {gap}, "f2", {}, 1);
     std::string mm2 = node("MatMul", {f2, weight("wm2", {8, 100}, false)}, "mm2");
-    std::string sum = raw("Add", {mm, mm2}, "sum");
+    std::string sw = node("Mul", {mm2, node("Sigmoid", {mm2}, "sg")}, "swish");    // SiLU
+    std::string hs = node("Mul", {mm, node("HardSigmoid", {mm}, "hsg")}, "hswish");  // hard-swish
+    std::string sum = raw("Add", {hs, sw}, "sum");
     if (q_) {
       std::string yq = quantize(sum);
       b_.node("DequantizeLinear", {yq, sum + "_s", sum + "_z"}, {"y"});
@@ -272,7 +275,11 @@ TEST(QdqPatterns, FoldIntoInt8OperatorsOnly) {
     EXPECT_NE(t, "Relu");
     EXPECT_NE(t, "QuantizeLinear");
     EXPECT_NE(t, "DequantizeLinear");
+    EXPECT_NE(t, "Sigmoid");
+    EXPECT_NE(t, "HardSigmoid");
   }
+  // SiLU and hard-swish: each one int8 lookup table (x and y live, not x, the gate and y).
+  EXPECT_EQ(std::count(types.begin(), types.end(), "Table"), 2);
   int fused = 0;
   for (const ir::Node& n : m.graph().nodes) fused += n.attrs.has("fused_clip");
   EXPECT_EQ(fused, 3);  // ConvReLU, add_relu, LinearReLU
@@ -285,14 +292,16 @@ TEST(QdqPatterns, MatchTheSpecificationLayerByLayer) {
     test::QdqComparison c = test::compare_qdq_layers(bytes, "patterns.onnx", x, fast);
     ASSERT_EQ(c.error, "");
     test::print_comparison("patterns at " + std::to_string(fast) + " bytes", c);
-    EXPECT_EQ(c.isolated.size(), 17u);
+    EXPECT_EQ(c.isolated.size(), 19u);
     for (const test::LayerDiff& d : c.isolated) {
       EXPECT_GE(d.equal_or_tie_share(), 0.99) << d.name;
       EXPECT_LE(d.max_steps, 1) << d.name;
       // What differs otherwise is a near-tie of the requantization.
       EXPECT_LT(d.tie_distance, 0.1) << d.name;
     }
-    EXPECT_LE(c.output_steps, 4.0);
+    // End to end the head carries g1r's cumulative drift (up to 5 steps there, each layer
+    // within 1 step in isolation); the hard-swish on that path passes it on.
+    EXPECT_LE(c.output_steps, 5.0);
     EXPECT_EQ(c.argmax, c.reference_argmax);
   }
 }

@@ -130,6 +130,7 @@ enum class S8 : uint8_t {
     kQuantizeCast,
     kSvdf,
     kLstm,
+    kTable,
 };
 
 // The int16 reference kernel (kernels/s16/) of an op on quantized int16 data (16x8
@@ -649,6 +650,11 @@ inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_SILU, "SILU", "Silu")
         .kernel(Family::kActivation, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
         .bands(row::kUnaryBands | kBandChain).lowered(Lowering::kUnary),
+    // int8 only: y = table[x] (256 int8 entries, the weight), an elementwise region folded by
+    // the compiler (passes/int8_tables.cpp).
+    op(TIGRIS_OP_TABLE, "TABLE", "Table")
+        .kernel(Family::kActivation, F32::kNone, 0).int8(S8::kTable)
+        .contract(Rule::kUnary, DtypeClass::kSpecial, row::q8).bands(row::kUnaryBands | kBandChain),
 };
 // clang-format on
 

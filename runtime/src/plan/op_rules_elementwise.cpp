@@ -109,6 +109,12 @@ bool f32_attr_ok(const OpView &v, uint8_t kind, uint8_t count, bool required)
 // of stored dtypes (Cast).
 bool check_unary(const OpView &v)
 {
+    // TABLE: quantized int8 in and out, the 256-entry int8 table as the weight.
+    if (v.op->op_type == TIGRIS_OP_TABLE)
+        return v.num_in() == 1 && v.num_out() == 1 && !v.has_bias() && v.has_weight() && v.weight_bytes() == 256u &&
+               same_shape(v, v.in(0), v.out(0)) && v.in(0).dtype == TIGRIS_DTYPE_INT8 &&
+               v.out(0).dtype == TIGRIS_DTYPE_INT8 && v.in(0).quant_param_idx != TIGRIS_NONE &&
+               v.out(0).quant_param_idx != TIGRIS_NONE;
     // int16 LOGISTIC / TANH carry their 256-entry uint16 sigmoid table as the weight.
     const bool table = (v.op->op_type == TIGRIS_OP_SIGMOID || v.op->op_type == TIGRIS_OP_TANH) && v.num_in() == 1 &&
                        v.in(0).dtype == TIGRIS_DTYPE_INT16;

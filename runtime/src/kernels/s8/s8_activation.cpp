@@ -6,6 +6,7 @@
 //               otherwise RELU's formula clamped at round(6/sy) + zy. CLIP likewise.
 //   LEAKY_RELU: x >= zx: MBQM(x - zx, identity); else MBQM(x - zx, alpha) (ALPHA, default 0.01)
 //   HARD_SWISH: TFLite's 16-bit fixed-point hard swish
+//   TABLE:      the 256 entries are the op's weight (computed by the compiler)
 //   LOGISTIC / TANH: output 1/256, -128 (logistic) or 1/128, 0 (tanh) as TFLM requires:
 //               gemmlowp fixed point on a Q4.27 input; any other output quantization:
 //               TFLite's float LUT (dequantize, f, round(y / sy) + zy, clamp)
@@ -205,6 +206,16 @@ int hard_swish(const Call &c)
         lut[(uint8_t)v] = hard_swish_value(v, u.in.zero_point, u.out.zero_point, p);
     }
     return apply_lut(u, lut);
+}
+
+// TABLE: the compiler computed the 256 outputs (one per input byte) into the weight.
+int table(const Call &c)
+{
+    Unary u;
+    if (unary_operands(c, &u)) return kError;
+    const uint8_t *lut = op_weight_bytes(c, 256);
+    if (lut == nullptr) return kError;
+    return apply_lut(u, (const int8_t *)lut);
 }
 
 int sigmoid(const Call &c) { return sigmoid_tanh(c, false); }

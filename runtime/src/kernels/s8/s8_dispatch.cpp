@@ -81,6 +81,7 @@ tigris_s8::KernelFn kernel_of(tigris_rt::ops::S8 kernel)
         TIGRIS_S8_KERNEL(kQuantizeCast, quantize_cast)
         TIGRIS_S8_KERNEL(kSvdf, svdf)
         TIGRIS_S8_KERNEL(kLstm, lstm)
+        TIGRIS_S8_KERNEL(kTable, table)
     case S8::kNone: break;
     }
     return nullptr;

@@ -39,6 +39,7 @@ int relu6(const Call &);
 int clip(const Call &);
 int leaky_relu(const Call &);
 int hard_swish(const Call &);
+int table(const Call &);  // TABLE: y = weight[(uint8)x]
 int sigmoid(const Call &);
 int tanh_act(const Call &);
 

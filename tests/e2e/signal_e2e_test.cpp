@@ -1,0 +1,114 @@
+// TensorFlow Lite Micro's audio preprocessor (the signal library's front end of micro_speech)
+// on inputs the random references do not reach: 12 frames in sequence (signal_inputs.h:
+// silence, a full-scale sweep, full-scale noise, alternating extremes, DC, quiet noise),
+// against TFLM's outputs for the same sequence on one interpreter (data/signal/*.npy, made
+// with a scratch build of ../shared/tools/tflm-reference), at 16M and at the floor. Also:
+// silence gives the hand-derived floor feature, and tigris_state_init resets the noise
+// estimate as TFLM's Reset does (the first reference output comes back).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+
+#include "tests/e2e/signal_inputs.h"
+#include "tests/e2e/tflite_support.h"
+
+namespace {
+
+using namespace tigris;
+using namespace tigris::test;
+namespace fs = std::filesystem;
+
+std::string model_path(const std::string& m) { return models_dir() + "/tflite-micro/" + m + ".tflite"; }
+
+std::vector<uint8_t> frame_bytes(int k) {
+  std::vector<int16_t> x = signal_frame(k);
+  std::vector<uint8_t> b(x.size() * 2);
+  std::memcpy(b.data(), x.data(), b.size());
+  return b;
+}
+
+compiler::CompileResult compiled(const std::string& m, uint64_t fast) {
+  compiler::Model model = compiler::load_model(model_path(m));
+  compiler::Budgets b;
+  b.fast = fast;
+  if (fast == 0) {
+    b.fast = 16u << 20;
+    b.fast = compiler::schedule(model, b).fast.minimum_for_partition_bytes;
+  }
+  return compiler::compile(model, b);
+}
+
+PlanRun run(const compiler::CompileResult& c, const std::vector<uint8_t>& in, std::vector<uint8_t>* state) {
+  return run_plan(c.plan, {in}, static_cast<uint32_t>(c.schedule.slow.peak_bytes + in.size() + (1u << 20)), 0, state);
+}
+
+class SignalSequence : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(model_path(GetParam()))) GTEST_SKIP() << "no model " << model_path(GetParam());
+  }
+};
+
+// Silence: every stage yields 0, the log 0; the int8 tail maps 0 to (0·256 + 333) / 666 − 128
+// = −128, the float tail to 0.
+TEST_P(SignalSequence, SilenceGivesTheFloorFeature) {
+  compiler::CompileResult c = compiled(GetParam(), 16u << 20);
+  ASSERT_TRUE(c.ok()) << c.error;
+  std::vector<uint8_t> state;
+  PlanRun r = run(c, std::vector<uint8_t>(2 * kFrame, 0), &state);
+  ASSERT_EQ(r.error, "");
+  const bool int8 = GetParam().find("int8") != std::string::npos;
+  EXPECT_EQ(r.outputs.at(0), std::vector<uint8_t>(int8 ? 40 : 160, int8 ? 0x80 : 0x00));
+}
+
+// The noise estimate carries over (a frame after others differs from the same frame first)
+// and tigris_state_init restores TFLM's freshly reset estimate.
+TEST_P(SignalSequence, StateInitResetsTheNoiseEstimate) {
+  const std::string refs = models_dir() + "/refs/tflite-micro/" + GetParam() + "/";
+  if (!fs::exists(refs + "output_0.npy")) GTEST_SKIP() << "no references in " << refs;
+  compiler::CompileResult c = compiled(GetParam(), 16u << 20);
+  ASSERT_TRUE(c.ok()) << c.error;
+  const std::vector<uint8_t> first = read_npy(refs + "input_0.npy").data;
+  const std::vector<uint8_t> fresh = read_npy(refs + "output_0.npy").data;
+  std::vector<uint8_t> state;
+  for (int k = 0; k < 4; ++k) ASSERT_EQ(run(c, frame_bytes(5 + k % 3), &state).error, "");
+  PlanRun carried = run(c, first, &state);
+  ASSERT_EQ(carried.error, "");
+  EXPECT_NE(carried.outputs.at(0), fresh) << "the noise estimate did not carry over";
+  tigris_plan_t plan;
+  ASSERT_EQ(tigris_plan_load(c.plan.data(), static_cast<uint32_t>(c.plan.size()), &plan), TIGRIS_OK);
+  ASSERT_EQ(tigris_state_init(&plan, state.data(), state.size()), TIGRIS_EXEC_OK);
+  PlanRun reset = run(c, first, &state);
+  ASSERT_EQ(reset.error, "");
+  EXPECT_EQ(reset.outputs.at(0), fresh);
+}
+
+// TensorFlow Lite Micro's micro_speech example test (micro_speech_test.cc at 90b983c2b,
+// NoFeatureTest / YesFeatureTest): the first feature of its 30 ms "no" and "yes" clips
+// (data/signal/*_30ms.npy, its testdata/*.wav samples) on a fresh audio_preprocessor_int8.
+TEST(SignalMicroSpeech, FeaturesOfTflmsNoAndYesClips) {
+  const std::string m = "audio_preprocessor_int8";
+  if (!fs::exists(model_path(m))) GTEST_SKIP() << "no model " << model_path(m);
+  const std::vector<int8_t> no = {126, 103, 124, 102, 124, 102, 123, 100, 118, 97, 118, 100, 118, 98,
+                                  121, 100, 121, 98,  117, 91,  96,  74,  54,  87, 100, 87,  109, 92,
+                                  91,  80,  64,  55,  83,  74,  74,  78,  114, 95, 101, 81};
+  const std::vector<int8_t> yes = {124, 105, 126, 103, 125, 101, 123, 100, 116, 98,  115, 97,  113, 90,
+                                   91,  82,  104, 96,  117, 97,  121, 103, 126, 101, 125, 104, 126, 104,
+                                   125, 101, 116, 90,  81,  74,  80,  71,  83,  76,  82,  71};
+  compiler::CompileResult c = compiled(m, 16u << 20);
+  ASSERT_TRUE(c.ok()) << c.error;
+  for (const auto& [clip, expect] : {std::pair{"no_30ms", no}, std::pair{"yes_30ms", yes}}) {
+    std::vector<uint8_t> state;
+    PlanRun r = run(c, read_npy(std::string(TIGRIS_SIGNAL_REFS) + "/" + clip + ".npy").data, &state);
+    ASSERT_EQ(r.error, "") << clip;
+    const std::vector<uint8_t> want(reinterpret_cast<const uint8_t*>(expect.data()),
+                                    reinterpret_cast<const uint8_t*>(expect.data()) + expect.size());
+    EXPECT_EQ(r.outputs.at(0), want) << clip;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, SignalSequence,
+                         ::testing::Values("audio_preprocessor_int8", "audio_preprocessor_float"));
+
+}  // namespace

@@ -50,6 +50,27 @@ class SignalSequence : public ::testing::TestWithParam<std::string> {
   }
 };
 
+// The 12-frame sequence against TFLM, untiled and at the floor.
+TEST_P(SignalSequence, MatchesTflmOnSweepsSilenceAndNoise) {
+  const NpyArray ref = read_npy(std::string(TIGRIS_SIGNAL_REFS) + "/" + GetParam() + ".npy");
+  ASSERT_EQ(ref.shape, (std::vector<int64_t>{kSignalSteps, 40}));
+  const size_t row = ref.data.size() / kSignalSteps;
+  for (uint64_t fast : {uint64_t{16u << 20}, uint64_t{0}}) {
+    compiler::CompileResult c = compiled(GetParam(), fast);
+    ASSERT_TRUE(c.ok()) << c.error;
+    std::vector<uint8_t> state;
+    for (int k = 0; k < kSignalSteps; ++k) {
+      PlanRun r = run(c, frame_bytes(k), &state);
+      ASSERT_EQ(r.error, "") << "frame " << k;
+      const std::vector<uint8_t> expect(ref.data.begin() + static_cast<long>(k * row),
+                                        ref.data.begin() + static_cast<long>((k + 1) * row));
+      EXPECT_EQ(r.outputs.at(0), expect) << GetParam() << " frame " << k << " (in sequence, at "
+                                         << (fast ? std::to_string(fast) : std::string("the floor"))
+                                         << ") differs from TensorFlow Lite Micro";
+    }
+  }
+}
+
 // Silence: every stage yields 0, the log 0; the int8 tail maps 0 to (0·256 + 333) / 666 − 128
 // = −128, the float tail to 0.
 TEST_P(SignalSequence, SilenceGivesTheFloorFeature) {

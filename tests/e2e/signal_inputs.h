@@ -37,4 +37,21 @@ inline std::vector<int16_t> signal_frame(int k) {
   return x;
 }
 
+// One second of audio (16000 samples) for micro_speech's whole pipeline, integers only: a
+// triangle sweep gated on and off every 125 ms, over quiet white noise.
+constexpr int kSecond = 16000;
+inline std::vector<int16_t> signal_second() {
+  std::vector<int16_t> x(kSecond);
+  uint32_t noise = 2024u;
+  for (uint32_t t = 0; t < static_cast<uint32_t>(kSecond); ++t) {
+    noise ^= noise << 13, noise ^= noise >> 17, noise ^= noise << 5;
+    const int32_t phase = static_cast<int32_t>((t * (200u + t / 64u)) & 0xFFFFu);
+    int32_t v = std::abs(phase - 32768) - 16384;  // +-16384
+    if ((t / 2000u) % 2u == 1u) v /= 8;
+    v += static_cast<int16_t>(noise >> 16) / 64;
+    x[t] = static_cast<int16_t>(v);
+  }
+  return x;
+}
+
 }  // namespace tigris::test

@@ -4,7 +4,8 @@
 // against TFLM's outputs for the same sequence on one interpreter (data/signal/*.npy, made
 // with a scratch build of ../shared/tools/tflm-reference), at 16M and at the floor. Also:
 // silence gives the hand-derived floor feature, and tigris_state_init resets the noise
-// estimate as TFLM's Reset does (the first reference output comes back).
+// estimate as TFLM's Reset does (the first reference output comes back). And micro_speech's
+// whole pipeline (audio -> features -> scores) chained on two plans, against TFLM's.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -126,6 +127,35 @@ TEST(SignalMicroSpeech, FeaturesOfTflmsNoAndYesClips) {
     const std::vector<uint8_t> want(reinterpret_cast<const uint8_t*>(expect.data()),
                                     reinterpret_cast<const uint8_t*>(expect.data()) + expect.size());
     EXPECT_EQ(r.outputs.at(0), want) << clip;
+  }
+}
+
+// micro_speech's whole pipeline, chained on TiGrIS as TFLM's example chains it: 49 features
+// (480 samples every 320) from audio_preprocessor_int8 on one state, then micro_speech_quantized
+// on the 49 × 40 features; both against TFLM's run of the same second of audio
+// (signal_second(); data/signal/micro_speech_*.npy), with each plan at 16M and at its floor.
+TEST(SignalMicroSpeech, WholePipelineMatchesTflm) {
+  const std::string pre = "audio_preprocessor_int8", ms = "micro_speech_quantized";
+  if (!fs::exists(model_path(pre)) || !fs::exists(model_path(ms))) GTEST_SKIP() << "no models";
+  const std::string refs = std::string(TIGRIS_SIGNAL_REFS) + "/";
+  const std::vector<uint8_t> want_features = read_npy(refs + "micro_speech_features.npy").data;
+  const std::vector<uint8_t> want_scores = read_npy(refs + "micro_speech_scores.npy").data;
+  const std::vector<int16_t> audio = signal_second();
+  for (uint64_t fast : {uint64_t{16u << 20}, uint64_t{0}}) {
+    compiler::CompileResult cp = compiled(pre, fast), cm = compiled(ms, fast);
+    ASSERT_TRUE(cp.ok() && cm.ok()) << cp.error << cm.error;
+    std::vector<uint8_t> state, features;
+    for (int k = 0; k < 49; ++k) {
+      std::vector<uint8_t> frame(2 * kFrame);
+      std::memcpy(frame.data(), audio.data() + 320 * k, frame.size());
+      PlanRun r = run(cp, frame, &state);
+      ASSERT_EQ(r.error, "") << "window " << k;
+      features.insert(features.end(), r.outputs.at(0).begin(), r.outputs.at(0).end());
+    }
+    EXPECT_EQ(features, want_features) << "features at budget " << fast;
+    PlanRun s = run(cm, features, nullptr);
+    ASSERT_EQ(s.error, "");
+    EXPECT_EQ(s.outputs.at(0), want_scores) << "scores at budget " << fast;
   }
 }
 

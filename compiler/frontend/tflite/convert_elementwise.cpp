@@ -208,10 +208,10 @@ void cast(Importer& imp) {
     imp.alias(y, imp.act(x));
     return;
   }
-  ir::DType a = imp.act_dtype(x), b = imp.act_dtype(y);
+  imp.act_dtype(x);  // refuses types plans do not hold
+  const ir::DType to_dtype = imp.act_dtype(y);
   if (imp.act_quant(x) || imp.act_quant(y)) refuse("a quantized side (TFLite Micro's CAST ignores quantization)");
-  imp.add_node("Cast", {imp.act(x)}, {imp.act(y)}).attrs.set("to", static_cast<int64_t>(b));
-  (void)a;
+  imp.add_node("Cast", {imp.act(x)}, {imp.act(y)}).attrs.set("to", static_cast<int64_t>(to_dtype));
 }
 
 void dequantize(Importer& imp) {

@@ -144,7 +144,8 @@ typedef enum {
     TIGRIS_ATTR_LSTM = 16,
     TIGRIS_ATTR_SUBGRAPHS = 17,
     TIGRIS_ATTR_DETECTION = 18,
-    TIGRIS_ATTR_KIND_COUNT = 19 /* one past the last kind */
+    TIGRIS_ATTR_SIGNAL = 19,
+    TIGRIS_ATTR_KIND_COUNT = 20 /* one past the last kind */
 } tigris_attr_kind_t;
 
 /* Operator types (wire values). */
@@ -247,11 +248,20 @@ typedef enum {
     TIGRIS_OP_ACOSH = 96,
     TIGRIS_OP_ATANH = 97,
     TIGRIS_OP_SILU = 98,
-    TIGRIS_OP_TABLE = 99,
+    TIGRIS_OP_SIGNAL_WINDOW = 99,
+    TIGRIS_OP_SIGNAL_FFT_AUTO_SCALE = 100,
+    TIGRIS_OP_SIGNAL_RFFT = 101,
+    TIGRIS_OP_SIGNAL_ENERGY = 102,
+    TIGRIS_OP_SIGNAL_FILTER_BANK = 103,
+    TIGRIS_OP_SIGNAL_FILTER_BANK_SQRT = 104,
+    TIGRIS_OP_SIGNAL_SPECTRAL_SUBTRACTION = 105,
+    TIGRIS_OP_SIGNAL_PCAN = 106,
+    TIGRIS_OP_SIGNAL_FILTER_BANK_LOG = 107,
+    TIGRIS_OP_TABLE = 108,
     TIGRIS_OP_UNKNOWN = 255
 } tigris_op_type_t;
 
-#define TIGRIS_OP_TYPE_MAX 99 /* highest defined opcode */
+#define TIGRIS_OP_TYPE_MAX 108 /* highest defined opcode */
 
 /* ---- Error codes (loader and model interface) -------------------------- */
 

@@ -93,12 +93,20 @@ void mul(Importer& imp) {
   const auto* o = options_or_null<tfl::MulOptions>(imp);
   binary(imp, "Mul", o ? o->activation : tfl::Activation::None, false);
 }
-// Float only: TensorFlow Lite Micro's int8 DIV rescales through its own fixed-point
-// reciprocal, which no int8 kernel here reproduces yet.
+// float32, and TensorFlow Lite Micro's unquantized int32 DIV (C++'s truncating division).
+// Not int8: TFLM's int8 DIV rescales through its own fixed-point reciprocal, which no int8
+// kernel here reproduces yet.
 void div(Importer& imp) {
-  if (imp.type(imp.output(0)) != tfl::TensorType::Float32) refuse("only float32 DIV is supported");
   const auto* o = options_or_null<tfl::MulOptions>(imp);
-  binary(imp, "Div", o ? o->activation : tfl::Activation::None, false);
+  const tfl::Activation act = o ? o->activation : tfl::Activation::None;
+  const tfl::TensorType t = imp.type(imp.output(0));
+  if (t == tfl::TensorType::Int32) {
+    if (imp.quant(imp.input(0)) || imp.quant(imp.input(1))) refuse("quantized int32 DIV");
+    if (act != tfl::Activation::None) refuse("int32 DIV with a fused activation");
+  } else if (t != tfl::TensorType::Float32) {
+    refuse("only float32 and int32 DIV are supported");
+  }
+  binary(imp, "Div", act, false);
 }
 void maximum(Importer& imp) { binary(imp, "Max", tfl::Activation::None, false); }
 void minimum(Importer& imp) { binary(imp, "Min", tfl::Activation::None, false); }
@@ -188,6 +196,24 @@ void fold_dequantize(Importer& imp, int32_t x, int32_t y) {
   imp.fold_to(y, tfl::TensorType::Float32, std::move(bytes));
 }
 
+// CAST: TensorFlow Lite Micro's static_cast between plain (unquantized) types. UINT32 <->
+// INT32 keeps the bits, and both are int32 here: the output is the input.
+void cast(Importer& imp) {
+  int32_t x = imp.input(0), y = imp.output(0);
+  if (imp.is_const(x)) refuse("constant input");
+  const tfl::TensorType from = imp.type(x), to = imp.type(y);
+  auto u32_or_i32 = [](tfl::TensorType t) { return t == tfl::TensorType::UInt32 || t == tfl::TensorType::Int32; };
+  if (imp.tfl_shape(x) != imp.tfl_shape(y)) refuse("input and output shapes differ");
+  if (u32_or_i32(from) && u32_or_i32(to) && (from == tfl::TensorType::UInt32 || to == tfl::TensorType::UInt32)) {
+    imp.alias(y, imp.act(x));
+    return;
+  }
+  imp.act_dtype(x);  // refuses types plans do not hold
+  const ir::DType to_dtype = imp.act_dtype(y);
+  if (imp.act_quant(x) || imp.act_quant(y)) refuse("a quantized side (TFLite Micro's CAST ignores quantization)");
+  imp.add_node("Cast", {imp.act(x)}, {imp.act(y)}).attrs.set("to", static_cast<int64_t>(to_dtype));
+}
+
 void dequantize(Importer& imp) {
   int32_t x = imp.input(0), y = imp.output(0);
   if (imp.act_dtype(y) != ir::DType::Float32) refuse("dequantizes to a type other than float32");
@@ -218,6 +244,7 @@ void register_elementwise(std::map<int32_t, Converter>& t) {
   t[tfl::op::kLeakyRelu] = leaky_relu;
   t[tfl::op::kQuantize] = quantize;
   t[tfl::op::kDequantize] = dequantize;
+  t[53] = cast;  // CAST
 }
 
 }  // namespace tigris::frontend::tflite

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "compiler/frontend/tflite/importer.h"
 
@@ -61,23 +62,89 @@ void transpose(Importer& imp) {
   finish(imp, dst, yid);
 }
 
+// The value every element of constant i holds, if they all hold one (raw bytes, any type).
+std::optional<std::vector<uint8_t>> uniform_fill(Importer& imp, int32_t i) {
+  std::span<const uint8_t> d = imp.data(i);
+  const size_t esize = ir::dtype_size(imp.act_dtype(imp.output(0)));
+  if (esize == 0 || d.empty() || d.size() % esize) return std::nullopt;
+  for (size_t k = esize; k < d.size(); ++k)
+    if (d[k] != d[k % esize]) return std::nullopt;
+  return std::vector<uint8_t>(d.begin(), d.begin() + static_cast<long>(esize));
+}
+
+// Constant operands before and after the activations that all hold one value (zeros around a
+// spectrum, say) are a PAD of the joined activations; other constant operands are refused.
 void concatenation(Importer& imp) {
   const auto& o = options<tfl::ConcatenationOptions>(imp);
   int32_t y = imp.output(0);
   ir::DType t = imp.act_dtype(y);
   int rank = static_cast<int>(imp.tfl_shape(y).size());
+  if (rank == 0) refuse("scalar operands");
+  const int64_t axis = normalized_axis(o.axis, rank);
   std::vector<ir::TensorId> in;
+  int64_t before = 0, after = 0;
+  std::optional<std::vector<uint8_t>> fill;
   for (size_t k = 0; k < imp.num_inputs(); ++k) {
     int32_t i = imp.input(k);
-    if (imp.is_const(i)) refuse("a constant operand");
-    if (imp.act_dtype(i) != t) refuse("operands of different types");
     if (static_cast<int>(imp.tfl_shape(i).size()) != rank) refuse("operands of different ranks");
+    if (imp.is_const(i)) {
+      if (imp.type(i) != imp.type(y)) refuse("operands of different types");
+      std::optional<std::vector<uint8_t>> f = uniform_fill(imp, i);
+      if (!f || (fill && *f != *fill)) refuse("a constant operand that is not one fill value");
+      if (after > 0 || !in.empty()) {
+        after += imp.tfl_shape(i)[static_cast<size_t>(axis)];
+      } else {
+        before += imp.tfl_shape(i)[static_cast<size_t>(axis)];
+      }
+      fill = f;
+      continue;
+    }
+    if (after > 0) refuse("a constant operand between activations");
+    if (imp.act_dtype(i) != t) refuse("operands of different types");
     in.push_back(imp.act(i));
   }
-  if (rank == 0) refuse("scalar operands");
-  ir::Node& n = imp.add_node("Concat", in, {imp.act(y)});
-  n.attrs.set("axis", ir_axis(normalized_axis(o.axis, rank), rank));
-  imp.fuse(imp.g.nodes.size() - 1, o.activation, false);
+  if (in.empty()) refuse("every operand is a constant");
+  if (fill && o.activation != tfl::Activation::None) refuse("constant operands with a fused activation");
+  ir::TensorId yid = imp.act(y);
+  ir::TensorId joined = yid;
+  if (fill) {
+    std::vector<int64_t> js = imp.g.tensor(yid).shape;
+    const size_t ir_ax = static_cast<size_t>(ir_axis(axis, rank));
+    js[ir_ax] -= before + after;
+    joined = in.size() == 1 ? in[0] : imp.temp(yid, js, "joined");
+  }
+  if (!fill || in.size() > 1) {
+    ir::Node& n = imp.add_node("Concat", in, {joined});
+    n.attrs.set("axis", ir_axis(axis, rank));
+    imp.fuse(imp.g.nodes.size() - 1, o.activation, false);
+  }
+  if (!fill) return;
+  // The fill as the Pad's float value: exact for float32 and for integers below 2^24.
+  double v = 0;
+  const std::vector<uint8_t>& f = *fill;
+  if (t == ir::DType::Float32) {
+    float x;
+    std::memcpy(&x, f.data(), 4);
+    v = x;
+  } else if (t == ir::DType::Int32 || t == ir::DType::Int16 || t == ir::DType::Int8) {
+    int32_t x = 0;
+    if (t == ir::DType::Int32) std::memcpy(&x, f.data(), 4);
+    if (t == ir::DType::Int16) x = static_cast<int16_t>(f[0] | (f[1] << 8));
+    if (t == ir::DType::Int8) x = static_cast<int8_t>(f[0]);
+    if (x > (1 << 24) || x < -(1 << 24)) refuse("a fill value a PAD cannot hold exactly");
+    if (imp.act_quant(y)) refuse("constant operands of a quantized concatenation");
+    v = x;
+  } else {
+    refuse("constant operands of type " + ir::dtype_name(t));
+  }
+  std::vector<int64_t> pads(static_cast<size_t>(2 * rank), 0);
+  const size_t ir_ax = static_cast<size_t>(ir_axis(axis, rank));
+  pads[ir_ax] = before;
+  pads[ir_ax + static_cast<size_t>(rank)] = after;
+  ir::Node& p = imp.add_node("Pad", {joined}, {yid}, "fill");
+  p.attrs.set("mode", std::string("constant"));
+  p.attrs.set("pads", pads);
+  p.attrs.set("value", static_cast<float>(v));
 }
 
 // PAD and PADV2 (constant fill; PADV2's value dequantized for int8 tensors).

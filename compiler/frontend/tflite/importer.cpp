@@ -31,6 +31,10 @@ ir::DType dtype_of(tfl::TensorType t) {
   case tfl::TensorType::Bool: return ir::DType::Bool;
   case tfl::TensorType::Float16: return ir::DType::Float16;
   case tfl::TensorType::Float64: return ir::DType::Float64;
+  // Unsigned 32/64-bit data (only the signal library's operators take it, act_dtype refuses
+  // it elsewhere) is held in signed storage of its width; those kernels read it unsigned.
+  case tfl::TensorType::UInt32: return ir::DType::Int32;
+  case tfl::TensorType::UInt64: return ir::DType::Int64;
   default: return ir::DType::Undefined;
   }
 }
@@ -45,6 +49,7 @@ const std::map<int32_t, Converter>& converters() {
     register_sequence_lstm(t);
     register_variables(t);
     register_svdf(t);
+    register_signal(t);
     return t;
   }();
   return table;
@@ -152,6 +157,29 @@ void Importer::assign(int32_t i, ir::TensorId value) {
   v.output = value == v.input ? ir::kNoTensor : value;
 }
 
+ir::TensorId Importer::kernel_state(const std::string& key, ir::TensorId like) {
+  auto it = state_index_.find("kernel " + key);
+  if (it == state_index_.end()) {
+    ir::Tensor x = g.tensor(like);
+    x.name = g.unique_tensor_name(key);
+    x.quant.reset();
+    ir::StateVar v;
+    v.name = key;
+    v.input = g.add_tensor(std::move(x));
+    g.state.push_back(std::move(v));
+    it = state_index_.emplace("kernel " + key, g.state.size() - 1).first;
+  }
+  const ir::StateVar& v = g.state[it->second];
+  return v.output != ir::kNoTensor ? v.output : v.input;
+}
+
+void Importer::assign_kernel_state(const std::string& key, ir::TensorId value) {
+  auto it = state_index_.find("kernel " + key);
+  if (it == state_index_.end()) refuse("state '" + key + "' is assigned before it is read");
+  ir::StateVar& v = g.state[it->second];
+  v.output = value == v.input ? ir::kNoTensor : value;
+}
+
 void Importer::alias(int32_t i, ir::TensorId id) {
   tensor(i);
   ir::TensorId& slot = act_ids_[static_cast<size_t>(i)];
@@ -246,7 +274,7 @@ ir::DType Importer::act_dtype(int32_t i) const {
   tfl::TensorType ty = type(i);
   std::optional<ir::QuantParam> q = act_quant(i);
   if (ty == tfl::TensorType::Int8) {
-    if (!q) refuse("int8 tensor '" + t.name + "' has no quantization");
+    if (!q) return ir::DType::Int8;  // plain integers (a CAST's output), as TFLite Micro reads it
     if (q->zero_points[0] < -128 || q->zero_points[0] > 127)
       refuse("tensor '" + t.name + "' has a zero point outside int8");
     return ir::DType::Int8;
@@ -256,6 +284,8 @@ ir::DType Importer::act_dtype(int32_t i) const {
   if (ty == tfl::TensorType::Int16 && q && (q->zero_points[0] < -32768 || q->zero_points[0] > 32767))
     refuse("tensor '" + t.name + "' has a zero point outside int16");
   ir::DType d = dtype_of(ty);
+  if (ty == tfl::TensorType::UInt32 || ty == tfl::TensorType::UInt64)
+    refuse("tensor '" + t.name + "' is " + tfl::tensor_type_name(ty) + "; only the signal library's operators take it");
   if (!ir::dtype_storable(d))
     refuse("tensor '" + t.name + "' is " + tfl::tensor_type_name(ty) +
            "; plans hold float32, int8, int16, int32, int64 and bool");

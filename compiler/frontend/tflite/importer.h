@@ -33,6 +33,7 @@ void register_int16(std::map<int32_t, Converter>& table);  // TRANSPOSE_CONV (co
 void register_sequence_lstm(std::map<int32_t, Converter>& table);  // convert_sequence_lstm.cpp
 void register_variables(std::map<int32_t, Converter>& table);
 void register_svdf(std::map<int32_t, Converter>& table);  // SVDF (convert_svdf.cpp)
+void register_signal(std::map<int32_t, Converter>& table);  // CUSTOM: the signal library (convert_signal.cpp)
 
 class Importer {
  public:
@@ -92,6 +93,11 @@ class Importer {
   // use with TFLite tensor `like`'s shape and dtype.
   ir::TensorId read_resource(const std::string& key, int32_t like);
   void assign_resource(const std::string& key, int32_t like, ir::TensorId value);
+  // ---- an operator's own state (a kernel's persistent buffer TFLite Micro zeroes on Reset) ----
+  // State `key`'s value at this point of the run, made on first use (zeros) with IR tensor
+  // `like`'s shape and dtype; assign_kernel_state leaves `value` for the next run.
+  ir::TensorId kernel_state(const std::string& key, ir::TensorId like);
+  void assign_kernel_state(const std::string& key, ir::TensorId value);
   const tfl::Model& model() const { return model_; }
   // TFLite tensor i (an operator's output) is IR tensor `id` from here on.
   void alias(int32_t i, ir::TensorId id);

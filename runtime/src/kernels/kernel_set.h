@@ -62,6 +62,9 @@ constexpr bool family_built(ops::Family f)
 #ifdef TIGRIS_NO_KERNEL_DETECTION
     case ops::Family::kDetection: return false;
 #endif
+#ifdef TIGRIS_NO_KERNEL_SIGNAL
+    case ops::Family::kSignal: return false;
+#endif
     default: return true;
     }
 }

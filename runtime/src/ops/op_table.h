@@ -37,6 +37,7 @@ enum class Family : uint8_t {
     kCast,
     kSequence,
     kDetection,
+    kSignal,
 };
 
 // The FAMILY of TIGRIS_NO_KERNEL_<FAMILY> (nullptr for kNone; host code and tests).
@@ -59,11 +60,12 @@ constexpr const char *family_macro(Family f)
     case Family::kCast: return "CAST";
     case Family::kSequence: return "SEQUENCE";
     case Family::kDetection: return "DETECTION";
+    case Family::kSignal: return "SIGNAL";
     case Family::kNone: break;
     }
     return nullptr;
 }
-constexpr uint8_t kFamilyCount = (uint8_t)Family::kDetection + 1u;
+constexpr uint8_t kFamilyCount = (uint8_t)Family::kSignal + 1u;
 
 // The float reference kernel (kernels/f32/, also every non-quantized dtype) of an op.
 enum class F32 : uint8_t {
@@ -91,6 +93,7 @@ enum class F32 : uint8_t {
     kSvdf,
     kLstm,
     kDetection,
+    kSignal,
 };
 
 // The int8 reference kernel (kernels/s8/) of an op on quantized int8 data.
@@ -193,6 +196,7 @@ enum class Rule : uint8_t {
     kLstm,
     kDetection,
     kControlFlow,
+    kSignal,
 };
 
 // The contract's data dtype class (docs/operators.md §1 "Dtypes", the T of each row).
@@ -337,6 +341,9 @@ constexpr uint32_t kMovement = attr(TIGRIS_ATTR_MOVEMENT);
 constexpr uint16_t kUnaryBands = kBandUnary;
 constexpr uint16_t kBinaryBands = kBandBinary;
 constexpr uint16_t kWindowBands = kBandStripe | kBandHw | kBandChainSpatial;
+// TensorFlow Lite Micro's signal library: integer data (unsigned values in int32/int64 storage).
+constexpr uint32_t kSignalDtypes = dtype_bit(TIGRIS_DTYPE_INT16) | dtype_bit(TIGRIS_DTYPE_INT32) | dtype_bit(TIGRIS_DTYPE_INT64);
+constexpr uint32_t kSignalAttrs = attr(TIGRIS_ATTR_SIGNAL) | attr(TIGRIS_ATTR_CONSTANTS);
 }  // namespace row
 
 // clang-format off
@@ -650,6 +657,33 @@ inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_SILU, "SILU", "Silu")
         .kernel(Family::kActivation, F32::kUnary, kF).contract(Rule::kUnary, DtypeClass::kF, row::plain)
         .bands(row::kUnaryBands | kBandChain).lowered(Lowering::kUnary),
+    op(TIGRIS_OP_SIGNAL_WINDOW, "SIGNAL_WINDOW", "SignalWindow")
+        .kernel(Family::kSignal, F32::kSignal, row::kSignalDtypes)
+        .contract(Rule::kSignal, DtypeClass::kSpecial, row::plain, row::kSignalAttrs),
+    op(TIGRIS_OP_SIGNAL_FFT_AUTO_SCALE, "SIGNAL_FFT_AUTO_SCALE", "SignalFftAutoScale")
+        .kernel(Family::kSignal, F32::kSignal, row::kSignalDtypes)
+        .contract(Rule::kSignal, DtypeClass::kSpecial, row::plain, row::kSignalAttrs),
+    op(TIGRIS_OP_SIGNAL_RFFT, "SIGNAL_RFFT", "SignalRfft")
+        .kernel(Family::kSignal, F32::kSignal, row::kSignalDtypes)
+        .contract(Rule::kSignal, DtypeClass::kSpecial, row::plain, row::kSignalAttrs),
+    op(TIGRIS_OP_SIGNAL_ENERGY, "SIGNAL_ENERGY", "SignalEnergy")
+        .kernel(Family::kSignal, F32::kSignal, row::kSignalDtypes)
+        .contract(Rule::kSignal, DtypeClass::kSpecial, row::plain, row::kSignalAttrs),
+    op(TIGRIS_OP_SIGNAL_FILTER_BANK, "SIGNAL_FILTER_BANK", "SignalFilterBank")
+        .kernel(Family::kSignal, F32::kSignal, row::kSignalDtypes)
+        .contract(Rule::kSignal, DtypeClass::kSpecial, row::plain, row::kSignalAttrs),
+    op(TIGRIS_OP_SIGNAL_FILTER_BANK_SQRT, "SIGNAL_FILTER_BANK_SQRT", "SignalFilterBankSquareRoot")
+        .kernel(Family::kSignal, F32::kSignal, row::kSignalDtypes)
+        .contract(Rule::kSignal, DtypeClass::kSpecial, row::plain, row::kSignalAttrs),
+    op(TIGRIS_OP_SIGNAL_SPECTRAL_SUBTRACTION, "SIGNAL_SPECTRAL_SUBTRACTION", "SignalFilterBankSpectralSubtraction")
+        .kernel(Family::kSignal, F32::kSignal, row::kSignalDtypes)
+        .contract(Rule::kSignal, DtypeClass::kSpecial, row::plain, row::kSignalAttrs),
+    op(TIGRIS_OP_SIGNAL_PCAN, "SIGNAL_PCAN", "SignalPCAN")
+        .kernel(Family::kSignal, F32::kSignal, row::kSignalDtypes)
+        .contract(Rule::kSignal, DtypeClass::kSpecial, row::plain, row::kSignalAttrs),
+    op(TIGRIS_OP_SIGNAL_FILTER_BANK_LOG, "SIGNAL_FILTER_BANK_LOG", "SignalFilterBankLog")
+        .kernel(Family::kSignal, F32::kSignal, row::kSignalDtypes)
+        .contract(Rule::kSignal, DtypeClass::kSpecial, row::plain, row::kSignalAttrs),
     // int8 only: y = table[x] (256 int8 entries, the weight), an elementwise region folded by
     // the compiler (passes/int8_tables.cpp).
     op(TIGRIS_OP_TABLE, "TABLE", "Table")

@@ -56,6 +56,7 @@ bool check_family(const OpView &v)
     if (r == kNotMine) r = check_elementwise(v);
     if (r == kNotMine) r = check_shape_ops(v);
     if (r == kNotMine) r = check_sequence(v);
+    if (r == kNotMine) r = check_signal_ops(v);
     return r == kOk;
 }
 

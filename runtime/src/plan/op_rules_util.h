@@ -76,6 +76,7 @@ Verdict check_elementwise(const OpView &v);  // op_rules_elementwise.cpp: unary,
 Verdict check_shape_ops(const OpView &v);    // op_rules_shape.cpp: movement, reductions, norms
 Verdict check_sequence(const OpView &v);     // op_rules_sequence.cpp: SVDF, LSTM, (detection)
 bool check_detection(const OpView &v);       // op_rules_detection.cpp
+Verdict check_signal_ops(const OpView &v);   // op_rules_signal.cpp: the signal library
 // int8 additions (op_rules_quant.cpp), called for ops whose kernel dtype is quantized int8.
 bool check_quant(const OpView &v);
 // int16 (16x8) additions (op_rules_quant.cpp), for ops whose kernel dtype is quantized int16.

@@ -2,6 +2,8 @@
 // binary kernel; values exact in binary floating point, derived by hand:
 //   x = {3, -8, 1.5, 10} / {2, -4, 0.5, 8} = {1.5, 2, 3, 1.25}; x = {-3, 8, 1, 4} / same =
 //   {-1.5, -2, 2, 0.5}, with a fused ReLU {0, 0, 2, 0.5}. A quantized DIV is refused by name.
+// int32 DIV (TensorFlow Lite Micro's, unquantized): C++'s division, truncating toward zero:
+//   {7, -7, -8, 1000} / {2, -4, 3, 8} = {3, 1, -2, 125}.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,14 +24,19 @@ using tigris::test::floats;
 std::vector<uint8_t> div_model(tfl::Activation act, tfl::TensorType type = tfl::TensorType::Float32) {
   tfl::Model m;
   m.buffers.resize(2);
-  m.buffers[1].data = floats({2, -4, 0.5f, 8});
+  if (type == tfl::TensorType::Int32) {
+    const int32_t d[4] = {2, -4, 3, 8};
+    m.buffers[1].data.assign(reinterpret_cast<const uint8_t*>(d), reinterpret_cast<const uint8_t*>(d) + 16);
+  } else {
+    m.buffers[1].data = floats({2, -4, 0.5f, 8});
+  }
   m.operator_codes.push_back(tfl::OperatorCode{tfl::op::kDiv, std::nullopt, 1});
   tfl::SubGraph sg;
   for (auto [name, buffer] : std::vector<std::pair<std::string, uint32_t>>{{"x", 0}, {"d", 1}, {"y", 0}}) {
     tfl::Tensor t;
     t.name = name;
     t.shape = {1, 4};
-    t.type = name == "d" ? tfl::TensorType::Float32 : type;
+    t.type = name == "d" && type != tfl::TensorType::Int32 ? tfl::TensorType::Float32 : type;
     t.buffer = buffer;
     if (type == tfl::TensorType::Int8 && name != "d") t.quantization = tfl::Quantization{{}, {}, {0.5f}, {0}, 0};
     sg.tensors.push_back(t);
@@ -78,7 +85,24 @@ TEST(TfliteDiv, QuantizedDivIsRefusedByName) {
     error = e.what();
   }
   EXPECT_NE(error.find("DIV"), std::string::npos) << error;
-  EXPECT_NE(error.find("only float32 DIV is supported"), std::string::npos) << error;
+  EXPECT_NE(error.find("only float32 and int32 DIV are supported"), std::string::npos) << error;
+}
+
+TEST(TfliteDiv, Int32DivideTruncatesTowardZero) {
+  compiler::Model m = compiler::load_model_bytes(div_model(tfl::Activation::None, tfl::TensorType::Int32), "i.tflite");
+  compiler::Budgets b;
+  b.fast = 1 << 16;
+  compiler::CompileResult c = compiler::compile(m, b);
+  ASSERT_TRUE(c.ok()) << c.error;
+  const int32_t x[4] = {7, -7, -8, 1000};
+  test::PlanRun r = test::run_plan(c.plan, {std::vector<uint8_t>(reinterpret_cast<const uint8_t*>(x),
+                                                                 reinterpret_cast<const uint8_t*>(x) + 16)},
+                                   1 << 16);
+  ASSERT_EQ(r.error, "");
+  std::vector<int32_t> y(4);
+  ASSERT_EQ(r.outputs.at(0).size(), 16u);
+  std::memcpy(y.data(), r.outputs[0].data(), 16);
+  EXPECT_EQ(y, (std::vector<int32_t>{3, 1, -2, 125}));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "kernels/f32/kernels_f32.h"
 #include "kernels/kernel_set.h"
 #include "kernels/s16/s16_kernels.h"
+#include "kernels/signal/signal_kernels.h"
 #include "ops/op_table.h"
 
 using tigris_rt::f32::Call;
@@ -49,6 +50,9 @@ int dispatch(const Call &c, tigris_rt::ops::F32 kernel)
         TIGRIS_F32_KERNEL(kSvdf, svdf)
         TIGRIS_F32_KERNEL(kLstm, lstm)
         TIGRIS_F32_KERNEL(kDetection, detection_postprocess)
+    case F32::kSignal:
+        if constexpr (tigris_rt::f32_kernel_built(F32::kSignal)) return tigris_rt::signal::run(c);
+        return -1;
     case F32::kNone: break;
     }
     return -1;  // no float kernel: control flow runs in the executor

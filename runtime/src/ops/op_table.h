@@ -211,7 +211,7 @@ enum : uint16_t {
     kBandJoin = 1u << 3,          // Concat / Split along an axis other than the banded one
     kBandStripe = 1u << 4,        // the spatial op of a rank-4 stripe (and of a 2-D tile)
     kBandHw = 1u << 5,            // the spatial op of a 2-D tile
-    kBandLine = 1u << 6,          // the spatial op of a rank-3 stripe (Conv1D)
+    kBandLine = 1u << 6,          // the spatial op of a rank-3 stripe (Conv1D, 1-D pools)
     kBandChainSpatial = 1u << 7,  // a spatial member of a chain
     kBandChain = 1u << 8,         // any other member of a chain
     kBandAxes = 1u << 9,          // bands only when its axis attribute leaves the banded axes alone
@@ -355,11 +355,11 @@ inline constexpr OpDef kOpDefs[] = {
         .bands(row::kUnaryBands | kBandChain).lowered(Lowering::kUnary),
     op(TIGRIS_OP_MAX_POOL, "MAX_POOL", "MaxPool")
         .kernel(Family::kPool, F32::kPool, kF).int8(S8::kMaxPool).int16(S16::kMaxPool).contract(Rule::kPool, DtypeClass::kF, row::q8)
-        .bands(row::kWindowBands | kBandChannelSpatial).with(kTraitWindow),
+        .bands(row::kWindowBands | kBandLine | kBandChannelSpatial).with(kTraitWindow),
     op(TIGRIS_OP_AVG_POOL, "AVG_POOL", "AveragePool")
         .kernel(Family::kPool, F32::kPool, kF).int8(S8::kAvgPool).int16(S16::kAvgPool)
         .contract(Rule::kPool, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_POOL_ROUNDING))
-        .bands(row::kWindowBands | kBandChannelSpatial).with(kTraitWindow).accelerated(kAccelCmsisNn | kAccelEspNn),
+        .bands(row::kWindowBands | kBandLine | kBandChannelSpatial).with(kTraitWindow).accelerated(kAccelCmsisNn | kAccelEspNn),
     op(TIGRIS_OP_ADD, "ADD", "Add")
         .kernel(Family::kBinary, F32::kBinary, kNum).int8(S8::kAdd).int16(S16::kAdd)
         .contract(Rule::kBinary, DtypeClass::kN, row::q8, row::kRequantBinary)

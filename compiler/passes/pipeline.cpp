@@ -31,6 +31,7 @@ const std::vector<Pass>& normalization_pipeline() {
       {"remap_axes", remap_axes},
       {"transpose_permutations", transpose_permutations},
       {"fold_reshapes", fold_reshapes},
+      {"split_wide_concats", split_wide_concats_pass},
       {"remove_unused", remove_unused},
   };
   return passes;

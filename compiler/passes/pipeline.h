@@ -50,6 +50,7 @@ void remap_axes(ir::Graph& g);  // Concat/Softmax/Reduce/Pad/... axes of channel
 void transpose_permutations(ir::Graph& g);  // Transpose perms in stored terms, validated; data-free ones -> copies
 void fold_reshapes(ir::Graph& g);           // Reshape chains and Reshape -> Gemm read the bytes directly
 void lower_batched_matmul(ir::Graph& g);    // MatMul(A[..,M,K], const W) -> Reshape, Gemm, Reshape
+void split_wide_concats_pass(ir::Graph& g);  // Concat of > TIGRIS_MAX_STAGE_INPUTS inputs -> tree (concat_split.h)
 void remove_unused(ir::Graph& g);           // dead nodes, unused weights and tensors
 
 }  // namespace tigris::passes

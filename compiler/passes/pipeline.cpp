@@ -32,6 +32,7 @@ const std::vector<Pass>& normalization_pipeline() {
       {"transpose_permutations", transpose_permutations},
       {"fold_reshapes", fold_reshapes},
       {"fold_int8_tables", fold_int8_tables},
+      {"split_wide_concats", split_wide_concats_pass},
       {"remove_unused", remove_unused},
   };
   return passes;

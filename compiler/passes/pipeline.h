@@ -51,6 +51,7 @@ void transpose_permutations(ir::Graph& g);  // Transpose perms in stored terms, 
 void fold_reshapes(ir::Graph& g);           // Reshape chains and Reshape -> Gemm read the bytes directly
 void lower_batched_matmul(ir::Graph& g);    // MatMul(A[..,M,K], const W) -> Reshape, Gemm, Reshape
 void fold_int8_tables(ir::Graph& g);        // int8 elementwise region of one tensor -> Table (int8_tables.cpp)
+void split_wide_concats_pass(ir::Graph& g);  // Concat of > TIGRIS_MAX_STAGE_INPUTS inputs -> tree (concat_split.h)
 void remove_unused(ir::Graph& g);           // dead nodes, unused weights and tensors
 
 }  // namespace tigris::passes

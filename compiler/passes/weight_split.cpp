@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "compiler/passes/concat_split.h"
+
 namespace tigris::passes {
 
 uint64_t aligned_weight_bytes(uint64_t bytes) { return (bytes + 15) / 16 * 16; }
@@ -65,9 +67,6 @@ ir::TensorId slice_constant(ir::Graph& g, ir::TensorId id, int64_t first, int64_
   return g.add_tensor(std::move(t));
 }
 
-// A Concat joins at most this many inputs (a stage holds TIGRIS_MAX_STAGE_INPUTS): more
-// parts are joined by a tree of Concats.
-constexpr int64_t kConcatFanIn = 8;
 
 struct Splitter {
   ir::Graph& g;
@@ -109,7 +108,8 @@ struct Splitter {
     concat.op = "Concat";
     concat.outputs = {out};
     concat.attrs.set("axis", static_cast<int64_t>(g.tensor(out).rank() - 1));  // stored order: channels last
-    const int64_t groups = std::min(kConcatFanIn, count);
+    // A stage holds TIGRIS_MAX_STAGE_INPUTS: more parts are joined by a tree of Concats.
+    const int64_t groups = std::min(static_cast<int64_t>(kConcatFanIn), count);
     for (int64_t i = 0, at = first; i < groups; ++i) {
       const int64_t size = count / groups + (i < count % groups ? 1 : 0);
       ir::TensorId piece =

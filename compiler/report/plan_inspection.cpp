@@ -19,6 +19,7 @@ std::string band_kind_name(uint8_t kind) {
   case TIGRIS_BAND_KIND_BY_INPUT: return "BY_INPUT";
   case TIGRIS_BAND_KIND_HW: return "HW";
   case TIGRIS_BAND_KIND_STRIPE: return "STRIPE";
+  case TIGRIS_BAND_KIND_CHANNELS: return "CHANNELS";
   default: return "";
   }
 }

@@ -34,11 +34,12 @@ Candidate banded_rows(Probe& probe, uint16_t s, tigris_band_kind_t kind, const S
   return c;
 }
 
-// HW: for each band height, the widest tile that fits; the least costly shape wins.
-Candidate banded_hw(Probe& probe, uint16_t s, const StageBand& b, uint64_t budget) {
+// HW (rows x columns) or CHANNELS (rows x channels): for each band height, the widest
+// tile that fits; the least costly shape wins.
+Candidate banded_2d(Probe& probe, uint16_t s, tigris_band_kind_t kind, const StageBand& b, uint64_t budget) {
   Candidate best;
   Described d;
-  if (!describe(probe.plan(), s, TIGRIS_BAND_KIND_HW, &d)) return best;
+  if (!describe(probe.plan(), s, kind, &d)) return best;
   const uint32_t R = static_cast<uint32_t>(d.spaces[d.n - 1].rows), C = static_cast<uint32_t>(d.spaces[d.n - 1].cols);
   if (peak_of(d, 1, 1, false) > budget) return best;
   std::vector<uint32_t> heights;
@@ -58,7 +59,12 @@ Candidate banded_hw(Probe& probe, uint16_t s, const StageBand& b, uint64_t budge
     if (!finish(d, h, lo, false, &c)) continue;
     if (!best.ok || c.cost() < best.cost()) best = c;
   }
-  if (best.ok) {
+  if (best.ok && kind == TIGRIS_BAND_KIND_CHANNELS) {
+    best.band.halo = b.halo;
+    best.decision = "channel bands of " + std::to_string(best.band.rows) + " rows x " +
+                    std::to_string(best.band.cols) + " channels (" + std::to_string(R) + " rows x " +
+                    std::to_string(C) + " channels; no row fits with every channel)";
+  } else if (best.ok) {
     best.band.halo = b.halo;
     best.decision = "2-D tiles of " + std::to_string(best.band.rows) + "x" + std::to_string(best.band.cols) + " (" +
                     std::to_string(R) + "x" + std::to_string(C) + " output)";
@@ -98,8 +104,8 @@ Candidate banded_layout(Probe& probe, uint16_t s, uint8_t kind, const StageBand&
   c.band.extent = b.extent;
   c.band.tiles = (b.extent + lo - 1) / lo;
   static const char* names[] = {
-      "", "reshape bands", "leading bands", "row bands", "transpose bands", "reduction by input rows", "", ""};
-  c.decision = std::string(names[kind & 7]) + " of " + std::to_string(lo) + " of " + std::to_string(b.extent);
+      "", "reshape bands", "leading bands", "row bands", "transpose bands", "reduction by input rows", "", "", ""};
+  c.decision = std::string(names[kind <= 8 ? kind : 0]) + " of " + std::to_string(lo) + " of " + std::to_string(b.extent);
   return c;
 }
 
@@ -118,7 +124,7 @@ struct KindTry {
 };
 
 constexpr KindTry kKinds[] = {
-    {TIGRIS_BAND_KIND_STRIPE, 0},    {TIGRIS_BAND_KIND_HW, 0},
+    {TIGRIS_BAND_KIND_STRIPE, 0},    {TIGRIS_BAND_KIND_HW, 0},        {TIGRIS_BAND_KIND_CHANNELS, 0},
     {TIGRIS_BAND_KIND_ROWS, 0},      {TIGRIS_BAND_KIND_BY_INPUT, 0},
     {TIGRIS_BAND_KIND_TRANSPOSE, 0}, {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
     {TIGRIS_BAND_KIND_RESHAPE, 0},   {TIGRIS_BAND_KIND_LEADING, 0}};
@@ -162,13 +168,14 @@ Candidate best_banded(Probe& probe, const ir::Graph& g, int first, int end, cons
   Candidate best;
   bool stripe_fits = false;
   each_kind(probe, first, end, inputs, outputs, [&](const KindTry& t, uint16_t s, const StageBand& b) {
-    if (t.kind == TIGRIS_BAND_KIND_HW && stripe_fits) return true;  // one row fits: no need for columns
+    // One row fits: no need for columns or channel bands.
+    if ((t.kind == TIGRIS_BAND_KIND_HW || t.kind == TIGRIS_BAND_KIND_CHANNELS) && stripe_fits) return true;
     Candidate c;
     if (t.kind == TIGRIS_BAND_KIND_STRIPE || t.kind == TIGRIS_BAND_KIND_ROWS) {
       c = banded_rows(probe, s, static_cast<tigris_band_kind_t>(t.kind), b, budget);
       stripe_fits = stripe_fits || (c.ok && t.kind == TIGRIS_BAND_KIND_STRIPE);
-    } else if (t.kind == TIGRIS_BAND_KIND_HW) {
-      c = banded_hw(probe, s, b, budget);
+    } else if (t.kind == TIGRIS_BAND_KIND_HW || t.kind == TIGRIS_BAND_KIND_CHANNELS) {
+      c = banded_2d(probe, s, static_cast<tigris_band_kind_t>(t.kind), b, budget);
     } else {
       c = banded_layout(probe, s, t.kind, b, budget, inputs, outputs, g);
     }
@@ -189,7 +196,8 @@ uint64_t op_floor(Probe& probe, const ir::Graph& g, const Usage& u, int i) {
   each_kind(probe, i, i + 1, inputs, outputs, [&](const KindTry& t, uint16_t s, const StageBand& b) {
     (void)b;
     uint64_t peak = UINT64_MAX;
-    if (t.kind == TIGRIS_BAND_KIND_STRIPE || t.kind == TIGRIS_BAND_KIND_ROWS || t.kind == TIGRIS_BAND_KIND_HW) {
+    if (t.kind == TIGRIS_BAND_KIND_STRIPE || t.kind == TIGRIS_BAND_KIND_ROWS || t.kind == TIGRIS_BAND_KIND_HW ||
+        t.kind == TIGRIS_BAND_KIND_CHANNELS) {
       Described d;
       if (describe(probe.plan(), s, static_cast<tigris_band_kind_t>(t.kind), &d)) peak = peak_of(d, 1, 1, false);
     } else {

@@ -104,14 +104,27 @@ bool band_traffic(const CostSource& src, CostSpace* spaces, uint16_t n, uint32_t
   const int32_t w = !src.hw || cols < 1 || cols > static_cast<uint32_t>(C) ? C : static_cast<int32_t>(cols);
   uint64_t computed = 0, needed = 0;
   bool first_tile = true;
+  std::vector<char> first_done(first.space.size(), 0);
+  std::vector<int> reload_space(first.space.size(), -1);
+  // Without line buffers a tile's loads and work depend only on its row and column counts in
+  // every space: a tile shaped like the one before adds what that one added.
+  std::vector<int32_t> shape(2 * n, -1), prev_shape(2 * n, -1);
+  uint64_t prev_loads = 0, prev_computed = 0;
   for (int32_t o0 = 0; o0 < R; o0 += b) {
     for (int32_t q0 = 0; q0 < C; q0 += w) {
       const int32_t o1 = std::min(o0 + b, R), q1 = std::min(q0 + w, C);
       if (!tigris_rt::cost_band_ranges(src, spaces, n, o0, o1, q0, q1)) return false;
+      for (uint16_t k = 0; k < n; ++k) shape[2 * k] = spaces[k].r1 - spaces[k].r0, shape[2 * k + 1] = spaces[k].c1 - spaces[k].c0;
+      if (!line_buffered && shape == prev_shape) {
+        out->loads += prev_loads;
+        computed += prev_computed;
+        continue;
+      }
+      const uint64_t loads_before = out->loads, computed_before = computed;
       int space = 0;
       uint16_t space_begin = 0;
-      std::vector<char> first_done(first.space.size(), 0);
-      std::vector<int> reload_space(first.space.size(), -1);
+      std::fill(first_done.begin(), first_done.end(), 0);
+      std::fill(reload_space.begin(), reload_space.end(), -1);
       for (uint16_t j = 0; j < src.num_ops; ++j) {
         CostOp op;
         src.op(src.ctx, j, &op);
@@ -145,6 +158,9 @@ bool band_traffic(const CostSource& src, CostSpace* spaces, uint16_t n, uint32_t
       if (line_buffered)
         for (uint16_t k = 0; k < n; ++k) spaces[k].prev_r0 = spaces[k].r0, spaces[k].prev_r1 = spaces[k].r1;
       first_tile = false;
+      prev_shape = shape;
+      prev_loads = out->loads - loads_before;
+      prev_computed = computed - computed_before;
     }
   }
   for (uint16_t j = 0; j < src.num_ops; ++j) {

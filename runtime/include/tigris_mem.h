@@ -49,6 +49,10 @@ typedef enum {
  * in_h input rows, accumulates into reduce_acc (int32 for int8, float for
  * float32; one per batch x channel), zeroes it on the first band and writes
  * the output on the last.
+ * chan_tiled: a channel band; every banded tensor holds channels
+ * [chan0, chan0 + chans) of its rows (every column), packed; channel-separable
+ * kernels (depthwise, pools, elementwise) index weights and broadcast operands
+ * by the global channel.
  * transposed_tile: the executor gathers a packed band; the kernel transposes
  * t_outer blocks of [t_rows, t_cols] into [t_cols, t_rows], each element
  * t_block elements wide.
@@ -61,7 +65,7 @@ typedef struct {
     uint8_t reduce_first;
     uint8_t reduce_last;
     uint8_t band_on_columns;
-    uint8_t reserved;
+    uint8_t chan_tiled;
     int32_t in_h, in_w;
     int32_t out_h, out_w;
     int32_t pad_top, pad_bottom, pad_left, pad_right;
@@ -71,6 +75,7 @@ typedef struct {
     int32_t out_row0, out_col0;
     int32_t t_outer, t_rows, t_cols, t_block;
     void *reduce_acc;
+    int32_t chan0, chans;
 } tigris_tile_ctx_t;
 
 struct tigris_exec_stats;

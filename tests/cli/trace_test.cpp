@@ -32,7 +32,7 @@ const char* kAgree = "events; their bytes equal the runtime's own counters.";
 int unit_rows(const std::string& text, int* tiles) {
   static const std::regex row(
       "^[0-9]+(-[0-9]+)? +(untiled|1D tile|2D tile|reduce by rows|transpose|row bands|"
-      "reshape bands|leading bands|control|chain [0-9]+) +([0-9]+) ");
+      "reshape bands|leading bands|channel bands|control|chain [0-9]+) +([0-9]+) ");
   int n = 0;
   *tiles = 0;
   size_t start = 0;

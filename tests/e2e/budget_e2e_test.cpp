@@ -118,7 +118,7 @@ TEST_P(Packed, Lz4AndXipRunAtTheSameBudgetAsPlainPlans) {
 }
 
 // Below the floor no reserve leaves room for the activations: -c lz4 is refused with the
-// stage that does not fit and the bytes the weights hold.
+// stage that does not fit and the bytes the weights hold, or with the weights' own size.
 TEST(Packed, Lz4RefusesABudgetBelowTheFloor) {
   if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << test::models_dir() << " is absent";
   compiler::Model m = compiler::load_model(test::models_dir() + "/onnx/mobilenet_v2_035_96_2cls.onnx");
@@ -131,7 +131,11 @@ TEST(Packed, Lz4RefusesABudgetBelowTheFloor) {
   const compiler::CompileResult r = compiler::compile(m, b, lz4);
   EXPECT_FALSE(r.ok());
   EXPECT_TRUE(r.error.starts_with("no plan written: ")) << r.error;
-  EXPECT_NE(r.error.find(" of the budget holds decompressed weights)"), std::string::npos) << r.error;
+  // Either the reserve for the weights leaves the activations too little, or (a floor below the
+  // largest weight block, as channel bands give this model) the weights alone exceed the budget.
+  EXPECT_TRUE(r.error.find(" of the budget holds decompressed weights)") != std::string::npos ||
+              r.error.find("decompressed weights need ") != std::string::npos)
+      << r.error;
 }
 
 INSTANTIATE_TEST_SUITE_P(Onnx, Packed,

@@ -16,7 +16,17 @@ int32_t *info(BandRun &run) { return run.ctx->ws.roll; }
 const tigris_stage_t &head_stage(const BandRun &run) { return run.ctx->plan->stages[run.pctx.head]; }
 const tigris_stage_t &last_stage(const BandRun &run) { return run.ctx->plan->stages[run.pctx.last]; }
 
-bool is_hw(const BandRun &run) { return run.src.hw != 0; }
+bool is_hw(const BandRun &run) { return run.src.hw != 0; }  // columns banded (HW or channels)
+
+bool is_chan(const BandRun &run) { return run.pctx.shape == PLAN_COST_CHANNELS; }
+
+// The box of space sp's current band in tensor t: its rows and columns, or (channel bands)
+// its rows, every column and its channels.
+MemBox band_box(const BandRun &run, uint16_t t, const CostSpace &sp)
+{
+    if (!is_chan(run)) return MemBox{sp.r0, sp.r1, sp.c0, sp.c1, 0, tensor_dim(run.ctx->plan, t, 3)};
+    return MemBox{sp.r0, sp.r1, 0, tensor_dim(run.ctx->plan, t, 2), sp.c0, sp.c1};
+}
 
 // Whether list[i] is the first listing of its tensor.
 bool first_listing(const uint16_t *list, uint16_t i)
@@ -125,8 +135,8 @@ tigris_exec_error_t load_band(BandRun &run, uint16_t t, const CostSpace &sp)
     void *full = ctx.ws.stage_in[input_slot(run, t)];
     if (!is_hw(run)) return slab_load(ctx, t, full, slab_of(plan_cost_tensor(run.pctx, t)), sp.r0, sp.r1);
     ctx.mem->tensor_ptrs[t] = full;
-    return mem_load_rect(ctx.mem, ctx.plan, t, sp.r0, sp.r1, sp.c0, sp.c1) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK
-                                                                                            : TIGRIS_EXEC_ERR_MEM;
+    return mem_load_box(ctx.mem, ctx.plan, t, band_box(run, t, sp)) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK
+                                                                                      : TIGRIS_EXEC_ERR_MEM;
 }
 
 void trace_tile(BandRun &run, uint32_t tile)
@@ -200,13 +210,14 @@ void set_op_tile(BandRun &run, const CostOp &op, int32_t k, int32_t q0)
     const CostSpace &out = run.spaces[k];
     memset(&t, 0, sizeof(t));
     t.active = 1;
-    t.width_tiled = is_hw(run) ? 1 : 0;
+    t.width_tiled = is_hw(run) && !is_chan(run) ? 1 : 0;
+    if (is_chan(run)) t.chan_tiled = 1, t.chan0 = out.c0, t.chans = out.c1 - out.c0;
     t.row_tiled = run.pctx.shape == PLAN_COST_ROWS ? 1 : 0;
     t.out_h = out.r1 - q0;
     t.out_row_start = q0 - out.r0;
     t.out_row0 = q0;
     t.out_col0 = out.c0;
-    if (is_hw(run)) t.out_w = out.c1 - out.c0;
+    if (t.width_tiled) t.out_w = out.c1 - out.c0;
     if (op.spatial && k > 0) {
         const CostSpace &src = run.spaces[k - 1];
         BandRows r;
@@ -217,7 +228,7 @@ void set_op_tile(BandRun &run, const CostOp &op, int32_t k, int32_t q0)
         t.pad_top = r.pad_before;
         t.pad_bottom = r.pad_after;
         t.in_col0 = src.c0;
-        if (is_hw(run)) {
+        if (t.width_tiled) {
             t.in_w = src.c1 - src.c0;
             t.pad_left = out.pad_left;
             t.pad_right = out.pad_right;
@@ -229,6 +240,7 @@ void set_op_tile(BandRun &run, const CostOp &op, int32_t k, int32_t q0)
         t.in_col0 = out.c0;
         t.in_w = t.out_w;
     }
+    if (t.chan_tiled) t.in_col0 = t.out_col0 = 0;  // every column
 }
 
 // Give op outputs their band buffers (line buffers: roll the rows the tile shares).
@@ -294,7 +306,7 @@ tigris_exec_error_t spill_tile_outputs(BandRun &run)
         void *full = ctx.ws.stage_out[i];
         tigris_exec_error_t rc;
         if (is_hw(run)) {
-            rc = mem_spill_rect(ctx.mem, ctx.plan, t, full, sp.r0, sp.r1, sp.c0, sp.c1) == TIGRIS_MEM_OK
+            rc = mem_spill_box(ctx.mem, ctx.plan, t, full, band_box(run, t, sp)) == TIGRIS_MEM_OK
                      ? TIGRIS_EXEC_OK
                      : TIGRIS_EXEC_ERR_MEM;
         } else {

@@ -44,7 +44,8 @@ enum class StagePath : uint8_t {
     Reshape = TIGRIS_PATH_RESHAPE,
     Chain = TIGRIS_PATH_CHAIN,
     Control = TIGRIS_PATH_CONTROL,
-    Leading = TIGRIS_PATH_LEADING
+    Leading = TIGRIS_PATH_LEADING,
+    Channels = TIGRIS_PATH_CHANNELS
 };
 
 // run_plan.cpp: the stage loop.
@@ -68,6 +69,7 @@ tigris_exec_error_t run_stage_transpose(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_stage_rows(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_stage_reshape(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_stage_leading(RunContext &ctx, uint16_t s);
+tigris_exec_error_t run_stage_channels(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_chain(RunContext &ctx, uint16_t head, uint16_t *consumed);
 
 // ---- stage_common.cpp: pieces every path uses ----

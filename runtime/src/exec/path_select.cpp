@@ -50,6 +50,7 @@ bool path_of_kind(tigris_band_kind_t kind, StagePath *path)
     case TIGRIS_BAND_KIND_ROWS: *path = StagePath::Rows; return true;
     case TIGRIS_BAND_KIND_RESHAPE: *path = StagePath::Reshape; return true;
     case TIGRIS_BAND_KIND_LEADING: *path = StagePath::Leading; return true;
+    case TIGRIS_BAND_KIND_CHANNELS: *path = StagePath::Channels; return true;
     case TIGRIS_BAND_KIND_NONE: break;
     }
     return false;
@@ -89,6 +90,7 @@ tigris_exec_error_t run_stage(RunContext &ctx, uint16_t s, StagePath path, uint1
     case StagePath::Rows: return run_stage_rows(ctx, s);
     case StagePath::Reshape: return run_stage_reshape(ctx, s);
     case StagePath::Leading: return run_stage_leading(ctx, s);
+    case StagePath::Channels: return run_stage_channels(ctx, s);
     case StagePath::Chain: return run_chain(ctx, s, consumed);
     }
     return TIGRIS_EXEC_ERR_TILE;

@@ -1,5 +1,5 @@
 // Standalone banded stages described by the band cost model: height/length stripes
-// (STRIPE), 2-D tiles (HW) and row bands of matrices (ROWS).
+// (STRIPE), 2-D tiles (HW), row bands of matrices (ROWS) and rows x channels (CHANNELS).
 //   1. weights (kept under fast_reserved), 2. the band: the record's (schema 11, HW) or the
 //   largest that fits (stripes and rows of earlier schemas), TILE when it does not fit,
 //   3. full output buffers in slow (a stripe may reuse its dying input's, stripe_in_place),
@@ -64,7 +64,7 @@ tigris_exec_error_t run_banded_stage(RunContext &ctx, uint16_t s, StagePath path
     uint32_t rows = 0, cols = 0;
     CostPeak peak;
     if (rc == TIGRIS_EXEC_OK) {
-        const bool search = ctx.plan->header->version < 11 && kind != TIGRIS_BAND_KIND_HW;
+        const bool search = ctx.plan->header->version < 11 && kind != TIGRIS_BAND_KIND_HW && kind != TIGRIS_BAND_KIND_CHANNELS;
         rc = band_choose(run, s, search ? (uint32_t)spaces[run.n - 1].rows : 0u, &rows, &cols, &peak);
     }
     if (rc == TIGRIS_EXEC_OK) {
@@ -95,6 +95,11 @@ tigris_exec_error_t run_stage_tiled_2d(RunContext &ctx, uint16_t s)
 tigris_exec_error_t run_stage_rows(RunContext &ctx, uint16_t s)
 {
     return run_banded_stage(ctx, s, StagePath::Rows, TIGRIS_BAND_KIND_ROWS);
+}
+
+tigris_exec_error_t run_stage_channels(RunContext &ctx, uint16_t s)
+{
+    return run_banded_stage(ctx, s, StagePath::Channels, TIGRIS_BAND_KIND_CHANNELS);
 }
 
 }  // namespace tigris_rt

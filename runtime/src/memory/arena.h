@@ -113,4 +113,13 @@ tigris_mem_error_t mem_load_rect(tigris_mem_t *mem, const tigris_plan_t *plan, u
 tigris_mem_error_t mem_spill_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full, int32_t h0,
                                   int32_t h1, int32_t w0, int32_t w1);
 
+// Boxes [h0, h1) x [w0, w1) x channels [c0, c1) of a rank-4 NHWC tensor, packed as
+// N x rows x cols x channels (channel bands; a rectangle is the box of every channel).
+struct MemBox {
+    int32_t h0, h1, w0, w1, c0, c1;
+};
+tigris_mem_error_t mem_load_box(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, const MemBox &box);
+tigris_mem_error_t mem_spill_box(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full,
+                                 const MemBox &box);
+
 }  // namespace tigris_rt

@@ -127,26 +127,81 @@ tigris_mem_error_t mem_spill_rows(tigris_mem_t *mem, const tigris_plan_t *plan, 
 
 namespace {
 
-bool rect_valid(const Geometry &g, int32_t h0, int32_t h1, int32_t w0, int32_t w1)
+bool box_valid(const Geometry &g, const MemBox &x)
 {
-    return rows_valid(g, h0, h1) && w0 >= 0 && w1 > w0 && (uint32_t)w1 <= g.w;
+    return rows_valid(g, x.h0, x.h1) && x.w0 >= 0 && x.w1 > x.w0 && (uint32_t)x.w1 <= g.w && x.c0 >= 0 &&
+           x.c1 > x.c0 && (uint32_t)x.c1 <= g.c;
 }
 
-// Copy a rectangle between the full tensor and its packed form, in either direction.
-void copy_rect(const Geometry &g, uint8_t *full, uint8_t *packed, int32_t h0, int32_t h1, int32_t w0, int32_t w1,
-               bool to_packed)
+uint32_t box_bytes(const Geometry &g, const MemBox &x)
 {
-    const uint32_t pix = g.c * g.elem;
-    const uint32_t rows = (uint32_t)(h1 - h0);
-    const uint32_t run = (uint32_t)(w1 - w0) * pix;
+    return g.n * (uint32_t)(x.h1 - x.h0) * (uint32_t)(x.w1 - x.w0) * (uint32_t)(x.c1 - x.c0) * g.elem;
+}
+
+// Copy a box between the full tensor and its packed form, in either direction: whole
+// pixels run together, a channel range is copied pixel by pixel.
+void copy_box(const Geometry &g, uint8_t *full, uint8_t *packed, const MemBox &x, bool to_packed)
+{
+    const uint32_t pix = g.c * g.elem, part = (uint32_t)(x.c1 - x.c0) * g.elem;
+    const uint32_t rows = (uint32_t)(x.h1 - x.h0), cols = (uint32_t)(x.w1 - x.w0);
+    const bool whole_pixels = part == pix;
     for (uint32_t b = 0; b < g.n; ++b) {
         for (uint32_t r = 0; r < rows; ++r) {
-            uint8_t *f = full + ((b * g.h + (uint32_t)h0 + r) * g.w + (uint32_t)w0) * pix;
-            uint8_t *p = packed + (b * rows + r) * run;
-            if (to_packed) memcpy(p, f, run);
-            else memcpy(f, p, run);
+            uint8_t *f = full + ((b * g.h + (uint32_t)x.h0 + r) * g.w + (uint32_t)x.w0) * pix + (uint32_t)x.c0 * g.elem;
+            uint8_t *p = packed + (b * rows + r) * cols * part;
+            for (uint32_t q = 0; q < (whole_pixels ? 1u : cols); ++q, f += pix, p += part) {
+                const uint32_t run = whole_pixels ? cols * pix : part;
+                if (to_packed) memcpy(p, f, run);
+                else memcpy(f, p, run);
+            }
         }
     }
+}
+
+}  // namespace
+
+tigris_mem_error_t mem_load_box(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, const MemBox &box)
+{
+    tigris_mem_error_t err = check_tensor(mem, idx);
+    if (err != TIGRIS_MEM_OK) return err;
+    Geometry g;
+    if (!geometry(plan, idx, true, &g) || !box_valid(g, box)) return TIGRIS_MEM_ERR_BAD_INDEX;
+    uint8_t *src = (uint8_t *)mem->tensor_ptrs[idx];
+    const uint32_t bytes = box_bytes(g, box);
+    uint8_t *dst = nullptr;
+    err = take_fast(mem, idx, bytes, &dst);
+    if (err != TIGRIS_MEM_OK) return err;
+    copy_box(g, src, dst, box, true);
+    if (mem->stats != nullptr) mem->stats->loads_bytes += bytes;
+    trace_band(mem, TIGRIS_TRACE_LOAD, idx, dst, src, bytes, box.h0, box.h1, box.w0, box.w1);
+    return TIGRIS_MEM_OK;
+}
+
+tigris_mem_error_t mem_spill_box(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full,
+                                 const MemBox &box)
+{
+    if (full == nullptr) return TIGRIS_MEM_ERR_NULL;
+    tigris_mem_error_t err = check_tensor(mem, idx);
+    if (err != TIGRIS_MEM_OK) return err;
+    Geometry g;
+    if (!geometry(plan, idx, true, &g) || !box_valid(g, box)) return TIGRIS_MEM_ERR_BAD_INDEX;
+    uint8_t *src = (uint8_t *)mem->tensor_ptrs[idx];
+    const uint32_t bytes = box_bytes(g, box);
+    copy_box(g, (uint8_t *)full, src, box, false);
+    mem->tensor_ptrs[idx] = full;
+    if (mem->stats != nullptr) mem->stats->spills_bytes += bytes;
+    trace_band(mem, TIGRIS_TRACE_SPILL, idx, full, src, bytes, box.h0, box.h1, box.w0, box.w1);
+    return TIGRIS_MEM_OK;
+}
+
+namespace {
+
+// The box of every channel: a 2-D rectangle.
+MemBox rect_box(const tigris_plan_t *plan, uint16_t idx, int32_t h0, int32_t h1, int32_t w0, int32_t w1)
+{
+    Geometry g;
+    const int32_t c = geometry(plan, idx, true, &g) ? (int32_t)g.c : 1;
+    return MemBox{h0, h1, w0, w1, 0, c};
 }
 
 }  // namespace
@@ -154,36 +209,13 @@ void copy_rect(const Geometry &g, uint8_t *full, uint8_t *packed, int32_t h0, in
 tigris_mem_error_t mem_load_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, int32_t h0, int32_t h1,
                                  int32_t w0, int32_t w1)
 {
-    tigris_mem_error_t err = check_tensor(mem, idx);
-    if (err != TIGRIS_MEM_OK) return err;
-    Geometry g;
-    if (!geometry(plan, idx, true, &g) || !rect_valid(g, h0, h1, w0, w1)) return TIGRIS_MEM_ERR_BAD_INDEX;
-    uint8_t *src = (uint8_t *)mem->tensor_ptrs[idx];
-    const uint32_t bytes = g.n * (uint32_t)(h1 - h0) * (uint32_t)(w1 - w0) * g.c * g.elem;
-    uint8_t *dst = nullptr;
-    err = take_fast(mem, idx, bytes, &dst);
-    if (err != TIGRIS_MEM_OK) return err;
-    copy_rect(g, src, dst, h0, h1, w0, w1, true);
-    if (mem->stats != nullptr) mem->stats->loads_bytes += bytes;
-    trace_band(mem, TIGRIS_TRACE_LOAD, idx, dst, src, bytes, h0, h1, w0, w1);
-    return TIGRIS_MEM_OK;
+    return mem_load_box(mem, plan, idx, rect_box(plan, idx, h0, h1, w0, w1));
 }
 
 tigris_mem_error_t mem_spill_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full, int32_t h0,
                                   int32_t h1, int32_t w0, int32_t w1)
 {
-    if (full == nullptr) return TIGRIS_MEM_ERR_NULL;
-    tigris_mem_error_t err = check_tensor(mem, idx);
-    if (err != TIGRIS_MEM_OK) return err;
-    Geometry g;
-    if (!geometry(plan, idx, true, &g) || !rect_valid(g, h0, h1, w0, w1)) return TIGRIS_MEM_ERR_BAD_INDEX;
-    uint8_t *src = (uint8_t *)mem->tensor_ptrs[idx];
-    const uint32_t bytes = g.n * (uint32_t)(h1 - h0) * (uint32_t)(w1 - w0) * g.c * g.elem;
-    copy_rect(g, (uint8_t *)full, src, h0, h1, w0, w1, false);
-    mem->tensor_ptrs[idx] = full;
-    if (mem->stats != nullptr) mem->stats->spills_bytes += bytes;
-    trace_band(mem, TIGRIS_TRACE_SPILL, idx, full, src, bytes, h0, h1, w0, w1);
-    return TIGRIS_MEM_OK;
+    return mem_spill_box(mem, plan, idx, full, rect_box(plan, idx, h0, h1, w0, w1));
 }
 
 }  // namespace tigris_rt

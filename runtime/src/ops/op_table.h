@@ -216,12 +216,13 @@ enum : uint16_t {
     kBandJoin = 1u << 3,          // Concat / Split along an axis other than the banded one
     kBandStripe = 1u << 4,        // the spatial op of a rank-4 stripe (and of a 2-D tile)
     kBandHw = 1u << 5,            // the spatial op of a 2-D tile
-    kBandLine = 1u << 6,          // the spatial op of a rank-3 stripe (Conv1D)
+    kBandLine = 1u << 6,          // the spatial op of a rank-3 stripe (Conv1D, 1-D pools)
     kBandChainSpatial = 1u << 7,  // a spatial member of a chain
     kBandChain = 1u << 8,         // any other member of a chain
     kBandAxes = 1u << 9,          // bands only when its axis attribute leaves the banded axes alone
     kBandByInput = 1u << 10,      // a reduction read by bands of input rows
     kBandReshape = 1u << 11,      // a byte copy banded over a leading extent both shapes share
+    kBandChannelSpatial = 1u << 12,  // the spatial op of a channel band: each output channel reads its own
 };
 
 // Other traits the runtime asks.
@@ -353,7 +354,7 @@ inline constexpr OpDef kOpDefs[] = {
         .bands(row::kWindowBands).with(kTraitWindow | kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
     op(TIGRIS_OP_DEPTHWISE, "DEPTHWISE", "DepthwiseConv")
         .kernel(Family::kConv, F32::kConv, kF).int8(S8::kDepthwise).int16(S16::kDepthwise).contract(Rule::kConv, DtypeClass::kF, row::q8)
-        .bands(row::kWindowBands).with(kTraitWindow | kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
+        .bands(row::kWindowBands | kBandChannelSpatial).with(kTraitWindow | kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
     op(TIGRIS_OP_RELU, "RELU", "Relu")
         .kernel(Family::kActivation, F32::kUnary, kF).int8(S8::kRelu).contract(Rule::kUnary, DtypeClass::kF, row::q8)
         .bands(row::kUnaryBands | kBandChain).lowered(Lowering::kUnary),
@@ -362,11 +363,11 @@ inline constexpr OpDef kOpDefs[] = {
         .bands(row::kUnaryBands | kBandChain).lowered(Lowering::kUnary),
     op(TIGRIS_OP_MAX_POOL, "MAX_POOL", "MaxPool")
         .kernel(Family::kPool, F32::kPool, kF).int8(S8::kMaxPool).int16(S16::kMaxPool).contract(Rule::kPool, DtypeClass::kF, row::q8)
-        .bands(row::kWindowBands).with(kTraitWindow),
+        .bands(row::kWindowBands | kBandLine | kBandChannelSpatial).with(kTraitWindow),
     op(TIGRIS_OP_AVG_POOL, "AVG_POOL", "AveragePool")
         .kernel(Family::kPool, F32::kPool, kF).int8(S8::kAvgPool).int16(S16::kAvgPool)
         .contract(Rule::kPool, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_POOL_ROUNDING))
-        .bands(row::kWindowBands).with(kTraitWindow).accelerated(kAccelCmsisNn | kAccelEspNn),
+        .bands(row::kWindowBands | kBandLine | kBandChannelSpatial).with(kTraitWindow).accelerated(kAccelCmsisNn | kAccelEspNn),
     op(TIGRIS_OP_ADD, "ADD", "Add")
         .kernel(Family::kBinary, F32::kBinary, kNum).int8(S8::kAdd).int16(S16::kAdd)
         .contract(Rule::kBinary, DtypeClass::kN, row::q8, row::kRequantBinary)
@@ -398,7 +399,7 @@ inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_GLOBAL_AVG, "GLOBAL_AVG", "GlobalAveragePool")
         .kernel(Family::kPool, F32::kGlobalPool, kF).int8(S8::kGlobalAvg).int16(S16::kGlobalAvg)
         .contract(Rule::kGlobalPool, DtypeClass::kF, row::q8, attr(TIGRIS_ATTR_POOL_ROUNDING))
-        .bands(kBandByInput).accelerated(kAccelCmsisNn),
+        .bands(kBandByInput | kBandChannelSpatial).accelerated(kAccelCmsisNn),
     op(TIGRIS_OP_FLATTEN, "FLATTEN", "Flatten")
         .kernel(Family::kMovement, F32::kReshape, kAny).int8(S8::kCopy).int16(S16::kByteMovement)
         .contract(Rule::kReshape, DtypeClass::kA, row::plain).bands(kBandReshape),
@@ -449,7 +450,7 @@ inline constexpr OpDef kOpDefs[] = {
         .bands(kBandStripe | kBandHw | kBandAxes),
     op(TIGRIS_OP_GLOBAL_MAX, "GLOBAL_MAX", "GlobalMaxPool")
         .kernel(Family::kPool, F32::kGlobalPool, kF).int8(S8::kGlobalMax).int16(S16::kGlobalMax)
-        .contract(Rule::kGlobalPool, DtypeClass::kF, row::q8).bands(kBandByInput),
+        .contract(Rule::kGlobalPool, DtypeClass::kF, row::q8).bands(kBandByInput | kBandChannelSpatial),
     op(TIGRIS_OP_CONV1D, "CONV1D", "Conv1D")
         .kernel(Family::kConv, F32::kConv, kF).int8(S8::kConv).int16(S16::kConv).contract(Rule::kConv, DtypeClass::kF, row::q8)
         .bands(kBandLine).with(kTraitWindow | kTraitFusedAct),

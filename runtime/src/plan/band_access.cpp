@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/le_bytes.h"
+#include "ops/op_table.h"
 #include "plan/band_rules.h"
 
 namespace tigris_rt {
@@ -16,7 +17,8 @@ namespace {
 constexpr uint8_t kUnset = 0xFF;
 constexpr uint8_t kWhole = 0xFE;  // a broadcast stage input read whole by elementwise ops
 
-enum WalkAxes : uint8_t { AXES_H, AXES_HW, AXES_ROWS };
+// AXES_HC: rows and channels (axes 1 and 3); every space has the same channels.
+enum WalkAxes : uint8_t { AXES_H, AXES_HW, AXES_ROWS, AXES_HC };
 
 struct Walk {
     const tigris_plan_t *plan;
@@ -60,6 +62,7 @@ bool extent_ok(Walk &w, uint16_t t)
     if (p->tensors[t].ndim != w.rank) return false;
     if (w.axes == AXES_ROWS) return fix(w.ext0, tensor_dim(p, t, 0));
     if (!fix(w.batch, tensor_dim(p, t, 0)) || !fix(w.ext0, tensor_dim(p, t, 1))) return false;
+    if (w.axes == AXES_HC) return fix(w.ext1, tensor_dim(p, t, 3));
     return w.axes != AXES_HW || fix(w.ext1, tensor_dim(p, t, 2));
 }
 
@@ -138,7 +141,8 @@ bool walk_stage(Walk &w)
         if (w.spatial && w.spatial(op.op_type)) {
             if (cur + 1u >= kWhole) return false;
             cur++;
-            w.ext0 = w.ext1 = -1;
+            w.ext0 = -1;
+            if (w.axes != AXES_HC) w.ext1 = -1;
         }
         for (uint32_t k = 0; k < op.num_outputs; k++) {
             const uint16_t t = list_at(p, op.outputs_off, k);
@@ -194,6 +198,10 @@ tigris_error_t check_tile_band(const tigris_plan_t *plan, const tigris_stage_t *
     case TIGRIS_BAND_KIND_HW:
         w.axes = AXES_HW;
         w.spatial = hw_spatial_op;
+        break;
+    case TIGRIS_BAND_KIND_CHANNELS:
+        w.axes = AXES_HC;
+        w.spatial = [](uint8_t type) { return ops::has_band(type, ops::kBandChannelSpatial); };
         break;
     case TIGRIS_BAND_KIND_ROWS:
         w.axes = AXES_ROWS;

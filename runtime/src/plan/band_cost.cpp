@@ -115,6 +115,15 @@ CostTensor cost_tensor(const int32_t *dims, uint8_t rank, uint8_t elem, uint8_t 
     return t;
 }
 
+CostTensor cost_tensor_channels(const int32_t *dims, uint8_t rank, uint8_t elem, uint8_t flags)
+{
+    CostTensor t = cost_tensor(dims, rank, elem, 1, false, flags);
+    if (rank != 4 || dims[3] <= 0 || dims[2] <= 0) return t;
+    t.cols = (uint32_t)dims[3];
+    t.cell = (uint32_t)dims[2] * elem;
+    return t;
+}
+
 bool cost_broadcast_whole(const int32_t *out_dims, uint8_t out_rank, const int32_t *dims, uint8_t rank, uint8_t lo,
                           uint8_t hi)
 {
@@ -233,6 +242,19 @@ bool same_rows_as_before(CostSpace *spaces, uint16_t n, bool first)
     return same;
 }
 
+// Whether every space's column count equals the previous column tile's of this row band
+// (kept in prev_r1): the bytes of a band depend only on its row and column counts.
+bool same_cols_as_before(CostSpace *spaces, uint16_t n, bool first)
+{
+    bool same = !first;
+    for (uint16_t k = 0; k < n; ++k) {
+        const int32_t len = spaces[k].c1 - spaces[k].c0;
+        same = same && spaces[k].prev_r1 == len;
+        spaces[k].prev_r1 = len;
+    }
+    return same;
+}
+
 void note_max(CostSpace *spaces, uint16_t n)
 {
     for (uint16_t k = 0; k < n; ++k) {
@@ -261,6 +283,7 @@ bool cost_banded_peak(const CostSource &src, CostSpace *spaces, uint16_t n, uint
         for (int32_t q0 = 0; q0 < C; q0 += w) {
             const int32_t q1 = q0 + w < C ? q0 + w : C;
             if (!cost_band_ranges(src, spaces, n, o0, o1, q0, q1)) return false;
+            if (same_cols_as_before(spaces, n, q0 == 0)) continue;  // same bytes as the tile before
             note_max(spaces, n);
             const uint64_t bytes =
                 line_buffered ? cost_reload_bytes(src, spaces, n, align) : cost_band_bytes(src, spaces, n, align);

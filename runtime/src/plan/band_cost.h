@@ -1,7 +1,7 @@
 // The band cost model: the one byte count the executor allocates by and the compiler
 // schedules by (docs/executor.md "Band cost model"). Plain functions, no heap, no globals.
 //
-// A banded stage (STRIPE, HW, ROWS) or a chain is described neutrally as a sequence of ops
+// A banded stage (STRIPE, HW, ROWS, CHANNELS) or a chain is described neutrally as a sequence of ops
 // (a chain: every member's ops, head first) over tensors, through a CostSource. The model
 // walks the ops through row spaces (space 0 until the first spatial op; each spatial op
 // reads the current space and writes the next, docs/plan-format.md §8), back-propagates a
@@ -47,7 +47,7 @@ struct CostTensor {
     uint32_t bytes;  // size_bytes of the whole tensor
     uint32_t outer;  // product of the dims before the banded axis
     uint32_t rows;   // extent of the banded axis
-    uint32_t cols;   // HW: extent of the axis after it (the width); 1 otherwise
+    uint32_t cols;   // HW: extent of the axis after it (the width); channel bands: the channels; 1 otherwise
     uint32_t cell;   // bytes of one cell: product of the remaining dims x element size
     uint8_t elem;    // element size
     uint8_t flags;   // CostTensorFlags
@@ -71,7 +71,7 @@ struct CostOp {
 struct CostSource {
     const void *ctx;
     uint16_t num_ops;
-    uint8_t hw;  // 2-D tiles: bands of rows x columns
+    uint8_t hw;  // 2-D tiles: bands of rows x columns (HW: the width; channel bands: the channels)
     void (*op)(const void *ctx, uint16_t j, CostOp *out);
     void (*tensor)(const void *ctx, uint16_t id, CostTensor *out);
 };
@@ -104,6 +104,10 @@ CostTensor cost_tensor(const int32_t *dims, uint8_t rank, uint8_t elem, uint8_t 
 // read whole: right-aligned, its dims on the banded axes [lo, hi] are absent or 1 while
 // the output's are not all 1 (STRIPE and chains [1,1], HW [1,2], ROWS [0,0]). A MatMul's
 // second operand in a ROWS band is read whole too.
+// Channel bands: a rank-4 NHWC tensor as outer N, rows H, columns C (the banded channels)
+// and cells of W elements: a band of r rows and c channels holds N x r x W x c elements.
+CostTensor cost_tensor_channels(const int32_t *dims, uint8_t rank, uint8_t elem, uint8_t flags);
+
 bool cost_broadcast_whole(const int32_t *out_dims, uint8_t out_rank, const int32_t *dims, uint8_t rank, uint8_t lo,
                           uint8_t hi);
 

@@ -1,6 +1,8 @@
 // The band cost model over a loaded plan (band_cost_plan.h).
 #include "plan/band_cost_plan.h"
 
+#include "ops/op_table.h"
+
 namespace tigris_rt {
 
 namespace {
@@ -11,6 +13,7 @@ bool spatial_for(uint8_t shape, const tigris_plan_t *plan, const tigris_op_t &op
     case PLAN_COST_STRIPE: return stripe_spatial_op(op.op_type) || line_spatial_op(op.op_type);
     case PLAN_COST_HW: return hw_spatial_op(op.op_type);
     case PLAN_COST_CHAIN: return chain_spatial_op(op.op_type);
+    case PLAN_COST_CHANNELS: return ops::has_band(op.op_type, ops::kBandChannelSpatial);
     default: (void)plan; return false;
     }
 }
@@ -24,8 +27,15 @@ void source_op(const void *vctx, uint16_t j, CostOp *out)
     out->num_outputs = op.num_outputs;
     out->inputs = tigris_op_inputs(c.plan, &op);
     out->outputs = tigris_op_outputs(c.plan, &op);
-    out->spatial = spatial_for(c.shape, c.plan, op) && op_band_geom(&op, 0, &out->row) ? 1u : 0u;
+    const bool geom = c.shape == PLAN_COST_CHANNELS ? channel_band_geom(c.plan, &op, &out->row)
+                                                    : op_band_geom(&op, 0, &out->row);
+    out->spatial = spatial_for(c.shape, c.plan, op) && geom ? 1u : 0u;
     if (out->spatial && c.shape == PLAN_COST_HW && !op_band_geom(&op, 1, &out->col)) out->spatial = 0;
+    if (c.shape == PLAN_COST_CHANNELS) {  // output channel c reads input channel c
+        out->col = BandGeom{};
+        out->col.eff_k = out->col.stride = 1;
+        out->col.kind = BAND_GEOM_WINDOW;
+    }
 }
 
 void source_tensor(const void *vctx, uint16_t id, CostTensor *out)
@@ -83,7 +93,10 @@ CostTensor plan_cost_tensor(const PlanCostCtx &c, uint16_t t)
     if (c.shape != PLAN_COST_CHAIN && (flags & COST_LOADED) && read_whole(c, t, source_ops(plan, c.head, c.last)))
         flags |= COST_WHOLE;
     const uint8_t axis = c.shape == PLAN_COST_ROWS ? 0 : 1;
-    CostTensor out = cost_tensor(tigris_tensor_shape(plan, &tt), tt.ndim, (uint8_t)tigris_dtype_size(tt.dtype), axis,
+    CostTensor out = c.shape == PLAN_COST_CHANNELS
+                         ? cost_tensor_channels(tigris_tensor_shape(plan, &tt), tt.ndim,
+                                                (uint8_t)tigris_dtype_size(tt.dtype), flags)
+                         : cost_tensor(tigris_tensor_shape(plan, &tt), tt.ndim, (uint8_t)tigris_dtype_size(tt.dtype), axis,
                                  c.shape == PLAN_COST_HW, flags);
     out.bytes = tt.size_bytes;
     return out;
@@ -99,6 +112,7 @@ bool plan_cost_source(const tigris_plan_t *plan, uint16_t s, tigris_band_kind_t 
     case TIGRIS_BAND_KIND_STRIPE: ctx->shape = PLAN_COST_STRIPE, ctx->lo = ctx->hi = 1; break;
     case TIGRIS_BAND_KIND_HW: ctx->shape = PLAN_COST_HW, ctx->lo = 1, ctx->hi = 2; break;
     case TIGRIS_BAND_KIND_ROWS: ctx->shape = PLAN_COST_ROWS, ctx->lo = ctx->hi = 0; break;
+    case TIGRIS_BAND_KIND_CHANNELS: ctx->shape = PLAN_COST_CHANNELS, ctx->lo = ctx->hi = 1; break;
     case TIGRIS_BAND_KIND_NONE:
         if (st.chain_len < 2 || st.chain_id != s || (uint32_t)s + st.chain_len > plan->header->num_stages) return false;
         ctx->shape = PLAN_COST_CHAIN, ctx->lo = ctx->hi = 1;
@@ -111,7 +125,7 @@ bool plan_cost_source(const tigris_plan_t *plan, uint16_t s, tigris_band_kind_t 
     *src = CostSource{};
     src->ctx = ctx;
     src->num_ops = source_ops(plan, ctx->head, ctx->last);
-    src->hw = ctx->shape == PLAN_COST_HW ? 1u : 0u;
+    src->hw = ctx->shape == PLAN_COST_HW || ctx->shape == PLAN_COST_CHANNELS ? 1u : 0u;
     src->op = source_op;
     src->tensor = source_tensor;
     return src->num_ops > 0 && (uint32_t)ctx->first_op + src->num_ops <= plan->header->num_ops;
@@ -149,7 +163,7 @@ bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, Cost
         if (kind == TIGRIS_BAND_KIND_NONE) return false;
     }
     if (kind != TIGRIS_BAND_KIND_NONE && kind != TIGRIS_BAND_KIND_STRIPE && kind != TIGRIS_BAND_KIND_HW &&
-        kind != TIGRIS_BAND_KIND_ROWS) {
+        kind != TIGRIS_BAND_KIND_ROWS && kind != TIGRIS_BAND_KIND_CHANNELS) {
         const tigris_op_t &op = plan->ops[tigris_stage_ops(plan, &st)[0]];
         const tigris_tensor_t &in = plan->tensors[tigris_op_inputs(plan, &op)[0]];
         const tigris_tensor_t &o = plan->tensors[tigris_op_outputs(plan, &op)[0]];

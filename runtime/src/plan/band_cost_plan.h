@@ -20,10 +20,11 @@ enum PlanCostShape : uint8_t {
     PLAN_COST_STRIPE = 0,  // axis 1 (rank 3 or 4), spatial: stripe set or Conv1D
     PLAN_COST_HW = 1,      // axes 1 and 2, spatial: the HW set
     PLAN_COST_ROWS = 2,    // axis 0 of rank-2 matrices, no spatial op
-    PLAN_COST_CHAIN = 3    // axis 1, spatial: chain set, nothing read whole
+    PLAN_COST_CHAIN = 3,   // axis 1, spatial: chain set, nothing read whole
+    PLAN_COST_CHANNELS = 4  // axes 1 and 3 (rows x channels), spatial: the channel-spatial set
 };
 
-// Describe stage s banded as STRIPE, HW or ROWS, or (kind NONE) the chain whose head is s.
+// Describe stage s banded as STRIPE, HW, ROWS or CHANNELS, or (kind NONE) the chain whose head is s.
 // False for another kind or a chain field that does not hold.
 bool plan_cost_source(const tigris_plan_t *plan, uint16_t s, tigris_band_kind_t kind, PlanCostCtx *ctx,
                       CostSource *src);

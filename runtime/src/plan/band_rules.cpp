@@ -297,6 +297,48 @@ bool leading_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand
     return true;
 }
 
+// Every op keeps each channel to itself: at most one channel-spatial op (Depthwise with one
+// output channel per input channel, MaxPool, AvgPool), unary and binary elementwise ops
+// otherwise (none with an axis attribute), rank-4 float32 stage I/O. The float kernels
+// index weights and broadcast operands by the global channel; the int8 ones do not.
+bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
+{
+    if (s->inputs_count == 0 || s->outputs_count == 0 || !stage_io_rank(plan, s, 4)) return false;
+    int32_t spatial = -1;
+    for (uint32_t j = 0; j < s->ops_count; j++) {
+        const tigris_op_t &op = op_at(plan, s, j);
+        if (op.num_inputs < 1 || op.num_outputs < 1 || ops::has_band(op.op_type, ops::kBandAxes)) return false;
+        for (uint32_t k = 0; k < op.num_inputs; k++)
+            if (plan->tensors[op_in(plan, op, k)].dtype != TIGRIS_DTYPE_FLOAT32) return false;
+        for (uint32_t k = 0; k < op.num_outputs; k++)
+            if (plan->tensors[op_out(plan, op, k)].dtype != TIGRIS_DTYPE_FLOAT32) return false;
+        if (ops::has_band(op.op_type, ops::kBandChannelSpatial)) {
+            const uint16_t in = op_in(plan, op, 0), out = op_out(plan, op, 0);
+            if (spatial >= 0 || plan->tensors[in].ndim != 4 || plan->tensors[out].ndim != 4 ||
+                tensor_dim(plan, in, 3) != tensor_dim(plan, out, 3))
+                return false;
+            spatial = (int32_t)j;
+        } else if (!band_unary_op(op.op_type) && !band_binary_op(op.op_type)) {
+            return false;
+        }
+    }
+    uint16_t out = rd_u16(plan->index_pool + s->outputs_off);
+    b->halo = 0;
+    if (spatial >= 0) {
+        const tigris_op_t &op = op_at(plan, s, (uint32_t)spatial);
+        BandGeom g;
+        if (!channel_band_geom(plan, &op, &g)) return false;
+        out = op_out(plan, op, 0);
+        b->halo = band_halo(&g);
+    }
+    b->spatial = spatial;
+    b->extent = (uint32_t)tensor_dim(plan, out, 1);
+    b->col_extent = (uint32_t)tensor_dim(plan, out, 3);
+    b->axis = 1;
+    b->rank = 4;
+    return true;
+}
+
 bool kind_conditions(const tigris_plan_t *plan, const tigris_stage_t *s, tigris_band_kind_t kind, StageBand *b)
 {
     switch (kind) {
@@ -307,6 +349,7 @@ bool kind_conditions(const tigris_plan_t *plan, const tigris_stage_t *s, tigris_
     case TIGRIS_BAND_KIND_RESHAPE: return reshape_holds(plan, s, b);
     case TIGRIS_BAND_KIND_LEADING: return leading_holds(plan, s, b);
     case TIGRIS_BAND_KIND_STRIPE: return stripe_holds(plan, s, b);
+    case TIGRIS_BAND_KIND_CHANNELS: return channels_holds(plan, s, b);
     default: return false;
     }
 }
@@ -417,6 +460,19 @@ bool op_band_geom(const tigris_op_t *op, int axis, BandGeom *out)
     return true;
 }
 
+bool channel_band_geom(const tigris_plan_t *plan, const tigris_op_t *op, BandGeom *out)
+{
+    if (op->op_type != TIGRIS_OP_GLOBAL_AVG && op->op_type != TIGRIS_OP_GLOBAL_MAX) return op_band_geom(op, 0, out);
+    if (op->num_inputs < 1) return false;
+    const int32_t h = tensor_dim(plan, op_in(plan, *op, 0), 1);
+    if (h < 1) return false;
+    *out = BandGeom{};
+    out->kind = BAND_GEOM_WINDOW;  // one output row reading every input row
+    out->eff_k = (uint32_t)h;
+    out->stride = 1;
+    return true;
+}
+
 uint32_t band_halo(const BandGeom *g)
 {
     switch (g->kind) {
@@ -521,7 +577,7 @@ tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *s
     if (!bandable_stage(plan, stage)) return TIGRIS_BAND_KIND_NONE;
     const uint8_t band = plan->tile_plans_v11[stage->tile_plan_idx].facts.band;
     const uint8_t stated = TIGRIS_TILE_BAND_KIND(band);
-    if (stated == TIGRIS_BAND_KIND_NONE || stated > TIGRIS_BAND_KIND_STRIPE) return TIGRIS_BAND_KIND_NONE;
+    if (stated == TIGRIS_BAND_KIND_NONE || stated > TIGRIS_BAND_KIND_CHANNELS) return TIGRIS_BAND_KIND_NONE;
     const tigris_band_kind_t kind = (tigris_band_kind_t)stated;
     return band_kind_holds(plan, stage, kind, TIGRIS_TILE_BAND_MODE(band), out) ? kind : TIGRIS_BAND_KIND_NONE;
 }
@@ -535,7 +591,7 @@ bool band_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, const St
     if (band < 1) band = 1;
     if (band > b->extent) band = b->extent;
     uint64_t tiles = ((uint64_t)b->extent + band - 1u) / band;
-    if (b->kind == TIGRIS_BAND_KIND_HW) {
+    if (b->kind == TIGRIS_BAND_KIND_HW || b->kind == TIGRIS_BAND_KIND_CHANNELS) {
         uint32_t w = ch.tile_width < 1 ? 1u : ch.tile_width;
         if (b->col_extent == 0) return false;
         if (w > b->col_extent) w = b->col_extent;

@@ -66,6 +66,10 @@ bool op_band_geom(const tigris_op_t *op, int axis, BandGeom *out);
 // window max(eff_k - stride, 0); transposed ceil((eff_k - 1) / stride); upsample 1 if stride > 1.
 uint32_t band_halo(const BandGeom *g);
 
+// A channel band's spatial op along the rows: op_band_geom (axis 0), or for GlobalAvg /
+// GlobalMax one output row reading every input row (a window of the input's height).
+bool channel_band_geom(const tigris_plan_t *plan, const tigris_op_t *op, BandGeom *out);
+
 // Input rows [in0, in1) a band of output rows [o0, o1) reads, clamped to [0, in_extent),
 // with the padding rows the clamp removed (window only; 0 otherwise).
 struct BandRows {

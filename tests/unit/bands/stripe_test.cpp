@@ -100,6 +100,21 @@ TEST(Stripe, Conv1dLength) {
   }
 }
 
+TEST(Stripe, Pools1dLength) {
+  // Rank-3 (NLC) pools band along the length like Conv1D: window 4 stride 4 (M5's MaxPool1d),
+  // and window 3 stride 2 with pads, batch 2.
+  for (bool int8 : {false, true}) {
+    SpatialCase mp = conv({1, 19, 5}, window(4, 1, 4, 1, 0, 0, 0, 0), 0, int8);
+    mp.type = TIGRIS_OP_MAX_POOL;
+    mp.sp.group = 0;
+    check_bands(mp, {1, 2, 4, 9}, "maxpool1d");
+    SpatialCase ap = conv({2, 10, 3}, window(3, 1, 2, 1, 1, 1, 0, 0), 0, int8);
+    ap.type = TIGRIS_OP_AVG_POOL;
+    ap.sp.group = 0;
+    check_bands(ap, {1, 3}, "avgpool1d");
+  }
+}
+
 TEST(Stripe, CompressedWeights) {
   // The conv's weights and bias in an LZ4 block: decoded once, kept for every band.
   SpatialCase c = conv({1, 7, 5, 3}, window(3, 3, 1, 1, 1, 1, 1, 1), 4);

@@ -126,6 +126,32 @@ TEST(BandKinds, HwTiles) {
   expect_facts(d.facts, 2, 6, 5, 1, 1, TIGRIS_BAND_KIND_HW);
 }
 
+TEST(BandKinds, ChannelBands) {
+  // x [1,10,8,4] -> depthwise 3x3 s2 p1 -> y [1,5,4,4] -> relu -> z: 5 output rows in bands
+  // of 2 (3) times 4 channels in bands of 3 (2) = 6 tiles; halo 3 - 2 = 1.
+  OpDesc c = op(TIGRIS_OP_DEPTHWISE, "dw", {0}, {1});
+  c.spatial = window(3, 2, 1);
+  c.spatial.group = 4;
+  c.weight = 0;
+  PlanDesc p = one_stage({tensor("x", {1, 10, 8, 4}), tensor("y", {1, 5, 4, 4}), tensor("z", {1, 5, 4, 4})},
+                         {c, op(TIGRIS_OP_RELU, "relu", {1}, {2})}, {0});
+  p.weights = {weight("w", 4 * 3 * 3 * 4)};
+  tile(p, tile_record(TIGRIS_TILE_AXIS_HEIGHT, 2, facts(2, 6, 5, 1, 1, TIGRIS_BAND_KIND_CHANNELS), 3));
+  Derived d = derive(p);
+  ASSERT_EQ(d.err, TIGRIS_OK) << tigris_error_str(d.err);
+  EXPECT_EQ(d.kind, TIGRIS_BAND_KIND_CHANNELS);
+  expect_facts(d.facts, 2, 6, 5, 1, 1, TIGRIS_BAND_KIND_CHANNELS);
+  // Counting the row bands only, or stating the HW axis, is refused.
+  tile(p, tile_record(TIGRIS_TILE_AXIS_HEIGHT, 2, facts(2, 3, 5, 1, 1, TIGRIS_BAND_KIND_CHANNELS), 3));
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_TILE_FACTS);
+  tile(p, tile_record(TIGRIS_TILE_AXIS_HW, 2, facts(2, 6, 5, 1, 1, TIGRIS_BAND_KIND_CHANNELS), 3));
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_TILE_FACTS);
+  // A convolution mixes channels: CHANNELS does not hold.
+  PlanDesc q = conv_s2();
+  tile(q, tile_record(TIGRIS_TILE_AXIS_HEIGHT, 2, facts(2, 6, 5, 1, 1, TIGRIS_BAND_KIND_CHANNELS), 3));
+  EXPECT_EQ(load_err(write_plan(q)), TIGRIS_ERR_TILE_FACTS);
+}
+
 TEST(BandKinds, ByInputGlobalAverage) {
   PlanDesc p = one_stage({tensor("x", {1, 6, 4, 3}), tensor("y", {1, 1, 1, 3})},
                          {op(TIGRIS_OP_GLOBAL_AVG, "gap", {0}, {1})}, {0});

@@ -53,6 +53,7 @@ int spatial_geometry(const Call &call, SpatialGeom *g)
     g->pad_left = wide ? sp.pad_left : 0;
     g->pad_right = wide ? sp.pad_right : 0;
     g->in_row_start = g->out_row_start = 0;
+    g->chan0 = 0;
     if (call.tiled()) {
         const tigris_tile_ctx_t &t = call.tile();
         g->in_h = t.in_h;
@@ -67,6 +68,11 @@ int spatial_geometry(const Call &call, SpatialGeom *g)
             g->out_w = t.out_w;
             g->pad_left = t.pad_left;
             g->pad_right = t.pad_right;
+        }
+        if (t.chan_tiled) {  // channels [chan0, chan0 + chans) of a channel-separable op
+            if (!wide || g->c_in != g->c_out || t.chan0 < 0 || t.chans < 1 || t.chan0 + t.chans > g->c_in) return -1;
+            g->chan0 = t.chan0;
+            g->c_in = g->c_out = t.chans;
         }
         if (g->in_h < 0 || g->out_h < 0 || g->in_w < 1 || g->out_w < 0 || g->in_row_start < 0 || g->out_row_start < 0 ||
             g->pad_top < 0 || g->pad_left < 0)
@@ -136,6 +142,12 @@ Band pointwise_band(const tigris_mem_t *mem)
         b.in_cols = t.in_w;
         b.out_cols = t.out_w;
     }
+    if (t.chan_tiled && !t.row_tiled) {  // rank-4 NHWC: the channels are axis 3
+        b.col_axis = 3;
+        b.cols = b.in_cols = b.out_cols = t.chans;
+        b.col0 = t.chan0;
+        b.chans = true;
+    }
     return b;
 }
 
@@ -193,8 +205,8 @@ View input_view(const Band &b, const void *data, const int32_t *shape, uint8_t r
         int a = b.row_axis - off;
         if (a >= 0 && shape[a] == out_shape[b.row_axis]) ra = a;
     }
-    if (off >= 0 && b.col_axis >= 0 && b.col_axis < out_rank) {
-        int a = b.col_axis - off;
+    if (off >= 0 && b.col_axis >= 0 && b.col_axis < out_rank && (ra >= 0 || !b.chans)) {
+        int a = b.col_axis - off;  // channel bands: only a row-banded input holds a channel band
         if (a >= 0 && shape[a] == out_shape[b.col_axis]) ca = a;
     }
     return banded_view(b, data, shape, rank, elem, ra, ca, b.in_row_start, b.in_cols);

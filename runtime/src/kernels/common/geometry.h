@@ -49,6 +49,7 @@ struct SpatialGeom {
     int32_t k_h, k_w, s_h, s_w, d_h, d_w;
     int32_t pad_top, pad_bottom, pad_left, pad_right;
     int32_t in_row_start, out_row_start;
+    int32_t chan0;  // channel bands: global channel of buffer channel 0 (c_in = c_out = the band's)
     int64_t in_batch, in_row, out_batch, out_row;  // strides in elements (pixel stride = c)
 };
 // 0, or -1 when the tensors are not rank 3/4 or the tile context is inconsistent.
@@ -87,6 +88,7 @@ struct Band {
     int32_t rows, row0, in_row_start, out_row_start;
     int8_t col_axis;
     int32_t cols, col0, in_cols, out_cols;
+    bool chans;  // col_axis is the channel axis of a channel band (only row-banded inputs are cut)
 };
 Band pointwise_band(const tigris_mem_t *mem);
 

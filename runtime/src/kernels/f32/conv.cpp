@@ -12,6 +12,7 @@ struct ConvArgs {
     const float *in, *w, *b;
     float *out;
     uint8_t act;
+    int32_t wc;  // depthwise: weight channels per tap (a channel band reads its share at w + chan0)
 };
 
 // The window taps [lo, hi) of one axis that fall inside the input: origin + k * d in [0, extent).
@@ -115,10 +116,10 @@ void depthwise_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x)
             float s2 = a.b ? a.b[oc + 2] : 0.0f, s3 = a.b ? a.b[oc + 3] : 0.0f;
             for (int32_t kh = ky_lo; kh < ky_hi; ++kh) {
                 const float *row = in_n + (iy0 + kh * g.d_h) * g.in_row + oc;
-                const float *wrow = a.w + (int64_t)kh * g.k_w * g.c_out + oc;
+                const float *wrow = a.w + (int64_t)kh * g.k_w * a.wc + oc;
                 for (int32_t kw = kx_lo; kw < kx_hi; ++kw) {
                     const float *ip = row + (int64_t)(ix0 + kw * g.d_w) * g.c_in;
-                    const float *wp = wrow + (int64_t)kw * g.c_out;
+                    const float *wp = wrow + (int64_t)kw * a.wc;
                     s0 += ip[0] * wp[0];
                     s1 += ip[1] * wp[1];
                     s2 += ip[2] * wp[2];
@@ -138,7 +139,7 @@ void depthwise_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x)
             const int32_t iy = iy0 + kh * g.d_h;
             for (int32_t kw = kx_lo; kw < kx_hi; ++kw) {
                 const int32_t ix = ix0 + kw * g.d_w;
-                s += in_n[iy * g.in_row + (int64_t)ix * g.c_in + ic] * a.w[((int64_t)kh * g.k_w + kw) * g.c_out + oc];
+                s += in_n[iy * g.in_row + (int64_t)ix * g.c_in + ic] * a.w[((int64_t)kh * g.k_w + kw) * a.wc + oc];
             }
         }
         o[oc] = fused(s, a.act);
@@ -160,6 +161,13 @@ int conv(const Call &c)
     bool dw = c.op->op_type == TIGRIS_OP_DEPTHWISE;
     int32_t groups = c.op->spatial.group == 0 ? 1 : c.op->spatial.group;
     if (dw ? (a.g.c_out % a.g.c_in != 0) : (a.g.c_in % groups != 0 || a.g.c_out % groups != 0)) return -1;
+    a.wc = a.g.c_out;
+    if (a.g.chan0 != 0 || a.g.c_out != c.shape(c.out(0))[c.out(0).ndim - 1]) {  // a channel band
+        if (!dw) return -1;
+        a.wc = c.shape(c.out(0))[c.out(0).ndim - 1];
+        a.w += a.g.chan0;
+        if (a.b) a.b += a.g.chan0;
+    }
     for (int32_t n = 0; n < a.g.n; ++n)
         for (int32_t r = 0; r < a.g.out_h; ++r)
             for (int32_t x = 0; x < a.g.out_w; ++x) {

@@ -91,7 +91,14 @@ int global_pool(const Call &c)
     if (in == nullptr || out == nullptr) return -1;
     bool is_max = c.op->op_type == TIGRIS_OP_GLOBAL_MAX;
     kern::ReduceBand rb = kern::reduce_band(c.mem);
-    if (c.tiled() && !rb.active) return -1;
+    const tigris_tile_ctx_t &band = c.tile();
+    if (c.tiled() && band.chan_tiled) {  // a channel band: every row and column of its channels
+        if (rb.active || band.in_h != h || band.in_row_start != 0 || band.chans < 1 || band.chan0 + band.chans > ch)
+            return -1;
+        ch = band.chans;
+    } else if (c.tiled() && !rb.active) {
+        return -1;
+    }
     int32_t rows = rb.active ? rb.in_h : h, start = rb.active ? rb.in_row_start : 0;
     float *acc = rb.active ? static_cast<float *>(rb.acc) : out;
     int64_t row = (int64_t)w * ch, batch = (int64_t)(start + rows) * row;

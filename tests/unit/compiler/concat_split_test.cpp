@@ -1,0 +1,78 @@
+// passes::split_wide_concats: a Concat of more inputs than a stage may list becomes a tree
+// of Concats of at most kConcatFanIn inputs on the same axis, and the plan computes the
+// hand-derived concatenation.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "compiler/passes/concat_split.h"
+#include "compiler/plan/emit.h"
+#include "compiler/plan/plan_writer.h"
+#include "compiler/schedule/stages.h"
+#include "compiler_support/plan_runner.h"
+#include "tigris_config.h"
+#include "unit/compiler/pass_helpers.h"
+
+namespace {
+
+using namespace tigris;
+
+TEST(ConcatSplit, ManyInputsBecomeATreeThatComputesTheConcat) {
+  // x [1,2,3,3]; p_i = x * (i + 1); y = Concat(p_0 .. p_19) along the channels: [1,40,3,3].
+  constexpr int kInputs = 20;
+  static_assert(kInputs > TIGRIS_MAX_STAGE_INPUTS, "the test needs more inputs than a stage holds");
+  test::OnnxBuilder b;
+  b.input("x", {1, 2, 3, 3});
+  std::vector<std::string> parts;
+  for (int i = 0; i < kInputs; ++i) {
+    const std::string k = "k" + std::to_string(i), p = "p" + std::to_string(i);
+    b.init(k, {1}, {static_cast<float>(i + 1)});
+    b.node("Mul", {"x", k}, {p});
+    parts.push_back(p);
+  }
+  auto& cat = b.node("Concat", parts, {"y"});
+  test::OnnxBuilder::attr(cat, "axis", int64_t{1});
+  b.output("y", {1, 2 * kInputs, 3, 3});
+  const ir::Graph g = test::normalized(b);
+  int concats = 0;
+  for (const ir::Node& n : g.nodes) {
+    if (n.op != "Concat") continue;
+    ++concats;
+    EXPECT_LE(n.inputs.size(), passes::kConcatFanIn) << n.name;
+    EXPECT_EQ(n.attrs.get_int("axis", -1), 1) << n.name;  // no spatial op: the model's own order
+  }
+  EXPECT_EQ(concats, 4);  // 20 inputs: a root of 8 joining three trees of 7, 7 and 6
+
+  const schedule::Schedule sch = schedule::partition(g, 0);
+  plan::EmitOptions eo;
+  eo.model_name = "concat";
+  const std::vector<uint8_t> bytes = plan::write_plan(plan::describe_plan(g, sch, eo));
+  std::vector<float> x(18);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) - 7.5f;
+  std::vector<uint8_t> in(x.size() * 4);
+  std::memcpy(in.data(), x.data(), in.size());
+  const test::PlanRun r = test::run_plan(bytes, {in}, 1 << 20);
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.outputs.at(0).size(), 40u * 9 * 4);
+  std::vector<float> y(40 * 9);
+  std::memcpy(y.data(), r.outputs[0].data(), r.outputs[0].size());
+  // NCHW: channel c of y is channel c % 2 of x times (c / 2 + 1).
+  for (int c = 0; c < 40; ++c)
+    for (int p = 0; p < 9; ++p) EXPECT_EQ(y[c * 9 + p], x[(c % 2) * 9 + p] * static_cast<float>(c / 2 + 1)) << c;
+}
+
+TEST(ConcatSplit, NarrowConcatsStayWhole) {
+  test::OnnxBuilder b;
+  b.input("x", {1, 2, 3, 3});
+  std::vector<std::string> parts(TIGRIS_MAX_STAGE_INPUTS, "x");
+  auto& cat = b.node("Concat", parts, {"y"});
+  test::OnnxBuilder::attr(cat, "axis", int64_t{1});
+  b.output("y", {1, 2 * TIGRIS_MAX_STAGE_INPUTS, 3, 3});
+  ir::Graph g = test::normalized(b);
+  EXPECT_EQ(passes::split_wide_concats(g), 0);
+  int concats = 0;
+  for (const ir::Node& n : g.nodes) concats += n.op == "Concat";
+  EXPECT_EQ(concats, 1);
+}
+
+}  // namespace

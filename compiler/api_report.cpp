@@ -39,6 +39,7 @@ std::string model_dtype(const ir::Graph& g) {
   return "float32";
 }
 
+// Every node of the graph and of the graphs its If/While nodes run.
 void find_unsupported(const ir::Graph& g, ModelSummary& s) {
   plan::WeightTable scratch;
   for (const ir::Node& n : g.nodes) {
@@ -55,6 +56,7 @@ void find_unsupported(const ir::Graph& g, ModelSummary& s) {
     if (!t.constant && !ir::dtype_storable(t.dtype))
       s.dtype_errors.push_back("tensor '" + t.name + "' is " + ir::dtype_name(t.dtype) +
                                "; plans hold float32, int8, uint8, int16, int32, int64 and bool");
+  for (const ir::Graph& sub : g.subgraphs) find_unsupported(sub, s);
 }
 
 }  // namespace
@@ -154,7 +156,9 @@ uint64_t minimum_for_partition(const ir::Graph& g, const schedule::Schedule& sch
   if (sch.floor > 0) return sch.floor;
   uint64_t m = 0;
   int n = static_cast<int>(g.nodes.size());
-  for (int i = 0; i < n; ++i) m = std::max(m, schedule::stage_cost(g, i, i + 1, n == 1));
+  for (int i = 0; i < n; ++i)
+    if (!ir::is_control_flow(g.nodes[static_cast<size_t>(i)]))
+      m = std::max(m, schedule::stage_cost(g, i, i + 1, n == 1));
   return m;
 }
 
@@ -175,7 +179,9 @@ std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g
     const schedule::Stage& st = sch.stages[i];
     // What the ops would hold as one whole stage (below the floor a stage states its
     // smallest form as its peak, so this is computed for every stage).
-    const uint64_t untiled = schedule::stage_cost(g, st.first, st.end, false);
+    // An If/While stage holds nothing in fast memory (its graphs' stages do).
+    const bool control = ir::is_control_flow(g.nodes[static_cast<size_t>(st.first)]);
+    const uint64_t untiled = control ? 0 : schedule::stage_cost(g, st.first, st.end, false);
     StageSummary s = stage_summary(g, st, static_cast<uint32_t>(i), untiled);
     f.spill_bytes += s.spill_bytes;
     f.reload_bytes += s.reload_bytes;

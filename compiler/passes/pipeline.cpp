@@ -37,7 +37,9 @@ const std::vector<Pass>& normalization_pipeline() {
 }
 
 void normalize(ir::Graph& g) {
+  for (ir::Graph& sub : g.subgraphs) normalize(sub);  // the graphs of If/While nodes, alike
   for (const Pass& p : normalization_pipeline()) p.run(g);
+  materialize_control_constants(g);
 }
 
 }  // namespace tigris::passes

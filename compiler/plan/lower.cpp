@@ -84,6 +84,7 @@ const std::map<std::string, LowerFn>& table() {
     register_other(m);
     register_svdf(m);
     register_lstm(m);
+    register_control(m);
     return m;
   }();
   return t;

@@ -49,14 +49,20 @@ Node node(Graph& g, const std::string& op, const std::string& base, std::vector<
   return n;
 }
 
+// Right-aligned broadcast of two shapes whose extents are equal or 1.
+ir::Shape broadcast(const ir::Shape& a, const ir::Shape& b) {
+  ir::Shape r(std::max(a.size(), b.size()), 1);
+  for (size_t i = 0; i < r.size(); ++i) {
+    const int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1, y = i < b.size() ? b[b.size() - 1 - i] : 1;
+    r[r.size() - 1 - i] = std::max(x, y);
+  }
+  return r;
+}
+
 // Nodes making constant `c` a tensor from `src` (one element, run time); returns the tensor.
 TensorId materialize(Graph& g, TensorId c, TensorId src, std::vector<Node>& out) {
   const ir::Tensor ct = g.tensor(c);
   const ir::Tensor st = g.tensor(src);
-  if (st.rank() > ct.rank())
-    throw CompileError(ErrorKind::Unsupported,
-                       "constant '" + ct.name + "' of a control-flow graph: no tensor of its rank to compute it from",
-                       {}, {ct.name});
   const std::string base = ct.name + "_value";
   TensorId b = src;
   if (st.dtype != DType::Bool) {
@@ -66,9 +72,10 @@ TensorId materialize(Graph& g, TensorId c, TensorId src, std::vector<Node>& out)
     out.push_back(std::move(cast));
   }
   // A constant operand of rank 0 is read as [1] by the runtime (CONSTANT_OPERAND), so
-  // rank-0 results are computed as [1] and reshaped.
+  // rank-0 results are computed as [1]; a result whose shape is not the constant's (src of
+  // a higher rank) is reshaped to it (the same elements: src has one).
   const ir::Shape small = st.rank() == 0 ? ir::Shape{1} : st.shape;
-  const ir::Shape wide = ct.rank() == 0 ? ir::Shape{1} : ct.shape;
+  const ir::Shape wide = broadcast(ct.rank() == 0 ? ir::Shape{1} : ct.shape, small);
   TensorId value = new_tensor(g, base, wide, ct.dtype);
   if (ct.dtype == DType::Bool) {
     TensorId off = new_tensor(g, base + "_off", small, DType::Bool);
@@ -83,7 +90,7 @@ TensorId materialize(Graph& g, TensorId c, TensorId src, std::vector<Node>& out)
     out.push_back(node(g, "Mul", base + "_zero", {num, zero_of(g, base + "_0", ct.dtype)}, zero));
     out.push_back(node(g, "Sub", base, {c, zero}, value));
   }
-  if (ct.rank() > 0) return value;
+  if (wide == ct.shape) return value;
   TensorId scalar = new_tensor(g, base + "_scalar", ct.shape, ct.dtype);
   out.push_back(node(g, "Reshape", base + "_scalar", {value}, scalar));
   return scalar;

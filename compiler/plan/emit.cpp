@@ -220,7 +220,8 @@ void check_binding(const ir::Graph& g, const ir::Node& n, const std::vector<ir::
   for (size_t i = 0; i < outer.size(); ++i) {
     const ir::Tensor& a = g.tensor(outer[i]);
     const ir::Tensor& b = sub.tensor(inner[i]);
-    if (a.dtype != b.dtype || a.shape != b.shape)
+    // One element is the same bytes whatever its shape ([] or [1]: ONNX conditions).
+    if (a.dtype != b.dtype || (a.shape != b.shape && !(a.elements() == 1 && b.elements() == 1)))
       fail("'" + a.name + "' and '" + b.name + "' differ in type or stored shape");
     if (((tensor_flags(g, outer[i]) ^ tensor_flags(sub, inner[i])) & TIGRIS_TENSOR_LINEAR) != 0)
       fail("'" + a.name + "' and '" + b.name + "' are stored in different axis orders");

@@ -146,10 +146,15 @@ bool Importer::import_control(const ::onnx::NodeProto& n, ir::Node& node) {
   const ir::TensorId cond_out = b.outputs[0];
   std::vector<ir::TensorId> v_out(b.outputs.begin() + 1, b.outputs.end());
   const ir::TensorId m_in = has_m ? like(b, graph, m, "trips") : ir::kNoTensor;
-  const ir::TensorId next = add(b, "iter_next", i64, {});
+  // iter + 1: a rank-0 constant operand is [1] in a plan, so the sum is [1], reshaped to [].
+  const ir::TensorId sum = add(b, "iter_plus_one", i64, {1});
   std::vector<uint8_t> one8(8, 0);
   one8[0] = 1;
-  b.nodes.push_back(make(b, "Add", "iter_next", {iter, constant(b, "one", i64, one8)}, next));
+  b.nodes.push_back(make(b, "Add", "iter_plus_one", {iter, constant(b, "one", i64, one8)}, sum));
+  const ir::TensorId next = add(b, "iter_next", i64, {});
+  const ir::TensorId scalar_shape = constant(b, "scalar_shape", i64, {});
+  b.tensor(scalar_shape).shape = {0};
+  b.nodes.push_back(make(b, "Reshape", "iter_next", {sum, scalar_shape}, next));
   b.inputs = {iter};
   b.outputs = {next};
   if (has_m) {

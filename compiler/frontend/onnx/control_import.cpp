@@ -64,6 +64,7 @@ ir::Node make(ir::Graph& g, const std::string& op, const std::string& base, std:
 
 bool Importer::import_control(const ::onnx::NodeProto& n, ir::Node& node) {
   if (!n.domain().empty() && n.domain() != "ai.onnx") return false;
+  if (n.op_type() == "Scan") return import_scan(n, node);
   if (n.op_type() != "If" && n.op_type() != "Loop") return false;
   auto results = [&] {
     for (const auto& out : n.output()) node.outputs.push_back(out.empty() ? ir::kNoTensor : activation(out));
@@ -190,6 +191,28 @@ bool Importer::import_control(const ::onnx::NodeProto& n, ir::Node& node) {
   }
   node.attrs.set("cond_graph", static_cast<int64_t>(graph.subgraphs.size()));
   graph.subgraphs.push_back(std::move(c));
+  node.attrs.set("body_graph", static_cast<int64_t>(graph.subgraphs.size()));
+  graph.subgraphs.push_back(std::move(body.graph));
+  return true;
+}
+
+// Scan (opset 9 on): its body as a subgraph, the outer names it reads as more operands
+// (attribute "captures"), unrolled over the sequence by passes::unroll_scans. Scan 8 (a
+// batch axis and sequence lengths) is left for the unsupported listing.
+bool Importer::import_scan(const ::onnx::NodeProto& n, ir::Node& node) {
+  const ::onnx::GraphProto* body_g = graph_attr(n, "body");
+  if (!body_g || graph.opset < 9) return false;
+  Importer body(*body_g, this);
+  body.import_body();
+  for (const auto& in : n.input()) node.inputs.push_back(in.empty() ? ir::kNoTensor : activation(in));
+  for (const auto& out : n.output()) node.outputs.push_back(out.empty() ? ir::kNoTensor : activation(out));
+  for (const auto& a : n.attribute())
+    if (a.type() != ::onnx::AttributeProto::GRAPH) node.attrs.set(a.name(), convert_attribute(a));
+  for (const auto& [name, id] : body.captures) {
+    node.inputs.push_back(activation(name));
+    body.graph.inputs.push_back(id);
+  }
+  node.attrs.set("captures", static_cast<int64_t>(body.captures.size()));
   node.attrs.set("body_graph", static_cast<int64_t>(graph.subgraphs.size()));
   graph.subgraphs.push_back(std::move(body.graph));
   return true;

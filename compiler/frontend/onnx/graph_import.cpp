@@ -16,22 +16,6 @@ namespace {
 using ir::CompileError;
 using ir::ErrorKind;
 
-ir::Attribute convert_attribute(const ::onnx::AttributeProto& a) {
-  using A = ::onnx::AttributeProto;
-  switch (a.type()) {
-  case A::INT: return a.i();
-  case A::FLOAT: return a.f();
-  case A::STRING: return a.s();
-  case A::INTS: return std::vector<int64_t>(a.ints().begin(), a.ints().end());
-  case A::FLOATS: return std::vector<float>(a.floats().begin(), a.floats().end());
-  case A::STRINGS: return std::vector<std::string>(a.strings().begin(), a.strings().end());
-  case A::TENSOR: return tensor_from_proto(a.t());
-  default:
-    // Graphs of nodes other than If/Loop (Scan) and sparse tensors: the node is reported unsupported.
-    return std::string("<unsupported attribute>");
-  }
-}
-
 std::string node_name(const ::onnx::NodeProto& n, size_t index, std::set<std::string>& used) {
   std::string base = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
   std::string name = base;
@@ -47,6 +31,22 @@ int64_t default_opset(const ::onnx::ModelProto& model) {
 }
 
 }  // namespace
+
+ir::Attribute convert_attribute(const ::onnx::AttributeProto& a) {
+  using A = ::onnx::AttributeProto;
+  switch (a.type()) {
+  case A::INT: return a.i();
+  case A::FLOAT: return a.f();
+  case A::STRING: return a.s();
+  case A::INTS: return std::vector<int64_t>(a.ints().begin(), a.ints().end());
+  case A::FLOATS: return std::vector<float>(a.floats().begin(), a.floats().end());
+  case A::STRINGS: return std::vector<std::string>(a.strings().begin(), a.strings().end());
+  case A::TENSOR: return tensor_from_proto(a.t());
+  default:
+    // Graphs of nodes other than If/Loop (Scan) and sparse tensors: the node is reported unsupported.
+    return std::string("<unsupported attribute>");
+  }
+}
 
 Importer::Importer(const ::onnx::GraphProto& graph_proto, Importer* outer) : g(graph_proto), parent(outer) {
   for (const auto& vi : g.input()) local.insert(vi.name());

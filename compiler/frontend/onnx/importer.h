@@ -15,6 +15,8 @@
 
 namespace tigris::frontend::onnx {
 
+ir::Attribute convert_attribute(const ::onnx::AttributeProto& a);  // graph_import.cpp
+
 struct Importer {
   const ::onnx::GraphProto& g;
   Importer* parent = nullptr;  // the graph whose node runs this one (a body), else null
@@ -38,8 +40,9 @@ struct Importer {
   // A body: types, initializers, inputs and outputs, nodes; `captures` filled.
   void import_body();
 
-  // control_import.cpp: If and Loop nodes; false for other nodes.
+  // control_import.cpp: If, Loop and Scan nodes; false for other nodes.
   bool import_control(const ::onnx::NodeProto& n, ir::Node& node);
+  bool import_scan(const ::onnx::NodeProto& n, ir::Node& node);
 };
 
 }  // namespace tigris::frontend::onnx

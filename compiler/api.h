@@ -78,6 +78,7 @@ struct ModelSummary {
   uint32_t source_operators = 0;        // as the file writes them (ONNX nodes, TFLite operators)
   uint32_t tensors = 0;                 // all tensors, weights included
   uint32_t activations = 0;             // non-constant tensors
+  uint32_t subgraphs = 0;               // graphs run by If/While nodes (nested ones included)
   uint64_t weight_bytes = 0;            // constant data, in the plan's layouts (before alignment)
   uint64_t unscheduled_peak_bytes = 0;  // peak of the whole-graph memory timeline (32-aligned sizes)
   TensorSummary largest_tensor;         // the largest activation
@@ -160,6 +161,7 @@ struct StageSummary {
   uint32_t chain_len = 0;
   bool line_buffered = false;  // chain head: rows kept between tiles
   std::string decision;        // why it runs this way (analyze -v)
+  uint32_t graph = 0;          // the plan's graph holding the stage (0: main; If/While graphs after)
   std::string reason;          // why it does not fit, when !fits
 };
 
@@ -202,7 +204,7 @@ struct SlowReport {
 struct ScheduleResult {
   FastReport fast;
   SlowReport slow;
-  std::vector<StageSummary> stages;
+  std::vector<StageSummary> stages;  // the plan's stages: the main graph's, then each subgraph's
   bool fits() const { return fast.fits && slow.fits; }
 };
 

@@ -39,6 +39,7 @@ std::string model_dtype(const ir::Graph& g) {
   return "float32";
 }
 
+// Every node of the graph and of the graphs its If/While nodes run.
 void find_unsupported(const ir::Graph& g, ModelSummary& s) {
   plan::WeightTable scratch;
   for (const ir::Node& n : g.nodes) {
@@ -55,6 +56,13 @@ void find_unsupported(const ir::Graph& g, ModelSummary& s) {
     if (!t.constant && !ir::dtype_storable(t.dtype))
       s.dtype_errors.push_back("tensor '" + t.name + "' is " + ir::dtype_name(t.dtype) +
                                "; plans hold float32, int8, uint8, int16, int32, int64 and bool");
+  for (const ir::Graph& sub : g.subgraphs) find_unsupported(sub, s);
+}
+
+uint32_t count_subgraphs(const ir::Graph& g) {
+  uint32_t n = 0;
+  for (const ir::Graph& sub : g.subgraphs) n += 1 + count_subgraphs(sub);
+  return n;
 }
 
 }  // namespace
@@ -71,6 +79,7 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path) {
   s.operators = static_cast<uint32_t>(g.nodes.size());
   s.source_operators = g.source_operators;
   s.tensors = static_cast<uint32_t>(g.tensors.size());
+  s.subgraphs = count_subgraphs(g);
   for (const ir::Tensor& t : g.tensors) {
     if (t.constant) {
       s.weight_bytes += t.data.size();
@@ -155,29 +164,29 @@ uint64_t minimum_for_partition(const ir::Graph& g, const schedule::Schedule& sch
   if (sch.floor > 0) return sch.floor;
   uint64_t m = 0;
   int n = static_cast<int>(g.nodes.size());
-  for (int i = 0; i < n; ++i) m = std::max(m, schedule::stage_cost(g, i, i + 1, n == 1));
+  for (int i = 0; i < n; ++i)
+    if (!ir::is_control_flow(g.nodes[static_cast<size_t>(i)]))
+      m = std::max(m, schedule::stage_cost(g, i, i + 1, n == 1));
   return m;
 }
 
-}  // namespace
-
-std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g, const Budgets& budgets,
-                                                              const schedule::PartitionOptions& options) {
-  schedule::Schedule sch = schedule::partition(g, budgets.fast, options);
-  ScheduleResult r;
+// The stage rows of graph g (numbered as the plan numbers them), then of its subgraphs,
+// depth first as emission orders the plan's graphs.
+void add_stage_summaries(const ir::Graph& g, const schedule::Schedule& sch, ScheduleResult& r,
+                         uint32_t& next_graph) {
   FastReport& f = r.fast;
-  f.budget_bytes = budgets.fast;
-  f.fits = sch.fits;
-  f.scheduled_peak_bytes = sch.scheduled_peak;
-  f.stages = static_cast<uint32_t>(sch.stages.size());
-  f.minimum_for_partition_bytes = minimum_for_partition(g, sch);
-  f.floor_operator = sch.floor_op;
+  const uint32_t graph = next_graph++;
+  const uint32_t base = static_cast<uint32_t>(r.stages.size());
   for (size_t i = 0; i < sch.stages.size(); ++i) {
     const schedule::Stage& st = sch.stages[i];
     // What the ops would hold as one whole stage (below the floor a stage states its
-    // smallest form as its peak, so this is computed for every stage).
-    const uint64_t untiled = schedule::stage_cost(g, st.first, st.end, false);
-    StageSummary s = stage_summary(g, st, static_cast<uint32_t>(i), untiled);
+    // smallest form as its peak, so this is computed for every stage). An If/While stage
+    // holds nothing in fast memory (its graphs' stages do).
+    const bool control = ir::is_control_flow(g.nodes[static_cast<size_t>(st.first)]);
+    const uint64_t untiled = control ? 0 : schedule::stage_cost(g, st.first, st.end, false);
+    StageSummary s = stage_summary(g, st, base + static_cast<uint32_t>(i), untiled);
+    s.graph = graph;
+    if (st.form == schedule::StageForm::Chain) s.chain_head += static_cast<int>(base);
     f.spill_bytes += s.spill_bytes;
     f.reload_bytes += s.reload_bytes;
     f.load_traffic_bytes += s.load_traffic_bytes;
@@ -197,6 +206,25 @@ std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g
     }
     r.stages.push_back(std::move(s));
   }
+  for (size_t k = 0; k < g.subgraphs.size() && k < sch.subgraphs.size(); ++k)
+    add_stage_summaries(g.subgraphs[k], sch.subgraphs[k], r, next_graph);
+}
+
+}  // namespace
+
+std::pair<ScheduleResult, schedule::Schedule> schedule_report(const ir::Graph& g, const Budgets& budgets,
+                                                              const schedule::PartitionOptions& options) {
+  schedule::Schedule sch = schedule::partition(g, budgets.fast, options);
+  ScheduleResult r;
+  FastReport& f = r.fast;
+  f.budget_bytes = budgets.fast;
+  f.fits = sch.fits;
+  f.scheduled_peak_bytes = sch.scheduled_peak;
+  f.minimum_for_partition_bytes = minimum_for_partition(g, sch);
+  f.floor_operator = sch.floor_op;
+  uint32_t graphs = 0;
+  add_stage_summaries(g, sch, r, graphs);
+  f.stages = static_cast<uint32_t>(r.stages.size());
   std::stable_sort(f.blocking_stages.begin(), f.blocking_stages.end(),
                    [](const BlockingStage& a, const BlockingStage& b) { return a.required_bytes > b.required_bytes; });
   SlowReport& sl = r.slow;

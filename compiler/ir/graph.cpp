@@ -119,4 +119,17 @@ void Graph::compact() {
   }
 }
 
+bool is_control_flow(const Node& n) { return n.domain.empty() && (n.op == "If" || n.op == "While"); }
+
+std::vector<int> control_graphs(const Node& n) {
+  if (!is_control_flow(n)) return {};
+  const bool is_if = n.op == "If";
+  return {static_cast<int>(n.attrs.get_int(is_if ? "then_graph" : "cond_graph", -1)),
+          static_cast<int>(n.attrs.get_int(is_if ? "else_graph" : "body_graph", -1))};
+}
+
+bool has_control_flow(const Graph& g) {
+  return std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) { return is_control_flow(n); });
+}
+
 }  // namespace tigris::ir

@@ -74,6 +74,9 @@ struct Graph {
   std::vector<TensorId> inputs;  // model inputs (never constants)
   std::vector<TensorId> outputs;
   std::vector<StateVar> state;
+  // Graphs run by this graph's control-flow nodes (see control_graphs()). Each has its own
+  // tensors; its inputs and outputs are bound by position to the node's operands and results.
+  std::vector<Graph> subgraphs;
 
   TensorId add_tensor(Tensor t);
   // A tensor name not used yet, derived from `base` ("base", "base_1", ...).
@@ -104,5 +107,16 @@ struct Graph {
   // Drop tensors no node, input or output refers to; renumber the rest in order.
   void compact();
 };
+
+// Control flow: an "If" node (input 0 the one-element bool condition, then its operands)
+// names its branches by the attributes then_graph / else_graph; a "While" node (operands =
+// results = loop variables) names cond_graph / body_graph. The values are indices into the
+// graph's `subgraphs`. Both run their graphs as the runtime does (docs/executor.md).
+bool is_control_flow(const Node& n);
+// The node's two graph indices in the order the plan writes them (If: then, else; While:
+// condition, body); empty for other nodes.
+std::vector<int> control_graphs(const Node& n);
+// Whether the graph or any graph nested in it holds a control-flow node.
+bool has_control_flow(const Graph& g);
 
 }  // namespace tigris::ir

@@ -43,11 +43,12 @@ void make_constant(ir::Tensor& t, const Value& v) {
   t.data = encode_value(v);
 }
 
-// Values of a node's outputs when it can be folded, else nullopt.
-std::optional<std::vector<Value>> fold(const ir::Graph& g, const ir::Node& n) {
+// Values of a node's outputs when it can be folded, else nullopt. Nodes writing a graph
+// output are left alone unless `outputs_too` (the model's outputs keep their producers).
+std::optional<std::vector<Value>> fold(const ir::Graph& g, const ir::Node& n, bool outputs_too = false) {
   if (n.outputs.empty()) return std::nullopt;
   for (ir::TensorId out : n.outputs)
-    if (out < 0 || g.is_output(out)) return std::nullopt;
+    if (out < 0 || (g.is_output(out) && !outputs_too)) return std::nullopt;
   if (n.op == "Constant" && n.domain.empty()) {
     std::optional<Value> v = constant_attribute(n);
     if (!v) return std::nullopt;
@@ -77,6 +78,21 @@ void fold_constants(ir::Graph& g) {
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const ir::Node& n = g.nodes[i];
     std::optional<std::vector<Value>> values = fold(g, n);
+    if (!values) continue;
+    for (size_t k = 0; k < n.outputs.size(); ++k) make_constant(g.tensor(n.outputs[k]), (*values)[k]);
+    remove[i] = 1;
+  }
+  erase_nodes(g, remove);
+  g.compact();
+}
+
+void fold_constant_outputs(ir::Graph& g) {
+  std::vector<char> remove(g.nodes.size(), 0);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node& n = g.nodes[i];
+    if (std::none_of(n.outputs.begin(), n.outputs.end(), [&](ir::TensorId o) { return o >= 0 && g.is_output(o); }))
+      continue;
+    std::optional<std::vector<Value>> values = fold(g, n, true);
     if (!values) continue;
     for (size_t k = 0; k < n.outputs.size(); ++k) make_constant(g.tensor(n.outputs[k]), (*values)[k]);
     remove[i] = 1;

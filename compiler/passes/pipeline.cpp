@@ -39,7 +39,10 @@ const std::vector<Pass>& normalization_pipeline() {
 }
 
 void normalize(ir::Graph& g) {
+  unroll_scans(g);  // Scan bodies inlined before anything sees them
+  for (ir::Graph& sub : g.subgraphs) normalize(sub);  // the graphs of If/While nodes, alike
   for (const Pass& p : normalization_pipeline()) p.run(g);
+  materialize_control_constants(g);
 }
 
 }  // namespace tigris::passes

@@ -20,8 +20,20 @@ struct Pass {
 // The passes in the order they run.
 const std::vector<Pass>& normalization_pipeline();
 
-// Run them all.
+// Run them all: on each subgraph first (recursively), then on the graph, then
+// materialize_control_constants.
 void normalize(ir::Graph& g);
+
+// Constant operands of If/While nodes and constant outputs of their graphs become tensors
+// computed exactly from a one-element run-time tensor (the runtime copies tensors, not
+// weights); passes/control.cpp.
+void materialize_control_constants(ir::Graph& g);
+// fold_constants for the nodes writing graph outputs (a subgraph's outputs are bound by
+// position, so a constant one becomes a constant the control-flow pass makes a tensor).
+void fold_constant_outputs(ir::Graph& g);
+// ONNX Scan (axis 0, forward) unrolled over its static sequence length: the body inlined
+// once per step, Gather slices in, Reshape + Concat out (scan.cpp).
+void unroll_scans(ir::Graph& g);
 
 // ---- the passes (one line each: what it rewrites) ----
 void remove_identities(ir::Graph& g);  // Dropout, Identity (initializer Identity included), same-type Cast

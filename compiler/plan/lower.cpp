@@ -85,6 +85,7 @@ const std::map<std::string, LowerFn>& table() {
     register_svdf(m);
     register_lstm(m);
     register_signal(m);
+    register_control(m);
     return m;
   }();
   return t;
@@ -92,7 +93,8 @@ const std::map<std::string, LowerFn>& table() {
 
 void check_common(const ir::Graph& g, const ir::Node& n) {
   if (!n.domain.empty()) unsupported(n, "operator of domain '" + n.domain + "'");
-  if (n.attrs.has("__subgraph")) unsupported(n, "control flow with subgraphs is not supported yet");
+  if (n.attrs.has("__subgraph"))
+    unsupported(n, "a graph attribute of an operator other than If, Loop and Scan (opset 9 on) is not imported");
   if (n.attrs.has("__dynamic_operand"))
     unsupported(n, "operand '" + n.attrs.get_string("__dynamic_operand", "") + "' is computed at run time");
   if (n.attrs.has("__unsupported")) unsupported(n, n.attrs.get_string("__unsupported", ""));

@@ -21,6 +21,7 @@ void register_other(std::map<std::string, LowerFn>& table);
 void register_svdf(std::map<std::string, LowerFn>& table);  // lower_svdf.cpp
 void register_lstm(std::map<std::string, LowerFn>& table);  // lower_lstm.cpp
 void register_signal(std::map<std::string, LowerFn>& table);  // lower_signal.cpp
+void register_control(std::map<std::string, LowerFn>& table);  // lower_control.cpp: If, While
 
 [[noreturn]] void unsupported(const ir::Node& n, const std::string& reason);
 // An operand the plan needs as a constant (weight, bias, parameter) is computed at run time.

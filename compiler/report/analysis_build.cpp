@@ -20,6 +20,7 @@ AnalysisModel model_of(const std::string& file, const compiler::ModelSummary& s)
   m.source_operators = s.source_operators;
   m.tensors = s.tensors;
   m.activations = s.activations;
+  m.subgraphs = s.subgraphs;
   m.unscheduled_peak_bytes = s.unscheduled_peak_bytes;
   m.weight_bytes = s.weight_bytes;
   m.largest_tensor = tensor_of(s.largest_tensor);
@@ -92,6 +93,7 @@ AnalysisStage stage_of(const compiler::StageSummary& s) {
   out.needs_tiling = s.needs_tiling;
   out.tiling = tiling_cell(s);
   out.why = s.decision;
+  out.graph = s.graph;
   if (s.tiles > 0) out.tiles = AnalysisStage::Tiles{s.axis, s.tile_rows, s.tiles, s.halo, s.peak_bytes};
   return out;
 }

@@ -133,8 +133,10 @@ std::string stages_table(const AnalysisReport& r) {
   if (why) head.push_back("why");
   t.add(head);
   for (const AnalysisStage& s : r.stages) {
-    const std::string ops = s.first_op == s.last_op ? std::to_string(s.first_op)
-                                                    : std::to_string(s.first_op) + "-" + std::to_string(s.last_op);
+    // Op indices count within the stage's graph; stages of If/While graphs name theirs.
+    const std::string ops = (s.graph ? "graph " + std::to_string(s.graph) + ": " : std::string()) +
+                            (s.first_op == s.last_op ? std::to_string(s.first_op)
+                                                     : std::to_string(s.first_op) + "-" + std::to_string(s.last_op));
     std::vector<std::string> row = {std::to_string(s.stage),    ops,
                                     format_bytes(s.peak_bytes), format_bytes(s.in_bytes),
                                     format_bytes(s.out_bytes),  s.tiling};
@@ -212,13 +214,15 @@ nlohmann::ordered_json stage_json(const AnalysisStage& s) {
              {"halo", s.tiles->halo},
              {"tiled_peak_bytes", s.tiles->tiled_peak_bytes}};
   }
-  return {{"stage", s.stage},           {"first_op", s.first_op},
-          {"last_op", s.last_op},       {"operators", s.operators},
-          {"peak_bytes", s.peak_bytes}, {"inputs", s.inputs},
-          {"outputs", s.outputs},       {"reload_bytes", s.in_bytes},
-          {"spill_bytes", s.out_bytes}, {"needs_tiling", s.needs_tiling},
-          {"tiling", s.tiling},         {"tiles", tiles},
-          {"decision", s.why}};
+  json j = {{"stage", s.stage},           {"first_op", s.first_op},
+            {"last_op", s.last_op},       {"operators", s.operators},
+            {"peak_bytes", s.peak_bytes}, {"inputs", s.inputs},
+            {"outputs", s.outputs},       {"reload_bytes", s.in_bytes},
+            {"spill_bytes", s.out_bytes}, {"needs_tiling", s.needs_tiling},
+            {"tiling", s.tiling},         {"tiles", tiles},
+            {"decision", s.why}};
+  if (s.graph != 0) j["graph"] = s.graph;  // a stage of an If/While graph
+  return j;
 }
 
 }  // namespace

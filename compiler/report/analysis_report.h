@@ -101,6 +101,7 @@ struct AnalysisStage {
   };
   std::optional<Tiles> tiles;
   std::string why;  // the scheduler's decision (analyze -v, JSON "decision")
+  uint32_t graph = 0;  // the plan's graph holding it (0 main; JSON "graph" only when not 0)
 };
 
 // TFLite models: TensorFlow Lite Micro's own figures (export/analyze_rows.h), filled by

@@ -228,6 +228,39 @@ PlanLimits limits_of(const tigris_plan_limits_t& l) {
   return PlanLimits{l.tensors, l.stage_inputs, l.stage_outputs, l.chain_stages, l.spatial_ops_per_stage};
 }
 
+// The plan's graphs, each with the If/While that runs it.
+std::vector<PlanGraph> graph_rows(const tigris_plan_t& plan) {
+  std::vector<PlanGraph> rows;
+  if (plan.subgraphs == nullptr) return rows;
+  for (uint32_t g = 0; g < plan.num_subgraphs; ++g) {
+    const tigris_subgraph_t& sg = plan.subgraphs[g];
+    PlanGraph row;
+    row.index = g;
+    row.first_stage = sg.first_stage;
+    row.num_stages = sg.num_stages;
+    row.inputs = tensor_names(plan, plan.index_pool + sg.inputs_off, sg.inputs_count);
+    row.outputs = tensor_names(plan, plan.index_pool + sg.outputs_off, sg.outputs_count);
+    row.run_by = g == 0 ? "main" : "";
+    rows.push_back(std::move(row));
+  }
+  for (uint32_t i = 0; i < plan.header->num_ops; ++i) {
+    const tigris_op_t& op = plan.ops[i];
+    if (op.op_type != TIGRIS_OP_IF && op.op_type != TIGRIS_OP_WHILE) continue;
+    uint8_t len = 0;
+    const uint8_t* d = tigris_op_attribute_data(&plan, static_cast<uint16_t>(i), TIGRIS_ATTR_SUBGRAPHS, &len);
+    if (d == nullptr || len != 4) continue;
+    const bool is_if = op.op_type == TIGRIS_OP_IF;
+    const std::string who = std::string(is_if ? "If " : "While ") + tigris_op_name(&plan, &op);
+    for (int k = 0; k < 2; ++k) {
+      const uint32_t g = static_cast<uint32_t>(d[2 * k] | d[2 * k + 1] << 8);
+      if (g >= rows.size()) continue;
+      std::string& by = rows[g].run_by;
+      by += (by.empty() ? "" : ", ") + who + (is_if ? (k == 0 ? " (then)" : " (else)") : (k == 0 ? " (condition)" : " (body)"));
+    }
+  }
+  return rows;
+}
+
 }  // namespace
 
 PlanInspection inspect_plan(const tigris_plan_t& plan, const tigris_plan_limits_t& required, const std::string& file,
@@ -242,6 +275,7 @@ PlanInspection inspect_plan(const tigris_plan_t& plan, const tigris_plan_limits_
   out.num_ops = h.num_ops;
   out.num_tensors = h.num_tensors;
   out.num_subgraphs = plan.num_subgraphs > 1 ? plan.num_subgraphs - 1u : 0u;
+  out.graphs = graph_rows(plan);
   out.data_dtype = tigris_plan_data_dtype(&plan) == TIGRIS_DTYPE_INT8 ? "int8" : "float32";
   for (uint32_t i = 0; i < h.num_model_inputs; ++i) out.inputs.push_back(iface_row(plan, plan.model_inputs[i]));
   for (uint32_t i = 0; i < h.num_model_outputs; ++i) out.outputs.push_back(iface_row(plan, plan.model_outputs[i]));

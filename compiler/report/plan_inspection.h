@@ -108,6 +108,14 @@ struct PlanLimits {
   uint32_t tensors = 0, stage_inputs = 0, stage_outputs = 0, chain_stages = 0, spatial_ops_per_stage = 0;
 };
 
+// A graph of a plan with control flow (SUBGRAPHS section): 0 the main graph, the others run
+// by If/While operators (`run_by`: "If <op name> (then)" ...).
+struct PlanGraph {
+  uint32_t index = 0, first_stage = 0, num_stages = 0;
+  std::vector<std::string> inputs, outputs;
+  std::string run_by;
+};
+
 struct PlanInspection {
   std::string file;
   uint64_t file_bytes = 0;
@@ -123,6 +131,7 @@ struct PlanInspection {
   PlanLimits required, build;
   std::vector<std::string> build_flags;  // -DTIGRIS_MAX_...=N the plan needs, empty = defaults suffice
   std::vector<PlanStage> stages;
+  std::vector<PlanGraph> graphs;  // empty without control flow
   std::vector<PlanStep> steps;
   std::vector<PlanTensor> tensors;
   std::vector<PlanWeight> weights;

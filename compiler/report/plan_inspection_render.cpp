@@ -84,6 +84,22 @@ std::string stages_table(const PlanInspection& p) {
   return "stages\n" + t.render();
 }
 
+// Plans with control flow: which stages and tensors each graph has, and what runs it.
+std::string graphs_table(const PlanInspection& p) {
+  if (p.graphs.empty()) return "";
+  TextTable t;
+  t.right_align(0);
+  t.add({"graph", "stages", "inputs", "outputs", "run by"});
+  for (const PlanGraph& g : p.graphs) {
+    const std::string stages = g.num_stages == 0   ? "-"
+                               : g.num_stages == 1 ? std::to_string(g.first_stage)
+                                                   : std::to_string(g.first_stage) + "-" +
+                                                         std::to_string(g.first_stage + g.num_stages - 1);
+    t.add({std::to_string(g.index), stages, join(g.inputs), join(g.outputs), g.run_by});
+  }
+  return "graphs\n" + t.render();
+}
+
 std::string steps_table(const PlanInspection& p) {
   TextTable t;
   t.right_align(0);
@@ -241,7 +257,7 @@ nlohmann::ordered_json step_json(const PlanStep& s) {
 std::string render_text(const PlanInspection& p, bool verbose) {
   std::string out = header_line(p) + interface_rows(p) + operators_table(p) + memory_section(p);
   if (verbose) {
-    out += stages_table(p) + steps_table(p) + tensors_table(p) + weights_tables(p) + tiles_table(p);
+    out += stages_table(p) + graphs_table(p) + steps_table(p) + tensors_table(p) + weights_tables(p) + tiles_table(p);
   }
   return out;
 }
@@ -290,6 +306,16 @@ nlohmann::ordered_json to_json(const PlanInspection& p) {
   j["runtime_build"] = {{"required", limits(p.required)}, {"build", limits(p.build)}, {"flags", p.build_flags}};
   j["stages"] = json::array();
   for (const PlanStage& s : p.stages) j["stages"].push_back(stage_json(s));
+  if (!p.graphs.empty()) {  // plans with control flow
+    j["graphs"] = json::array();
+    for (const PlanGraph& g : p.graphs)
+      j["graphs"].push_back({{"graph", g.index},
+                             {"first_stage", g.first_stage},
+                             {"stages", g.num_stages},
+                             {"inputs", g.inputs},
+                             {"outputs", g.outputs},
+                             {"run_by", g.run_by}});
+  }
   j["steps"] = json::array();
   for (const PlanStep& s : p.steps) j["steps"].push_back(step_json(s));
   j["tensor_table"] = json::array();

@@ -54,7 +54,7 @@ bool spills(const std::vector<Stage>& stages, size_t k) {
 // Slow memory at the end of each stage (a chain: while it runs, as one unit): spilled
 // tensors (and model inputs) still needed, and what the stage spills.
 void fill_slow(const ir::Graph& g, const Usage& u, Schedule& sch) {
-  if (reads_in_place(g, sch.stages)) return;  // nothing in slow memory
+  if (!sch.part_of_plan && reads_in_place(g, sch.stages)) return;  // nothing in slow memory
   auto unit = [&](size_t k) {
     const Stage& s = sch.stages[k];
     return s.form == StageForm::Chain ? s.chain_head : static_cast<int>(k);
@@ -327,7 +327,7 @@ class Partitioner {
 };
 
 void finish_stages(const ir::Graph& g, const Usage& u, Schedule& sch) {
-  const bool in_place = reads_in_place(g, sch.stages);
+  const bool in_place = !sch.part_of_plan && reads_in_place(g, sch.stages);
   for (size_t k = 0; k < sch.stages.size(); ++k) {
     Stage& st = sch.stages[k];
     const bool head = st.form != StageForm::Chain || st.chain_head == static_cast<int>(k);
@@ -359,10 +359,12 @@ void stage_io(const ir::Graph& g, Stage& s) {
 }
 
 Schedule partition(const ir::Graph& g, uint64_t budget, const PartitionOptions& options) {
+  if (ir::has_control_flow(g) || !g.subgraphs.empty()) return partition_with_control(g, budget, options);
   Usage u(g);
   const int n = static_cast<int>(g.nodes.size());
   Schedule sch;
   sch.budget = budget;
+  sch.part_of_plan = options.part_of_plan;
   if (n == 0) return sch;
   const uint64_t whole = normal_stage_peak(g, u, 0, n);
   Partitioner p(g, budget, options);

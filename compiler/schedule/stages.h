@@ -73,6 +73,10 @@ struct Schedule {
   std::string floor_op;      // the op that sets the floor
   bool fits = true;          // every stage within the budget
   bool probe_usable = true;  // banding available (else only normal stages)
+  bool part_of_plan = false;  // a segment or subgraph of a plan with control flow (never in place)
+  // The schedules of the graph's subgraphs (ir::Graph::subgraphs, same order): each If/While
+  // node is a stage of its own here, the stages of its graphs are in these.
+  std::vector<Schedule> subgraphs;
 };
 
 // The fast bytes the normal path holds to run ops [first, end) as one stage (the flag is
@@ -89,9 +93,16 @@ struct PartitionOptions {
   // -c lz4: a stage (a chain: all its members) may read at most this many weight bytes, the
   // decompressed block the fast budget reserves room for (0: no limit).
   uint64_t max_stage_weight_bytes = 0;
+  bool part_of_plan = false;  // set for the pieces of a graph with control flow (control.cpp)
 };
 
-// Partition under `budget` (0 = everything in one stage).
+// Partition under `budget` (0 = everything in one stage). A graph with If/While nodes is
+// partitioned by partition_with_control.
 Schedule partition(const ir::Graph& g, uint64_t budget, const PartitionOptions& options = {});
+
+// control.cpp: each If/While node a stage of its own (it holds nothing in fast memory: its
+// graphs' stages do, and they are scheduled under the same budget); the ranges between
+// partitioned as graphs of their own; then every subgraph, recursively.
+Schedule partition_with_control(const ir::Graph& g, uint64_t budget, const PartitionOptions& options);
 
 }  // namespace tigris::schedule

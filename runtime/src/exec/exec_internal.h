@@ -31,6 +31,7 @@ struct RunContext {
                            // rise above this fast offset (reserved + the stage's stated peak); 0 none
     uint16_t first_stage;  // the main graph's stage range
     uint16_t end_stage;
+    uint16_t depth;  // If/While levels entered (control_flow.cpp), at most ws.counts.depth
 };
 
 // Execution paths (values are the trace path numbers).
@@ -48,8 +49,11 @@ enum class StagePath : uint8_t {
     Channels = TIGRIS_PATH_CHANNELS
 };
 
-// run_plan.cpp: the stage loop.
+// run_plan.cpp: the stage loop. run_stages runs the main graph; run_stage_range the
+// stages [first, end) of one graph (the main graph's, or a subgraph's for If/While),
+// dropping after each stage the slow tensors of that range whose last user has run.
 tigris_exec_error_t run_stages(RunContext &ctx);
+tigris_exec_error_t run_stage_range(RunContext &ctx, uint16_t first, uint16_t end);
 
 // path_select.cpp: how stage s runs. TILE when its record asks for banding the runtime
 // cannot do (fail closed).
@@ -61,7 +65,7 @@ tigris_exec_error_t run_stage(RunContext &ctx, uint16_t s, StagePath path, uint1
 
 // One function per path, each in its own file.
 tigris_exec_error_t run_stage_normal(RunContext &ctx, uint16_t s);
-tigris_exec_error_t run_stage_control(RunContext &ctx, uint16_t s);
+tigris_exec_error_t run_stage_control(RunContext &ctx, uint16_t s);  // control_flow.cpp
 tigris_exec_error_t run_stage_stripe(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_stage_tiled_2d(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_stage_by_input(RunContext &ctx, uint16_t s);

@@ -101,53 +101,6 @@ TEST(ExecPaths, ChainWhoseBandDoesNotFitFailsClosed) {
   EXPECT_EQ(r.mem.fast_used, 0u);
 }
 
-}  // namespace
-
-namespace {
-
-using tigris::plan::AttrDesc;
-using tigris::plan::SubgraphDesc;
-
-// y = If(c, x) with then/else graphs of one ReLU each: the subgraph executor is not built
-// yet, so the run stops at the If stage with KERNEL and never runs the subgraph stages.
-TEST(ExecPaths, ControlFlowFailsClosed) {
-  PlanDesc p;
-  uint16_t c = add_tensor(p, "c", {1}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_BOOL);
-  uint16_t x = add_tensor(p, "x", {1, 4}, TIGRIS_TENSOR_MODEL_INPUT);
-  uint16_t y = add_tensor(p, "y", {1, 4}, TIGRIS_TENSOR_MODEL_OUTPUT);
-  uint16_t tx = add_tensor(p, "tx", {1, 4});
-  uint16_t ty = add_tensor(p, "ty", {1, 4});
-  uint16_t ex = add_tensor(p, "ex", {1, 4});
-  uint16_t ey = add_tensor(p, "ey", {1, 4});
-  add_op(p, TIGRIS_OP_IF, {c, x}, {y});
-  add_op(p, TIGRIS_OP_RELU, {tx}, {ty});
-  add_op(p, TIGRIS_OP_RELU, {ex}, {ey});
-  add_stage(p, {0}, {c, x}, {y});
-  add_stage(p, {1}, {tx}, {ty});
-  add_stage(p, {2}, {ex}, {ey});
-  p.attributes = {AttrDesc{0, TIGRIS_ATTR_SUBGRAPHS, {1, 0, 2, 0}}};
-  p.subgraphs = {SubgraphDesc{0, 1, {c, x}, {y}}, SubgraphDesc{1, 1, {tx}, {ty}}, SubgraphDesc{2, 1, {ex}, {ey}}};
-  p.model_inputs = {c, x};
-  p.model_outputs = {y};
-  p.scheduled_peak = 64;
-  Loaded f;
-  ASSERT_EQ(load(p, &f), TIGRIS_OK);
-  EXPECT_FALSE(tigris_executor_workspace_required(&f.plan) == 0);
-  Arena fast(1024), slow(1024);
-  tigris_mem_t mem;
-  void* ptrs[7];
-  ASSERT_EQ(tigris_mem_init(&mem, ptrs, 7, fast.p, 1024, slow.p, 1024), TIGRIS_MEM_OK);
-  const uint8_t cond = 1;
-  const float xv[4] = {1, -2, 3, -4};
-  ASSERT_EQ(tigris_input_write(&f.plan, &mem, c, &cond, 1), TIGRIS_OK);
-  ASSERT_EQ(tigris_input_write(&f.plan, &mem, x, xv, 16), TIGRIS_OK);
-  KernelLog log;
-  tigris_exec_stats_t stats;
-  EXPECT_EQ(tigris_run(&f.plan, &mem, test_kernel, &log, &stats), TIGRIS_EXEC_ERR_KERNEL);
-  EXPECT_TRUE(log.ops.empty());
-  EXPECT_EQ(mem.fast_used, 0u);
-}
-
 TEST(ExecWorkspace, IncompleteMetadataNeedsZero) {
   PlanDesc p = striped(11);
   Loaded f;

@@ -9,6 +9,7 @@
 #include "compiler/api.h"
 #include "compiler/ir/graph.h"
 #include "compiler_support/plan_runner.h"
+#include "compiler_support/raw_bytes.h"
 #include "onnx_builder.h"
 #include "tigris_loader.h"
 
@@ -17,18 +18,8 @@ namespace {
 using namespace tigris;
 using onnx::TensorProto;
 
-template <typename T>
-std::vector<uint8_t> bytes(const std::vector<T>& v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
-std::vector<float> floats(const std::vector<uint8_t>& b) {
-  std::vector<float> v(b.size() / 4);
-  std::memcpy(v.data(), b.data(), b.size());
-  return v;
-}
+using test::bytes_of;
+using test::values_of;
 
 void value(onnx::ValueInfoProto* vi, const std::string& name, int elem, const std::vector<int64_t>& dims) {
   vi->set_name(name);
@@ -113,10 +104,10 @@ TEST(ControlFlow, IfBranchesComputeFromOuterTensors) {
   EXPECT_EQ(g.subgraphs[1].inputs.size(), 2u);
   const std::vector<float> x = {1, -2, 3, -4}, y = {0.5f, 0.5f, -5, 1};
   for (uint8_t c : {1, 0}) {
-    Compiled r = compile_and_run(b, {bytes(std::vector<uint8_t>{c}), bytes(x), bytes(y)});
+    Compiled r = compile_and_run(b, {bytes_of(std::vector<uint8_t>{c}), bytes_of(x), bytes_of(y)});
     ASSERT_EQ(r.run.outputs.size(), 1u);
     const std::vector<float> want = c ? std::vector<float>{1.5f, 0, 0, 0} : std::vector<float>{3, 0, 9, 0};
-    EXPECT_EQ(floats(r.run.outputs[0]), want) << int(c);
+    EXPECT_EQ(values_of<float>(r.run.outputs[0]), want) << int(c);
     // x and y (16 bytes each) into the branch, its 16-byte result out.
     EXPECT_EQ(r.run.stats.copy_bytes, 48u);
     tigris_plan_t plan;
@@ -155,9 +146,9 @@ TEST(ControlFlow, LoopAccumulatesUntilARunTimeCondition) {
     uint32_t rounds;
   };
   for (const Case& k : {Case{0, 6, 4}, Case{7, 7, 0}}) {
-    Compiled r = compile_and_run(b, {bytes(std::vector<float>{k.x}), bytes(std::vector<float>{5})});
+    Compiled r = compile_and_run(b, {bytes_of(std::vector<float>{k.x}), bytes_of(std::vector<float>{5})});
     ASSERT_EQ(r.run.outputs.size(), 1u);
-    EXPECT_EQ(floats(r.run.outputs[0]), std::vector<float>{k.want});
+    EXPECT_EQ(values_of<float>(r.run.outputs[0]), std::vector<float>{k.want});
     // Loop variables: iteration (int64, 8 bytes), condition (bool, 1), v (4), limit (4) =
     // 17 bytes, copied once in, rounds + 1 times to the condition, twice per round.
     EXPECT_EQ(r.run.stats.copy_bytes, 17u * (1u + (k.rounds + 1u) + 2u * k.rounds)) << k.x;
@@ -189,9 +180,9 @@ TEST(ControlFlow, LoopWithARunTimeTripCountAndTheIterationNumber) {
     float want;
   };
   for (const Case& k : {Case{3, 12}, Case{0, 1}}) {
-    Compiled r = compile_and_run(b, {bytes(std::vector<int64_t>{k.m}), bytes(std::vector<float>{1})});
+    Compiled r = compile_and_run(b, {bytes_of(std::vector<int64_t>{k.m}), bytes_of(std::vector<float>{1})});
     ASSERT_EQ(r.run.outputs.size(), 1u);
-    EXPECT_EQ(floats(r.run.outputs[0]), std::vector<float>{k.want});
+    EXPECT_EQ(values_of<float>(r.run.outputs[0]), std::vector<float>{k.want});
     // Variables: iteration (8), M (8), condition (1), v (4) = 21 bytes.
     const uint32_t rounds = static_cast<uint32_t>(k.m);
     EXPECT_EQ(r.run.stats.copy_bytes, 21u * (1u + (rounds + 1u) + 2u * rounds)) << k.m;

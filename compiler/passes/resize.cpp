@@ -28,6 +28,14 @@ void canonical_resize(ir::Graph& g, ir::Node& n) {
     if (!constant_floats(g, n, scales_at, scales)) return;
     if (!legacy && !constant_floats(g, n, 3, sizes)) return;
   }
+  // tf_crop_and_resize reads its region of interest (starts then ends per axis) from input 1.
+  if (!legacy && n.attrs.get_string("coordinate_transformation_mode", "") == "tf_crop_and_resize") {
+    std::vector<float> roi;
+    if (!constant_floats(g, n, 1, roi)) return;
+    if (static_cast<int>(roi.size()) != 2 * g.tensor(n.inputs[0]).rank())
+      throw node_error(n, "tf_crop_and_resize needs a roi of 2 values per axis");
+    n.attrs.set("roi", roi);
+  }
   const ir::Tensor& x = g.tensor(n.inputs[0]);
   const ir::Tensor& y = g.tensor(n.outputs[0]);
   if (scales.empty()) {

@@ -146,6 +146,7 @@ uint8_t coord_mode(const ir::Node& n) {
   if (m == "pytorch_half_pixel") return 2;
   if (m == "align_corners") return 3;
   if (m == "tf_half_pixel_for_nn") return 4;
+  if (m == "tf_crop_and_resize") return 5;
   unsupported(n, "coordinate_transformation_mode " + m);
 }
 
@@ -180,9 +181,9 @@ void resize(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) 
   if (s.size() != 4 || s[0] != 1.0f || s[1] != 1.0f) unsupported(n, "resizing the batch or channel axis");
   if (mode == "nearest") {
     op.type = TIGRIS_OP_RESIZE;
-  } else if (mode == "linear") {
+  } else if (mode == "linear" || mode == "cubic") {
     op.type = TIGRIS_OP_RESIZE_LINEAR;
-    if (is_q8(g, op.inputs[0]))
+    if (is_q8(g, op.inputs[0]) && mode == "linear")
       require_all_q8(g, n);
     else
       require_dtype(g, n, op.inputs[0], kFloat);
@@ -209,8 +210,30 @@ void resize(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op) 
     op.spatial.stride_w = static_cast<uint8_t>(sw);
     return;
   }
+  uint8_t rounding = op.type == TIGRIS_OP_RESIZE ? nearest_mode(n) : 0;
+  if (mode != "cubic" && coord != 5) {
+    add_attr(op, TIGRIS_ATTR_RESIZE_SCALES, Payload().f32(sh).f32(sw).u8(coord).u8(rounding).u8(0).u8(0));
+    return;
+  }
+  // Cubic and tf_crop_and_resize: the long form (docs/plan-format.md, RESIZE_SCALES), float32 only.
+  require_dtype(g, n, op.inputs[0], kFloat);
+  std::vector<float> roi = n.attrs.get_floats("roi");  // starts then ends, model order
+  float h0 = 0, h1 = 1, w0 = 0, w1 = 1;
+  if (coord == 5) {
+    if (roi.size() != 8 || roi[0] != 0.0f || roi[1] != 0.0f || roi[4] != 1.0f || roi[5] != 1.0f)
+      unsupported(n, "tf_crop_and_resize roi cropping the batch or channel axis");
+    h0 = roi[2], w0 = roi[3], h1 = roi[6], w1 = roi[7];
+    for (float v : {h0, h1, w0, w1})
+      if (!std::isfinite(v)) unsupported(n, "tf_crop_and_resize roi must be finite");
+  }
+  float a = n.attrs.get_float("cubic_coeff_a", -0.75f), extrapolation = n.attrs.get_float("extrapolation_value", 0.0f);
+  if (!std::isfinite(a) || !std::isfinite(extrapolation)) unsupported(n, "cubic_coeff_a and extrapolation_value must be finite");
   add_attr(op, TIGRIS_ATTR_RESIZE_SCALES,
-           Payload().f32(sh).f32(sw).u8(coord).u8(op.type == TIGRIS_OP_RESIZE ? nearest_mode(n) : 0).u8(0).u8(0));
+           Payload()
+               .f32(sh).f32(sw).u8(coord).u8(rounding)
+               .u8(mode == "cubic" ? 1 : 0)
+               .u8(n.attrs.get_int("exclude_outside", 0) != 0 ? 1 : 0)
+               .f32(a).f32(h0).f32(h1).f32(w0).f32(w1).f32(extrapolation));
 }
 
 }  // namespace

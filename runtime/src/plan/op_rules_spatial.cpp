@@ -202,6 +202,16 @@ bool check_global_pool(const OpView &v)
     return is[rank - 1] == os[rank - 1];
 }
 
+// The long RESIZE_SCALES form (cubic, tf_crop_and_resize): float32 data, modes in range, the
+// cubic flag only on RESIZE_LINEAR, finite coefficient, region and extrapolation value.
+bool check_resize_long_form(const uint8_t *p, bool linear, uint8_t dtype)
+{
+    if (dtype != TIGRIS_DTYPE_FLOAT32 || p[8] > 5 || p[9] > 3 || p[10] > (linear ? 1 : 0) || p[11] > 1) return false;
+    for (int i = 0; i < 6; ++i)
+        if (!isfinite(rd_f32(p + 12 + 4 * i))) return false;
+    return true;
+}
+
 bool check_resize(const OpView &v)
 {
     const tigris_tensor_t &in = v.in(0);
@@ -214,12 +224,14 @@ bool check_resize(const OpView &v)
     uint8_t len = 0;
     const uint8_t *p = v.attr(TIGRIS_ATTR_RESIZE_SCALES, &len);
     if (p != nullptr) {
-        if (len != 8 && len != 12) return false;
+        if (len != 8 && len != 12 && len != 36) return false;
         for (int i = 0; i < 2; ++i) {
             float s = rd_f32(p + 4 * i);
             if (!(s > 0.0f) || !isfinite(s)) return false;
         }
-        return len == 8 || (p[8] <= 4 && p[9] <= 3 && p[10] == 0 && p[11] == 0);
+        if (len == 12) return p[8] <= 4 && p[9] <= 3 && p[10] == 0 && p[11] == 0;
+        if (len == 36) return check_resize_long_form(p, linear, in.dtype);
+        return true;
     }
     if (linear) return true;
     const tigris_spatial_t &sp = v.op->spatial;

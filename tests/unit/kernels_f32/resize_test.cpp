@@ -1,5 +1,6 @@
 // Resize nearest/bilinear against the ONNX operator documentation's examples and hand values;
 // banded calls through global rows.
+#include <array>
 #include <cstring>
 
 #include "unit/kernels_f32/kernel_test_util.h"
@@ -13,6 +14,17 @@ std::vector<uint8_t> scales(float h, float w, int coord = -1, int nearest = 0) {
   std::memcpy(b.data(), &h, 4);
   std::memcpy(b.data() + 4, &w, 4);
   if (coord >= 0) b[8] = (uint8_t)coord, b[9] = (uint8_t)nearest;
+  return b;
+}
+
+// The long form: interpolation (1 = cubic), exclude_outside, A, roi h0 h1 w0 w1, extrapolation.
+std::vector<uint8_t> long_form(float h, float w, int coord, int nearest, int cubic, int exclude, float a,
+                               std::array<float, 4> roi = {0, 1, 0, 1}, float extrapolation = 0) {
+  std::vector<uint8_t> b = scales(h, w, coord, nearest);
+  b[10] = (uint8_t)cubic, b[11] = (uint8_t)exclude;
+  float f[6] = {a, roi[0], roi[1], roi[2], roi[3], extrapolation};
+  b.resize(36);
+  std::memcpy(b.data() + 12, f, sizeof f);
   return b;
 }
 
@@ -68,6 +80,36 @@ TEST(Resize, OnnxLinearExamples) {
   // Without RESIZE_SCALES: asymmetric with s = out/in; two channels interpolate independently.
   auto asym = run_resize(TIGRIS_OP_RESIZE_LINEAR, {1, 1, 2, 2}, {1, 1, 4, 2}, {0, 10, 4, 20}, {});
   kt::expect_near(asym, {0, 10, 2, 15, 4, 20, 4, 20});
+}
+
+TEST(Resize, CubicHandDerived) {
+  // Keys' kernel, A = -0.75, at r = 0.5: taps at distance 1.5 weigh -0.09375, at 0.5 0.59375.
+  // Asymmetric, scale 2 over W: output o reads x = o / 2; an impulse at 2 shows each weight.
+  auto got = run_resize(TIGRIS_OP_RESIZE_LINEAR, {1, 1, 5, 1}, {1, 1, 10, 1}, {0, 0, 1, 0, 0},
+                        long_form(1, 2, 0, 0, 1, 0, -0.75f));
+  kt::expect_near(got, {0, -0.09375f, 0, 0.59375f, 1, 0.59375f, 0, -0.09375f, 0, 0});
+  // A = -0.5 at the left edge (x = 0.5, taps -1..2 weigh -0.0625, 0.5625, 0.5625, -0.0625):
+  // clamped, tap -1 reads element 0 (4 * 0.5); exclude_outside drops it and renormalizes
+  // (4 * 0.5625 / 1.0625).
+  std::vector<float> edge = {4, 0, 0, 0};
+  auto clamped = run_resize(TIGRIS_OP_RESIZE_LINEAR, {1, 1, 4, 1}, {1, 1, 8, 1}, edge, long_form(1, 2, 0, 0, 1, 0, -0.5f));
+  auto excluded = run_resize(TIGRIS_OP_RESIZE_LINEAR, {1, 1, 4, 1}, {1, 1, 8, 1}, edge, long_form(1, 2, 0, 0, 1, 1, -0.5f));
+  EXPECT_FLOAT_EQ(clamped[1], 2.0f);
+  EXPECT_FLOAT_EQ(excluded[1], 4 * 0.5625f / 1.0625f);
+  EXPECT_FLOAT_EQ(clamped[0], 4.0f);
+  EXPECT_FLOAT_EQ(excluded[0], 4.0f);
+}
+
+TEST(Resize, CropAndResizeExtrapolates) {
+  // tf_crop_and_resize over W, roi [0.5, 1.5] of a row of 4 into 3: x = 1.5 + 1.5 o -> 1.5, 3, 4.5
+  // (outside: the extrapolation value -1).
+  std::vector<float> row = {10, 20, 30, 40};
+  auto linear = run_resize(TIGRIS_OP_RESIZE_LINEAR, {1, 1, 4, 1}, {1, 1, 3, 1}, row,
+                           long_form(1, 0.75f, 5, 0, 0, 0, -0.75f, {0, 1, 0.5f, 1.5f}, -1));
+  kt::expect_near(linear, {25, 40, -1});
+  auto nearest = run_resize(TIGRIS_OP_RESIZE, {1, 1, 4, 1}, {1, 1, 3, 1}, row,
+                            long_form(1, 0.75f, 5, 1, 0, 0, -0.75f, {0, 1, 0.5f, 1.5f}, -1));
+  kt::expect_near(nearest, {20, 40, -1});  // round_prefer_floor: 1.5 -> 1
 }
 
 TEST(Resize, BandsMapThroughGlobalRows) {

@@ -232,6 +232,34 @@ TEST(OpRulesResize, NearestFactorsAndScales) {
   EXPECT_EQ(check(q), kBad);
 }
 
+TEST(OpRulesResize, LongFormCubicAndCrop) {
+  // 2.0, 3.0, tf_crop_and_resize, cubic, exclude_outside, A -0.75, roi 0 1 0 1, extrapolation 0.
+  std::vector<uint8_t> a = {0, 0, 0, 64, 0, 0, 64, 64, 5, 0, 1, 1, 0, 0, 64, 191, 0, 0, 0, 0,
+                            0, 0, 128, 63, 0, 0, 0, 0, 0, 0, 128, 63, 0, 0, 0, 0};
+  auto verdict = [&](uint8_t type, uint8_t dtype, std::vector<uint8_t> attr) {
+    Plan p;
+    uint16_t in = p.tensor({1, 2, 3, 4}, dtype), out = p.tensor({1, 4, 9, 4}, dtype);
+    uint16_t op = p.op(type, {in}, {out});
+    p.attr(op, TIGRIS_ATTR_RESIZE_SCALES, attr);
+    return check(p);
+  };
+  EXPECT_EQ(verdict(TIGRIS_OP_RESIZE_LINEAR, TIGRIS_DTYPE_FLOAT32, a), kOk);
+  EXPECT_EQ(verdict(TIGRIS_OP_RESIZE, TIGRIS_DTYPE_FLOAT32, a), kBad);  // nearest is never cubic
+  auto crop_nearest = a;
+  crop_nearest[10] = 0;
+  EXPECT_EQ(verdict(TIGRIS_OP_RESIZE, TIGRIS_DTYPE_FLOAT32, crop_nearest), kOk);
+  EXPECT_EQ(verdict(TIGRIS_OP_RESIZE, TIGRIS_DTYPE_INT32, crop_nearest), kBad);  // float32 only
+  auto bad = a;
+  bad[8] = 6;  // no coordinate mode 6
+  EXPECT_EQ(verdict(TIGRIS_OP_RESIZE_LINEAR, TIGRIS_DTYPE_FLOAT32, bad), kBad);
+  bad = a;
+  bad[35] = 0x7f, bad[34] = 0x80;  // extrapolation +inf
+  EXPECT_EQ(verdict(TIGRIS_OP_RESIZE_LINEAR, TIGRIS_DTYPE_FLOAT32, bad), kBad);
+  bad = a;
+  bad.pop_back();  // 35 bytes
+  EXPECT_EQ(verdict(TIGRIS_OP_RESIZE_LINEAR, TIGRIS_DTYPE_FLOAT32, bad), kBad);
+}
+
 TEST(OpRulesBinary, BroadcastTensorsAndConstants) {
   Plan p;
   uint16_t a = p.tensor({2, 3, 4}), b = p.tensor({3, 1}), out = p.tensor({2, 3, 4});

@@ -36,15 +36,22 @@ void transpose_pads(const ir::Node& n, size_t i, size_t rank, int64_t in, int64_
   if (auto_pad == "VALID") {
     pads[i] = pads[i + rank] = 0;
   } else if (derived) {
+    // ONNX halves the total with floor division; a negative total (output_shape beyond the
+    // full output) gives a negative pad.
     int64_t total = s * (in - 1) + out_pad + eff - out;
+    int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
     if (auto_pad == "SAME_UPPER") {
-      pads[i] = total / 2;
-      pads[i + rank] = total - total / 2;
+      pads[i] = half;
+      pads[i + rank] = total - half;
     } else {
-      pads[i] = total - total / 2;
-      pads[i + rank] = total / 2;
+      pads[i] = total - half;
+      pads[i + rank] = half;
     }
   }
+  // A negative end pad adds rows after the full output, as output_padding does: the output
+  // extent already holds them (bias only). A negative start pad would add rows before it.
+  if (pads[i] < 0) throw node_error(n, "output_shape or pads put output rows before the full output (negative start pad)");
+  if (pads[i + rank] < 0) pads[i + rank] = 0;
 }
 
 }  // namespace

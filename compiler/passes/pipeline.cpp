@@ -23,6 +23,7 @@ const std::vector<Pass>& normalization_pipeline() {
       {"fold_bias", fold_bias},
       {"relabel_convolutions", relabel_convolutions},
       {"clip_to_relu", clip_to_relu},
+      {"separate_3d_pools", separate_3d_pools},
       {"relabel_global_pools", relabel_global_pools},
       {"squeeze_to_reshape", squeeze_to_reshape},
       {"extract_resize_scales", extract_resize_scales},

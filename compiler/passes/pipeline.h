@@ -53,6 +53,7 @@ void fold_bias(ir::Graph& g);                 // Add of a per-channel constant a
 void fuse_swish(ir::Graph& g);                // float x*Sigmoid(x) -> Silu, x*HardSigmoid(x) -> HardSwish
 void relabel_convolutions(ir::Graph& g);      // Conv: group == C_in -> DepthwiseConv, rank 3 -> Conv1D
 void clip_to_relu(ir::Graph& g);              // Clip(0, 6) -> Relu6, Clip(0, inf) -> Relu
+void separate_3d_pools(ir::Graph& g);        // rank-5 pools -> an H x W pool and a D pool, with Reshapes
 void relabel_global_pools(ir::Graph& g);      // ReduceMean over H,W / whole-map pools -> Global*Pool
 void squeeze_to_reshape(ir::Graph& g);        // Squeeze/Unsqueeze/Flatten -> Reshape
 void extract_resize_scales(ir::Graph& g);     // Resize/Upsample scales, per-opset defaults

@@ -196,12 +196,13 @@ bool Importer::import_control(const ::onnx::NodeProto& n, ir::Node& node) {
   return true;
 }
 
-// Scan (opset 9 on): its body as a subgraph, the outer names it reads as more operands
-// (attribute "captures"), unrolled over the sequence by passes::unroll_scans. Scan 8 (a
-// batch axis and sequence lengths) is left for the unsupported listing.
+// Scan: its body as a subgraph, the outer names it reads as more operands (attribute
+// "captures"), unrolled over the sequence by passes::unroll_scans. Scan 8 (operand 0 the
+// sequence lengths, a batch axis before the sequence) is marked "batched".
 bool Importer::import_scan(const ::onnx::NodeProto& n, ir::Node& node) {
   const ::onnx::GraphProto* body_g = graph_attr(n, "body");
-  if (!body_g || graph.opset < 9) return false;
+  if (!body_g) return false;
+  if (graph.opset < 9) node.attrs.set("batched", int64_t{1});
   Importer body(*body_g, this);
   body.import_body();
   for (const auto& in : n.input()) node.inputs.push_back(in.empty() ? ir::kNoTensor : activation(in));

@@ -6,7 +6,8 @@
 // reshaped to a leading extent of 1 and concatenated along axis 0; the final states are the
 // last step's. Scan inputs and outputs along other axes or in reverse are refused.
 // Scan 8 (a batch axis 0 before the sequence axis) is unrolled so for each batch element,
-// the results stacked along the batch axis.
+// the results stacked along the batch axis. An ONNX Loop with scan outputs and a constant
+// trip count is unrolled the same way, its iteration number a constant per step.
 #include <algorithm>
 #include <cstring>
 
@@ -235,15 +236,106 @@ std::vector<Node> unroll_8(Graph& g, const Node& n, const Graph& body, size_t sc
   return out;
 }
 
+bool nonzero_constant(const Graph& g, TensorId id) {
+  const ir::Tensor& t = g.tensor(id);
+  return t.constant && !t.data.empty() && std::all_of(t.data.begin(), t.data.end(), [](uint8_t b) { return b != 0; });
+}
+
+// Whether the body's condition output is its condition input (through Identities) or true.
+bool stays_true(const Graph& body) {
+  TensorId c = body.outputs.at(0);
+  for (int hops = 0; hops < 64; ++hops) {
+    if (c == body.inputs.at(1)) return true;
+    if (nonzero_constant(body, c)) return true;
+    const int p = body.producer(c);
+    if (p < 0 || body.nodes[static_cast<size_t>(p)].op != "Identity") return false;
+    c = body.nodes[static_cast<size_t>(p)].inputs.at(0);
+  }
+  return false;
+}
+
+// An ONNX Loop with scan outputs and a constant trip count M (onnx/control_import.cpp):
+// operands (M, cond, v..., captured...), results (v_final..., scans...); body inputs (iter,
+// cond, v..., captured...), outputs (cond, v..., scans...). Unrolled over M steps when the
+// condition is true at the start and stays true.
+std::string loop_refusal(const Graph& g, const Node& n, const Graph& body, size_t captures) {
+  if (n.inputs.size() < 2 + captures || body.inputs.size() != n.inputs.size() ||
+      body.outputs.size() + 1 + captures <= n.inputs.size() || n.outputs.size() + 1 != body.outputs.size())
+    return "body inputs or outputs do not match the node's";
+  if (n.inputs[0] < 0 || g.tensor(n.inputs[0]).elements() != 1 || !g.tensor(n.inputs[0]).constant)
+    return "scan outputs: their extent is the trip count, known only at run time";
+  int64_t m = 0;
+  std::memcpy(&m, g.tensor(n.inputs[0]).data.data(), std::min<size_t>(8, g.tensor(n.inputs[0]).data.size()));
+  if (m < 1) return "scan outputs of a trip count below 1 are empty";
+  if (n.inputs[1] >= 0 && !nonzero_constant(g, n.inputs[1]))
+    return "scan outputs with a condition computed at run time: the iterations, and so their extent, are known "
+           "only at run time";
+  if (!stays_true(body))
+    return "scan outputs with a condition the body computes: the iterations, and so their extent, are known only "
+           "at run time";
+  if (!static_operands(g, slice(n.inputs, 2, n.inputs.size() - 2))) return "an operand shape is not static";
+  return "";
+}
+
+std::vector<Node> unroll_loop(Graph& g, const Node& n, const Graph& loop_body, size_t captures) {
+  const size_t carried = n.inputs.size() - 2 - captures;
+  int64_t m = 0;
+  std::memcpy(&m, g.tensor(n.inputs[0]).data.data(), 8);
+  // The body with its inputs as unroll_steps takes them: states (cond, v...), the iteration
+  // number as a sequence (0 .. M - 1), captured values.
+  Graph body = loop_body;
+  const std::vector<TensorId> in = loop_body.inputs;
+  body.inputs = slice(in, 1, 1 + carried);
+  body.inputs.push_back(in[0]);
+  for (size_t k = 0; k < captures; ++k) body.inputs.push_back(in[2 + carried + k]);
+  TensorId cond = n.inputs[1];
+  if (cond < 0) {
+    ir::Tensor t = loop_body.tensor(in[1]);
+    t.name = g.unique_tensor_name(n.name + "_go");
+    t.constant = true;
+    t.data.assign(static_cast<size_t>(t.elements()), 1);
+    cond = g.add_tensor(std::move(t));
+  }
+  std::vector<TensorId> states{cond};
+  for (size_t k = 0; k < carried; ++k) states.push_back(n.inputs[2 + k]);
+  std::vector<int64_t> numbers(static_cast<size_t>(m));
+  for (int64_t t = 0; t < m; ++t) numbers[static_cast<size_t>(t)] = t;
+  const TensorId iterations = int64_constant(g, n.name + "_iterations", numbers, {m});
+  std::vector<Node> out;
+  Unrolled r = unroll_steps(g, n.name, body, states, {iterations}, slice(n.inputs, 2 + carried, captures), out);
+  for (size_t k = 0; k < carried; ++k)
+    if (n.outputs[k] >= 0) out.push_back(make(g, "Identity", n.name + "_final", {r.states[1 + k]}, {n.outputs[k]}));
+  for (size_t k = 0; k < r.rows.size(); ++k)
+    if (n.outputs[carried + k] >= 0) concat(g, r.rows[k], n.outputs[carried + k], n.name + "_scan", out);
+  return out;
+}
+
 }  // namespace
 
 void unroll_scans(ir::Graph& g) {
   std::vector<char> unrolled(g.subgraphs.size(), 0);
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node n = g.nodes[i];
-    if (n.op != "Scan" || !n.domain.empty() || !n.attrs.has("body_graph")) continue;
+    if ((n.op != "Scan" && n.op != "Loop") || !n.domain.empty() || !n.attrs.has("body_graph") ||
+        n.attrs.has("__unsupported"))
+      continue;
     const size_t k = static_cast<size_t>(n.attrs.get_int("body_graph", -1));
     if (k >= g.subgraphs.size()) continue;
+    if (n.op == "Loop") {
+      const size_t captures = static_cast<size_t>(n.attrs.get_int("captures", 0));
+      const std::string why = loop_refusal(g, n, g.subgraphs[k], captures);
+      if (!why.empty()) {
+        g.nodes[i].attrs.set("__unsupported", why);
+        continue;
+      }
+      std::vector<Node> with = unroll_loop(g, n, g.subgraphs[k], captures);
+      g.nodes.erase(g.nodes.begin() + static_cast<std::ptrdiff_t>(i));
+      g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(i), with.begin(), with.end());
+      i += with.size();
+      --i;
+      unrolled[k] = 1;
+      continue;
+    }
     const size_t scans = static_cast<size_t>(n.attrs.get_int("num_scan_inputs", 0));
     const size_t captures = static_cast<size_t>(n.attrs.get_int("captures", 0));
     const bool batched = n.attrs.get_int("batched", 0) != 0;  // Scan 8

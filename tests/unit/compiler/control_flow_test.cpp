@@ -215,6 +215,39 @@ TEST(ControlFlow, LoopScanOutputsAreRefusedWithTheReason) {
   }
 }
 
+// v = x; for i in 0 .. 2: v = v + i, scanning 2 v: a constant trip count, no condition, so
+// the Loop unrolls and its scan output has the extent 3. Three Negs after the scan output
+// check that its shape reaches the nodes reading it.
+TEST(ControlFlow, LoopScanOutputsWithAConstantTripCountUnroll) {
+  test::OnnxBuilder b(13);
+  b.input("x", {1});
+  b.output("v_final", {1});
+  b.output("negated", {3, 1});
+  b.init_ints("m", {}, {3});
+  float_init(b.proto().mutable_graph(), "two", 2.0f);
+  onnx::NodeProto& n = b.node("Loop", {"m", "", "x"}, {"v_final", "scanned"}, "scanning");
+  onnx::GraphProto* body = graph_attr(n, "body");
+  value(body->add_input(), "i", TensorProto::INT64, {});
+  value(body->add_input(), "cond_in", TensorProto::BOOL, {});
+  value(body->add_input(), "v_in", TensorProto::FLOAT, {1});
+  onnx::NodeProto* cast = add_node(body, "Cast", {"i"}, {"i_f"});
+  test::OnnxBuilder::attr(*cast, "to", int64_t{TensorProto::FLOAT});
+  add_node(body, "Add", {"v_in", "i_f"}, {"v_out"});
+  add_node(body, "Mul", {"v_out", "two"}, {"s_out"});
+  add_node(body, "Identity", {"cond_in"}, {"cond_out"});
+  value(body->add_output(), "cond_out", TensorProto::BOOL, {});
+  value(body->add_output(), "v_out", TensorProto::FLOAT, {1});
+  value(body->add_output(), "s_out", TensorProto::FLOAT, {1});
+  b.node("Neg", {"scanned"}, {"negated_once"});
+  b.node("Neg", {"negated_once"}, {"negated_twice"});
+  b.node("Neg", {"negated_twice"}, {"negated"});
+  // x = 1: v = 1, 2, 4; scanned 2, 4, 8.
+  Compiled r = compile_and_run(b, {bytes_of(std::vector<float>{1})});
+  ASSERT_EQ(r.run.outputs.size(), 2u);
+  EXPECT_EQ(values_of<float>(r.run.outputs[0]), std::vector<float>{4});
+  EXPECT_EQ(values_of<float>(r.run.outputs[1]), (std::vector<float>{-2, -4, -8}));
+}
+
 // Scan 8 (opset 8): a batch axis 0, the sequence on axis 1, sequence_lens an int64 constant.
 // Body: sum_out = sum_in + next, scan_out = sum_out (running sums per batch element).
 test::OnnxBuilder scan8_model(const std::vector<int64_t>& lengths) {

@@ -129,15 +129,15 @@ bool Importer::is_const(int32_t i) const {
 bool Importer::is_variable(int32_t i) const { return i >= 0 && tensor(i).is_variable; }
 
 // A plan's state belongs to its main graph; a subgraph an IF/WHILE runs holds none.
-void Importer::refuse_nested_state(const std::string& key) const {
+void Importer::refuse_nested_state(const std::string& what) const {
   if (!enclosing_.empty())
-    refuse("state ('" + key + "') inside a subgraph an IF or WHILE runs; only the main graph keeps state");
+    refuse(what + " inside a subgraph an IF or WHILE runs; only the main graph keeps state");
 }
 
 ir::StateVar& Importer::state_var(const std::string& key, int32_t like, std::vector<uint8_t> initial) {
   auto it = state_index_.find(key);
   if (it != state_index_.end()) return g.state[it->second];
-  refuse_nested_state(key);
+  refuse_nested_state("variable '" + tensor(like).name + "'");
   const int rank = static_cast<int>(tensor(like).shape.size());
   if (rank >= 3)
     refuse("variable '" + tensor(like).name + "' has rank " + std::to_string(rank) +
@@ -173,7 +173,7 @@ void Importer::assign(int32_t i, ir::TensorId value) {
 ir::TensorId Importer::kernel_state(const std::string& key, ir::TensorId like) {
   auto it = state_index_.find("kernel " + key);
   if (it == state_index_.end()) {
-    refuse_nested_state(key);
+    refuse_nested_state("state '" + key + "'");
     ir::Tensor x = g.tensor(like);
     x.name = g.unique_tensor_name(key);
     x.quant.reset();

@@ -151,7 +151,7 @@ class Importer {
   // The state entry for `key`, made on first use from TFLite tensor `like` (its initial
   // value `initial`, or TFLite Micro's reset value when empty).
   ir::StateVar& state_var(const std::string& key, int32_t like, std::vector<uint8_t> initial);
-  void refuse_nested_state(const std::string& key) const;
+  void refuse_nested_state(const std::string& what) const;
   struct Folded {
     tfl::TensorType type;
     std::vector<uint8_t> bytes;

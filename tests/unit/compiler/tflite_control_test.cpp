@@ -102,6 +102,32 @@ std::vector<uint8_t> if_model(Type type, float scale = 0, int32_t then_index = -
   return mm.bytes();
 }
 
+// out = RELU(IF(c, x, y)) whose else subgraph gives its input a back unchanged (`variable`:
+// reads a variable tensor instead, which a subgraph may not hold).
+std::vector<uint8_t> passthrough_if_model(bool variable) {
+  ModelMaker mm;
+  tfl::SubGraph& main = mm.graph("main");
+  const int32_t c = mm.tensor(main, "c", {1}, Type::Bool);
+  const int32_t x = mm.tensor(main, "x", {1, 4}, Type::Float32), y = mm.tensor(main, "y", {1, 4}, Type::Float32);
+  const int32_t z = mm.tensor(main, "z", {1, 4}, Type::Float32), out = mm.tensor(main, "out", {1, 4}, Type::Float32);
+  mm.op(main, tfl::op::kIf, {c, x, y}, {z}, tfl::OptionsType::If, if_options(1, 2));
+  mm.op(main, tfl::op::kRelu, {z}, {out});
+  main.inputs = {c, x, y};
+  main.outputs = {out};
+  binary_graph(mm, "then", tfl::op::kAdd, Type::Float32);
+  tfl::SubGraph& g = mm.graph("else");
+  const int32_t a = mm.tensor(g, "a", {1, 4}, Type::Float32), b = mm.tensor(g, "b", {1, 4}, Type::Float32);
+  g.inputs = {a, b};
+  g.outputs = {a};
+  if (variable) {
+    const int32_t v = mm.tensor(g, "memory", {1, 4}, Type::Float32), w = mm.tensor(g, "w", {1, 4}, Type::Float32);
+    g.tensors[static_cast<size_t>(v)].is_variable = true;
+    mm.op(g, tfl::op::kAdd, {a, v}, {w}, kAddOpts, tfl::AddSubOptions{});
+    g.outputs = {w};
+  }
+  return mm.bytes();
+}
+
 // The model's floor: the smallest fast budget any plan fits.
 uint64_t floor_of(const compiler::Model& m) {
   compiler::Budgets b;
@@ -158,6 +184,18 @@ TEST(TfliteControl, IfOverInt8) {
       ASSERT_EQ(r.outputs.size(), 1u);
       EXPECT_EQ(values_of<int8_t>(r.outputs[0]), want) << int(c);
       EXPECT_EQ(r.stats.copy_bytes, 4u + 4u + 4u);
+    }
+  }
+}
+
+TEST(TfliteControl, IfBranchGivingItsInputBack) {
+  const std::vector<float> x = {1, -2, 3, -4}, y = {0.5f, 0.5f, -5, 1};
+  for (uint8_t c : {1, 0}) {
+    // then: relu(x + y); else: relu(x).
+    const std::vector<float> want = c ? std::vector<float>{1.5f, 0, 0, 0} : std::vector<float>{1, 0, 3, 0};
+    for (const test::PlanRun& r : run_at_both_budgets(passthrough_if_model(false), {{c}, floats(x), floats(y)})) {
+      ASSERT_EQ(r.outputs.size(), 1u);
+      EXPECT_EQ(values_of<float>(r.outputs[0]), want) << int(c);
     }
   }
 }
@@ -268,6 +306,9 @@ TEST(TfliteControl, RefusalsNameTheOperatorAndTheReason) {
   EXPECT_NE(refusal(if_model(Type::Float32, 0, 7), "IF").find("then subgraph index 7 is out of range for 2 subgraphs"),
             std::string::npos);
   EXPECT_NE(refusal(while_model(3, false, true), "WHILE").find("cond subgraph 1 does not give one one-element bool"),
+            std::string::npos);
+  EXPECT_NE(refusal(passthrough_if_model(true), "IF")
+                .find("else subgraph 2, operator 0 (ADD): variable 'memory' inside a subgraph an IF or WHILE runs"),
             std::string::npos);
   const std::string widening = refusal(while_model(3, false, false, true), "WHILE");
   EXPECT_NE(widening.find("body subgraph 2's output 1 is float32 [1, 8] where the operator has float32 [1, 4]"), std::string::npos) << widening;

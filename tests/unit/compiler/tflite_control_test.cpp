@@ -1,5 +1,6 @@
-// TFLite IF and WHILE (multi-subgraph models written with our writer) compiled and run on the
-// host runtime at 16M and at the model's floor. Expected values are derived by hand from
+// TFLite IF and WHILE (multi-subgraph models written with our writer), and the comparisons
+// and logical operators their conditions use, compiled and run on the host runtime at 16M and
+// at the model's floor. Expected values are derived by hand from
 // TensorFlow Lite Micro's semantics (kernels/if.cc, while.cc); copy_bytes from the copy rules
 // of docs/executor.md: an If copies its operands (not the condition) in and its results out;
 // a While of V bytes of variables copies V once into its results, V into the condition
@@ -289,6 +290,34 @@ TEST(TfliteControl, IfNestedInAWhileBody) {
     EXPECT_EQ(values_of<int32_t>(r.outputs[1]), std::vector<int32_t>{4});
     // The While's 20 bytes of variables as above, and per round the If's acc in and out.
     EXPECT_EQ(r.stats.copy_bytes, 20u * (1 + 5 + 2 * 4) + 4u * (16 + 16));
+  }
+}
+
+// The comparisons and logical operators conditions are made of: x = {1, 2, 3, 4},
+// y = {2, 2, 2, 5}: x > y = {0, 0, 1, 0}, x == y = {0, 1, 0, 0}, x >= y = {0, 1, 1, 0},
+// x <= y = {1, 1, 0, 1}; NOT(x > y) = {1, 1, 0, 1}, (x == y) OR (x > y) = {0, 1, 1, 0},
+// (x >= y) AND (x <= y) = {0, 1, 0, 0}.
+TEST(TfliteControl, ComparisonsAndLogicalOperators) {
+  ModelMaker mm;
+  tfl::SubGraph& g = mm.graph("main");
+  const int32_t x = mm.tensor(g, "x", {1, 4}, Type::Float32), y = mm.tensor(g, "y", {1, 4}, Type::Float32);
+  auto flag = [&](const std::string& name) { return mm.tensor(g, name, {1, 4}, Type::Bool); };
+  const int32_t gt = flag("gt"), eq = flag("eq"), ge = flag("ge"), le = flag("le");
+  const int32_t not_gt = flag("not_gt"), eq_or_gt = flag("eq_or_gt"), ge_and_le = flag("ge_and_le");
+  mm.op(g, 61, {x, y}, {gt});  // GREATER
+  mm.op(g, 71, {x, y}, {eq});  // EQUAL
+  mm.op(g, 62, {x, y}, {ge});  // GREATER_EQUAL
+  mm.op(g, 63, {x, y}, {le});  // LESS_EQUAL
+  mm.op(g, 87, {gt}, {not_gt});          // LOGICAL_NOT
+  mm.op(g, 84, {eq, gt}, {eq_or_gt});    // LOGICAL_OR
+  mm.op(g, 86, {ge, le}, {ge_and_le});   // LOGICAL_AND
+  g.inputs = {x, y};
+  g.outputs = {not_gt, eq_or_gt, ge_and_le};
+  for (const test::PlanRun& r : run_at_both_budgets(mm.bytes(), {floats({1, 2, 3, 4}), floats({2, 2, 2, 5})})) {
+    ASSERT_EQ(r.outputs.size(), 3u);
+    EXPECT_EQ(r.outputs[0], (std::vector<uint8_t>{1, 1, 0, 1}));
+    EXPECT_EQ(r.outputs[1], (std::vector<uint8_t>{0, 1, 1, 0}));
+    EXPECT_EQ(r.outputs[2], (std::vector<uint8_t>{0, 1, 0, 0}));
   }
 }
 

@@ -91,7 +91,7 @@ TensorId concat(Graph& g, const std::vector<TensorId>& parts, TensorId y, const 
 
 // The body run once per element of the sequences' axis 0.
 struct Unrolled {
-  std::vector<TensorId> states;            // the last step's state outputs
+  std::vector<TensorId> states;             // the last step's state outputs
   std::vector<std::vector<TensorId>> rows;  // per scan output, each step's output with a leading 1
 };
 
@@ -114,10 +114,12 @@ Unrolled unroll_steps(Graph& g, const std::string& name, const Graph& body, std:
       return map[static_cast<size_t>(id)] = g.add_tensor(std::move(c));
     };
     for (size_t s = 0; s < states; ++s) map[static_cast<size_t>(body.inputs[s])] = state[s];
-    for (size_t k = 0; k < captures.size(); ++k) map[static_cast<size_t>(body.inputs[states + scans + k])] = captures[k];
+    for (size_t k = 0; k < captures.size(); ++k)
+      map[static_cast<size_t>(body.inputs[states + scans + k])] = captures[k];
     for (size_t m = 0; m < scans; ++m) {
       const TensorId slice = copy(body.inputs[states + m]);
-      Node gather = make(g, "Gather", step + "_slice", {sequences[m], int64_constant(g, step + "_t", {t}, {})}, {slice});
+      Node gather =
+          make(g, "Gather", step + "_slice", {sequences[m], int64_constant(g, step + "_t", {t}, {})}, {slice});
       gather.attrs.set("axis", int64_t{0});
       out.push_back(std::move(gather));
     }
@@ -339,14 +341,14 @@ void unroll_scans(ir::Graph& g) {
     const size_t scans = static_cast<size_t>(n.attrs.get_int("num_scan_inputs", 0));
     const size_t captures = static_cast<size_t>(n.attrs.get_int("captures", 0));
     const bool batched = n.attrs.get_int("batched", 0) != 0;  // Scan 8
-    const std::string why = batched ? refusal_8(g, n, g.subgraphs[k], scans, captures)
-                                    : refusal(g, n, g.subgraphs[k], scans, captures);
+    const std::string why =
+        batched ? refusal_8(g, n, g.subgraphs[k], scans, captures) : refusal(g, n, g.subgraphs[k], scans, captures);
     if (!why.empty()) {
       g.nodes[i].attrs.set("__unsupported", "Scan: " + why);
       continue;
     }
-    std::vector<Node> with = batched ? unroll_8(g, n, g.subgraphs[k], scans, captures)
-                                     : unroll(g, n, g.subgraphs[k], scans, captures);
+    std::vector<Node> with =
+        batched ? unroll_8(g, n, g.subgraphs[k], scans, captures) : unroll(g, n, g.subgraphs[k], scans, captures);
     g.nodes.erase(g.nodes.begin() + static_cast<std::ptrdiff_t>(i));
     g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(i), with.begin(), with.end());
     i += with.size();

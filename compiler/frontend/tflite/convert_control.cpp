@@ -18,7 +18,9 @@ namespace tigris::frontend::tflite {
 
 namespace {
 
-std::string graph_name(const char* role, int32_t index) { return std::string(role) + " subgraph " + std::to_string(index); }
+std::string graph_name(const char* role, int32_t index) {
+  return std::string(role) + " subgraph " + std::to_string(index);
+}
 
 // Subgraph `index` as an IR graph; refuses an index out of range, a subgraph running itself
 // (directly or through the ones enclosing it) and a subgraph with an operator that does not
@@ -58,8 +60,7 @@ void check_same(const Importer& imp, ir::TensorId outer, const ir::Graph& g, ir:
 }
 
 void check_count(size_t have, size_t want, const std::string& what) {
-  if (have != want)
-    refuse(what + " has " + std::to_string(have) + " where the operator has " + std::to_string(want));
+  if (have != want) refuse(what + " has " + std::to_string(have) + " where the operator has " + std::to_string(want));
 }
 
 void convert_if(Importer& imp) {

@@ -130,8 +130,7 @@ bool Importer::is_variable(int32_t i) const { return i >= 0 && tensor(i).is_vari
 
 // A plan's state belongs to its main graph; a subgraph an IF/WHILE runs holds none.
 void Importer::refuse_nested_state(const std::string& what) const {
-  if (!enclosing_.empty())
-    refuse(what + " inside a subgraph an IF or WHILE runs; only the main graph keeps state");
+  if (!enclosing_.empty()) refuse(what + " inside a subgraph an IF or WHILE runs; only the main graph keeps state");
 }
 
 ir::StateVar& Importer::state_var(const std::string& key, int32_t like, std::vector<uint8_t> initial) {

@@ -40,8 +40,7 @@ class Importer {
  public:
   // Imports subgraph `subgraph`; `enclosing` are the subgraphs whose IF/WHILE operators run
   // it (outermost first), empty for the main graph.
-  Importer(const tfl::Model& model, const std::string& path, size_t subgraph = 0,
-           std::vector<size_t> enclosing = {});
+  Importer(const tfl::Model& model, const std::string& path, size_t subgraph = 0, std::vector<size_t> enclosing = {});
 
   // Converts every operator; operator-level refusals become placeholder nodes.
   ir::Graph run();

@@ -50,11 +50,10 @@ std::vector<ConversionReason> model_reasons(const tfl::Model& m) {
   if (m.subgraphs.empty())
     out.push_back({-1, "", "the model has no subgraph"});
   else if (!only_reached_subgraphs(m))
-    out.push_back(
-        {-1, "",
-         "the model has " + std::to_string(m.subgraphs.size()) +
-             " subgraphs and not every one is run by the main one's CALL_ONCE, IF or WHILE operators "
-             "(several signatures); one entry graph is supported"});
+    out.push_back({-1, "",
+                   "the model has " + std::to_string(m.subgraphs.size()) +
+                       " subgraphs and not every one is run by the main one's CALL_ONCE, IF or WHILE operators "
+                       "(several signatures); one entry graph is supported"});
   return out;
 }
 

@@ -1,7 +1,7 @@
 // ONNX If and Loop compiled and run on the host runtime: an If on a run-time condition whose
 // branches compute different things from outer tensors, and Loops ending on a run-time
-// condition or trip count; Scan 8 unrolled per batch element. Expected values and copy_bytes are derived by hand from the ONNX
-// specification and the copy rules of docs/executor.md.
+// condition or trip count; Scan 8 unrolled per batch element. Expected values and copy_bytes are derived by hand from
+// the ONNX specification and the copy rules of docs/executor.md.
 #include <gtest/gtest.h>
 
 #include <cstring>

@@ -92,7 +92,8 @@ std::vector<uint8_t> if_model(Type type, float scale = 0, int32_t then_index = -
   tfl::SubGraph& main = mm.graph("main");
   const int32_t c = mm.tensor(main, "c", {1}, Type::Bool);
   const int32_t x = mm.tensor(main, "x", {1, 4}, type, {}, scale), y = mm.tensor(main, "y", {1, 4}, type, {}, scale);
-  const int32_t z = mm.tensor(main, "z", {1, 4}, type, {}, scale), out = mm.tensor(main, "out", {1, 4}, type, {}, scale);
+  const int32_t z = mm.tensor(main, "z", {1, 4}, type, {}, scale),
+                out = mm.tensor(main, "out", {1, 4}, type, {}, scale);
   mm.op(main, tfl::op::kIf, {c, x, y}, {z}, tfl::OptionsType::If,
         then_index >= 0 ? if_options(then_index, 1) : if_options(1, 2));
   mm.op(main, tfl::op::kRelu, {z}, {out});
@@ -140,8 +141,8 @@ uint64_t floor_of(const compiler::Model& m) {
 std::vector<test::PlanRun> run_at_both_budgets(const std::vector<uint8_t>& model,
                                                const std::vector<std::vector<uint8_t>>& inputs) {
   compiler::Model m = compiler::load_model_bytes(model, "m.tflite");
-  EXPECT_TRUE(m.summary().supported())
-      << (m.summary().supported() ? "" : m.summary().unsupported_operators.at(0).reason);
+  EXPECT_TRUE(m.summary().supported()) << (m.summary().supported() ? ""
+                                                                   : m.summary().unsupported_operators.at(0).reason);
   const uint64_t floor = floor_of(m);
   EXPECT_GT(floor, 0u);
   std::vector<test::PlanRun> runs;
@@ -180,8 +181,7 @@ TEST(TfliteControl, IfOverInt8) {
   const std::vector<int8_t> x = {2, -4, 6, -8}, y = {1, 1, -10, 2};
   for (uint8_t c : {1, 0}) {
     const std::vector<int8_t> want = c ? std::vector<int8_t>{3, 0, 0, 0} : std::vector<int8_t>{1, 0, 16, 0};
-    for (const test::PlanRun& r :
-         run_at_both_budgets(if_model(Type::Int8, 0.5f), {{c}, bytes_of(x), bytes_of(y)})) {
+    for (const test::PlanRun& r : run_at_both_budgets(if_model(Type::Int8, 0.5f), {{c}, bytes_of(x), bytes_of(y)})) {
       ASSERT_EQ(r.outputs.size(), 1u);
       EXPECT_EQ(values_of<int8_t>(r.outputs[0]), want) << int(c);
       EXPECT_EQ(r.stats.copy_bytes, 4u + 4u + 4u);
@@ -210,7 +210,8 @@ std::vector<uint8_t> while_model(int32_t n, bool nested, bool float_cond = false
   tfl::SubGraph& main = mm.graph("main");
   const int32_t i0 = mm.tensor(main, "i0", {1}, Type::Int32, bytes_of(std::vector<int32_t>{0}));
   const int32_t x = mm.tensor(main, "x", {1, 4}, Type::Float32);
-  const int32_t i_end = mm.tensor(main, "i_end", {1}, Type::Int32), acc_end = mm.tensor(main, "acc", {1, 4}, Type::Float32);
+  const int32_t i_end = mm.tensor(main, "i_end", {1}, Type::Int32),
+                acc_end = mm.tensor(main, "acc", {1, 4}, Type::Float32);
   mm.op(main, tfl::op::kWhile, {i0, x}, {i_end, acc_end}, tfl::OptionsType::While, tfl::WhileOptions{1, 2});
   main.inputs = {x};
   main.outputs = {acc_end, i_end};
@@ -219,7 +220,8 @@ std::vector<uint8_t> while_model(int32_t n, bool nested, bool float_cond = false
   {
     const int32_t i = mm.tensor(cond, "i", {1}, Type::Int32), acc = mm.tensor(cond, "acc", {1, 4}, Type::Float32);
     const int32_t limit = mm.tensor(cond, "n", {1}, Type::Int32, bytes_of(std::vector<int32_t>{n}));
-    const int32_t go = float_cond ? mm.tensor(cond, "go", {1, 4}, Type::Float32) : mm.tensor(cond, "go", {1}, Type::Bool);
+    const int32_t go =
+        float_cond ? mm.tensor(cond, "go", {1, 4}, Type::Float32) : mm.tensor(cond, "go", {1}, Type::Bool);
     if (float_cond)
       mm.op(cond, tfl::op::kMul, {acc, acc}, {go}, kMulOpts, tfl::MulOptions{});
     else
@@ -304,13 +306,13 @@ TEST(TfliteControl, ComparisonsAndLogicalOperators) {
   auto flag = [&](const std::string& name) { return mm.tensor(g, name, {1, 4}, Type::Bool); };
   const int32_t gt = flag("gt"), eq = flag("eq"), ge = flag("ge"), le = flag("le");
   const int32_t not_gt = flag("not_gt"), eq_or_gt = flag("eq_or_gt"), ge_and_le = flag("ge_and_le");
-  mm.op(g, 61, {x, y}, {gt});  // GREATER
-  mm.op(g, 71, {x, y}, {eq});  // EQUAL
-  mm.op(g, 62, {x, y}, {ge});  // GREATER_EQUAL
-  mm.op(g, 63, {x, y}, {le});  // LESS_EQUAL
-  mm.op(g, 87, {gt}, {not_gt});          // LOGICAL_NOT
-  mm.op(g, 84, {eq, gt}, {eq_or_gt});    // LOGICAL_OR
-  mm.op(g, 86, {ge, le}, {ge_and_le});   // LOGICAL_AND
+  mm.op(g, 61, {x, y}, {gt});           // GREATER
+  mm.op(g, 71, {x, y}, {eq});           // EQUAL
+  mm.op(g, 62, {x, y}, {ge});           // GREATER_EQUAL
+  mm.op(g, 63, {x, y}, {le});           // LESS_EQUAL
+  mm.op(g, 87, {gt}, {not_gt});         // LOGICAL_NOT
+  mm.op(g, 84, {eq, gt}, {eq_or_gt});   // LOGICAL_OR
+  mm.op(g, 86, {ge, le}, {ge_and_le});  // LOGICAL_AND
   g.inputs = {x, y};
   g.outputs = {not_gt, eq_or_gt, ge_and_le};
   for (const test::PlanRun& r : run_at_both_budgets(mm.bytes(), {floats({1, 2, 3, 4}), floats({2, 2, 2, 5})})) {
@@ -340,7 +342,9 @@ TEST(TfliteControl, RefusalsNameTheOperatorAndTheReason) {
                 .find("else subgraph 2, operator 0 (ADD): variable 'memory' inside a subgraph an IF or WHILE runs"),
             std::string::npos);
   const std::string widening = refusal(while_model(3, false, false, true), "WHILE");
-  EXPECT_NE(widening.find("body subgraph 2's output 1 is float32 [1, 8] where the operator has float32 [1, 4]"), std::string::npos) << widening;
+  EXPECT_NE(widening.find("body subgraph 2's output 1 is float32 [1, 8] where the operator has float32 [1, 4]"),
+            std::string::npos)
+      << widening;
 }
 
 TEST(TfliteControl, ASubgraphRunningItselfIsRefused) {

@@ -4,8 +4,9 @@
 // The runtime binds a graph's inputs and outputs by copying tensors; a constant is a weight,
 // not a tensor. So a constant operand of an If/While, or a constant a subgraph gives as an
 // output (an ONNX branch that is one Constant node), is computed by a few exact nodes from a
-// one-element run-time tensor at hand: Sub(c, Mul(Cast(Cast(src, bool), T), 0)) (x - 0 is x
-// for every x, -0 and NaN included), for bool Or(c, And(Cast(src, bool), false)). An If's
+// one-element run-time tensor at hand (else a run-time operand's first element):
+// Sub(c, Mul(Cast(Cast(src, bool), T), 0)) (x - 0 is x for every x, -0 and NaN included),
+// for bool Or(c, And(Cast(src, bool), false)). An If's
 // branches without a one-element input get the condition as one more operand.
 #include <algorithm>
 
@@ -106,6 +107,27 @@ TensorId one_element_input(const Graph& g) {
   return ir::kNoTensor;
 }
 
+// A one-element run-time tensor from run-time operand x of any size: its first element
+// (Reshape to [N], Gather of index 0). Which element does not matter: materialize reads only
+// that the tensor exists.
+TensorId first_element(Graph& g, TensorId x, std::vector<Node>& out) {
+  const ir::Tensor xt = g.tensor(x);
+  TensorId flat = new_tensor(g, xt.name + "_flat", {xt.elements()}, xt.dtype);
+  out.push_back(node(g, "Reshape", xt.name + "_flat", {x}, flat));
+  ir::Tensor index;
+  index.name = g.unique_tensor_name(xt.name + "_first_index");
+  index.dtype = DType::Int64;
+  index.shape = {1};
+  index.constant = true;
+  index.data.assign(8, 0);
+  const TensorId at = g.add_tensor(std::move(index));
+  TensorId first = new_tensor(g, xt.name + "_first", {1}, xt.dtype);
+  Node gather = node(g, "Gather", xt.name + "_first", {flat, at}, first);
+  gather.attrs.set("axis", int64_t{0});
+  out.push_back(std::move(gather));
+  return first;
+}
+
 // Constant outputs of `sub` become tensors computed at its start.
 void materialize_outputs(Graph& sub, TensorId src) {
   std::vector<Node> made;
@@ -146,6 +168,14 @@ void materialize_node(Graph& g, size_t index, std::vector<Node>& before) {
   TensorId src = ir::kNoTensor;
   for (TensorId id : n.inputs)
     if (one_element(g, id)) src = src == ir::kNoTensor ? id : src;
+  // None: the first element of a run-time operand, when a constant needs one.
+  const auto needs_source = [&](TensorId id) { return id >= 0 && g.tensor(id).constant; };
+  if (src == ir::kNoTensor && std::any_of(n.inputs.begin(), n.inputs.end(), needs_source))
+    for (TensorId id : n.inputs)
+      if (id >= 0 && !g.tensor(id).constant && g.tensor(id).shape_known && g.tensor(id).elements() > 0) {
+        src = first_element(g, id, before);
+        break;
+      }
   for (TensorId& id : n.inputs) {
     if (id < 0 || !g.tensor(id).constant) continue;
     if (src == ir::kNoTensor)

@@ -271,6 +271,7 @@ PlanDesc describe_plan(const ir::Graph& g, const schedule::Schedule& s, const Em
     check_bindings(graph);
     const size_t op_base = p.ops.size();
     const size_t stage_base = p.stages.size();
+    weights.enter_graph(k);
     add_ops(graph, maps[k], weights, p, graphs[k].sub_numbers);
     add_stages(*graphs[k].schedule, maps[k], p, op_base);
     if (graphs.size() > 1) {

@@ -16,7 +16,7 @@ class WeightTable {
   // computing the bytes with `make` the first time.
   template <typename Make>
   uint16_t get(const ir::Graph& g, ir::TensorId id, const std::string& layout, Make make) {
-    std::string key = g.tensor(id).name + "\x1f" + layout;
+    std::string key = scope_ + g.tensor(id).name + "\x1f" + layout;
     auto it = index_.find(key);
     if (it != index_.end()) return it->second;
     WeightDesc w;
@@ -24,6 +24,9 @@ class WeightTable {
     w.data = make(g.tensor(id));
     return add(key, std::move(w));
   }
+  // Constants are named per graph (TFLite subgraphs each have their own names): entries of
+  // graph `number` (0 = the main graph) are keyed apart from other graphs'.
+  void enter_graph(size_t number) { scope_ = number == 0 ? "" : std::to_string(number) + "\x1d"; }
   // A weight made by the lowering itself (no source tensor), named `name`.
   uint16_t add_raw(const std::string& name, std::vector<uint8_t> data);
 
@@ -34,6 +37,7 @@ class WeightTable {
   uint16_t add(const std::string& key, WeightDesc w);
   std::vector<WeightDesc> entries_;
   std::map<std::string, uint16_t> index_;
+  std::string scope_;
 };
 
 // Layout conversions (float32 or any element size given by the tensor's dtype).

@@ -89,6 +89,8 @@ enum class OptionsType : uint8_t {
   Abs = 78,
   Quantize = 89,
   HardSwish = 91,
+  If = 92,
+  While = 93,
   CallOnce = 103,
   VarHandle = 111,
   ReadVariable = 112,
@@ -180,6 +182,14 @@ struct UnidirectionalSequenceLstmOptions {
   bool time_major = false, asymmetric_quantize_inputs = false, diagonal_recurrent_tensors = false;
   bool operator==(const UnidirectionalSequenceLstmOptions&) const = default;
 };
+struct IfOptions {
+  int32_t then_subgraph_index = 0, else_subgraph_index = 0;
+  bool operator==(const IfOptions&) const = default;
+};
+struct WhileOptions {
+  int32_t cond_subgraph_index = 0, body_subgraph_index = 0;
+  bool operator==(const WhileOptions&) const = default;
+};
 struct CallOnceOptions {
   int32_t init_subgraph_index = 0;
   bool operator==(const CallOnceOptions&) const = default;
@@ -204,7 +214,8 @@ struct Options {
   std::variant<std::monostate, Conv2DOptions, DepthwiseConv2DOptions, Pool2DOptions, FullyConnectedOptions,
                SoftmaxOptions, ConcatenationOptions, AddSubOptions, MulOptions, IntListOptions, ResizeOptions,
                ReducerOptions, StridedSliceOptions, LeakyReluOptions, TransposeConvOptions,
-               UnidirectionalSequenceLstmOptions, CallOnceOptions, VarHandleOptions, SVDFOptions, NoFieldOptions>
+               UnidirectionalSequenceLstmOptions, CallOnceOptions, VarHandleOptions, SVDFOptions, IfOptions,
+               WhileOptions, NoFieldOptions>
       value;
   bool operator==(const Options&) const = default;
 

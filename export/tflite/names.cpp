@@ -271,6 +271,8 @@ const char* options_table_name(OptionsType t) {
   case OptionsType::Abs: return "AbsOptions";
   case OptionsType::Quantize: return "QuantizeOptions";
   case OptionsType::HardSwish: return "HardSwishOptions";
+  case OptionsType::If: return "IfOptions";
+  case OptionsType::While: return "WhileOptions";
   case OptionsType::CallOnce: return "CallOnceOptions";
   case OptionsType::VarHandle: return "VarHandleOptions";
   case OptionsType::ReadVariable: return "ReadVariableOptions";

@@ -154,6 +154,16 @@ Options read_options(const void* op_table, uint8_t tag, const std::string& owner
     ctx.check_slots(s, "CallOnceOptions", slots_below(1));
     return {t, CallOnceOptions{s->init_subgraph_index()}};
   }
+  case OptionsType::If: {
+    auto* s = o->builtin_options_as_IfOptions();
+    ctx.check_slots(s, "IfOptions", slots_below(2));
+    return {t, IfOptions{s->then_subgraph_index(), s->else_subgraph_index()}};
+  }
+  case OptionsType::While: {
+    auto* s = o->builtin_options_as_WhileOptions();
+    ctx.check_slots(s, "WhileOptions", slots_below(2));
+    return {t, WhileOptions{s->cond_subgraph_index(), s->body_subgraph_index()}};
+  }
   case OptionsType::VarHandle: {
     auto* s = o->builtin_options_as_VarHandleOptions();
     ctx.check_slots(s, "VarHandleOptions", slots_below(2));

@@ -219,6 +219,16 @@ Offset<void> write_options(PackBuilder& b, const Options& o) {
   if (auto* c = o.get<LeakyReluOptions>()) return Table(b).scalar(fb::LeakyReluOptions::VT_ALPHA, c->alpha, 0.0f).end();
   if (auto* c = o.get<CallOnceOptions>())
     return Table(b).scalar(fb::CallOnceOptions::VT_INIT_SUBGRAPH_INDEX, c->init_subgraph_index, 0).end();
+  if (auto* c = o.get<IfOptions>())
+    return Table(b)
+        .scalar(fb::IfOptions::VT_THEN_SUBGRAPH_INDEX, c->then_subgraph_index, 0)
+        .scalar(fb::IfOptions::VT_ELSE_SUBGRAPH_INDEX, c->else_subgraph_index, 0)
+        .end();
+  if (auto* c = o.get<WhileOptions>())
+    return Table(b)
+        .scalar(fb::WhileOptions::VT_COND_SUBGRAPH_INDEX, c->cond_subgraph_index, 0)
+        .scalar(fb::WhileOptions::VT_BODY_SUBGRAPH_INDEX, c->body_subgraph_index, 0)
+        .end();
   if (auto* c = o.get<VarHandleOptions>()) {
     Offset<flatbuffers::String> container = c->container.empty() ? 0 : b.CreateString(c->container);
     Offset<flatbuffers::String> shared_name = c->shared_name.empty() ? 0 : b.CreateString(c->shared_name);

@@ -10,9 +10,11 @@
 //   body graph: the ONNX body on (iter, cond, v...), giving (iter + 1, [M,] cond_out, v_out...,
 //   captured...).
 // iter starts at 0 and an absent cond at true: constants, made tensors by
-// passes::materialize_control_constants. Scan outputs are refused: the loop's trip count is
-// known only at run time, and so would be their shape.
+// passes::materialize_control_constants. With scan outputs the Loop is kept for
+// passes::unroll_scans when its trip count is a constant (their extent), else refused: the
+// trip count is known only at run time, and so would be their shape.
 #include <algorithm>
+#include <cstring>
 
 #include "compiler/frontend/onnx/importer.h"
 #include "compiler/ir/error.h"
@@ -107,8 +109,31 @@ bool Importer::import_control(const ::onnx::NodeProto& n, ir::Node& node) {
   results();
   for (const auto& in : n.input()) node.inputs.push_back(in.empty() ? ir::kNoTensor : activation(in));
   if (b.outputs.size() > carried + 1) {
-    node.attrs.set("__unsupported",
-                   std::string("scan outputs: their extent is the trip count, known only at run time"));
+    if (!has_m || !graph.tensor(node.inputs[0]).constant) {
+      node.attrs.set("__unsupported",
+                     std::string("scan outputs: their extent is the trip count, known only at run time"));
+      return true;
+    }
+    // A constant trip count: the Loop stays one, unrolled by passes::unroll_scans (which
+    // refuses a condition that may end it early); its scan outputs have the extent M.
+    const std::vector<uint8_t>& trips = graph.tensor(node.inputs[0]).data;
+    int64_t m = 0;
+    if (trips.size() == 8) std::memcpy(&m, trips.data(), 8);
+    for (size_t k = carried + 1; k < b.outputs.size(); ++k) {
+      const ir::TensorId y = node.outputs.at(k - 1);
+      if (y < 0 || !b.tensor(b.outputs[k]).shape_known || m < 1) continue;
+      ir::Tensor& t = graph.tensor(y);
+      t.shape = b.tensor(b.outputs[k]).shape;
+      t.shape.insert(t.shape.begin(), m);
+      t.shape_known = true;
+    }
+    for (const auto& [name, id] : body.captures) {
+      node.inputs.push_back(activation(name));
+      b.inputs.push_back(id);
+    }
+    node.attrs.set("captures", static_cast<int64_t>(body.captures.size()));
+    node.attrs.set("body_graph", static_cast<int64_t>(graph.subgraphs.size()));
+    graph.subgraphs.push_back(std::move(body.graph));
     return true;
   }
   if (!has_m && !has_cond) {
@@ -196,12 +221,13 @@ bool Importer::import_control(const ::onnx::NodeProto& n, ir::Node& node) {
   return true;
 }
 
-// Scan (opset 9 on): its body as a subgraph, the outer names it reads as more operands
-// (attribute "captures"), unrolled over the sequence by passes::unroll_scans. Scan 8 (a
-// batch axis and sequence lengths) is left for the unsupported listing.
+// Scan: its body as a subgraph, the outer names it reads as more operands (attribute
+// "captures"), unrolled over the sequence by passes::unroll_scans. Scan 8 (operand 0 the
+// sequence lengths, a batch axis before the sequence) is marked "batched".
 bool Importer::import_scan(const ::onnx::NodeProto& n, ir::Node& node) {
   const ::onnx::GraphProto* body_g = graph_attr(n, "body");
-  if (!body_g || graph.opset < 9) return false;
+  if (!body_g) return false;
+  if (graph.opset < 9) node.attrs.set("batched", int64_t{1});
   Importer body(*body_g, this);
   body.import_body();
   for (const auto& in : n.input()) node.inputs.push_back(in.empty() ? ir::kNoTensor : activation(in));

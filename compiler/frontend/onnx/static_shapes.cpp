@@ -53,8 +53,38 @@ bool any_unknown_shape(const ::onnx::GraphProto& g) {
   return p;
 }
 
+// Shapes the import knows and inference does not (the scan outputs of a Loop with a constant
+// trip count: onnx/control_import.cpp) written as value_info, so inference carries them on.
+// Returns whether any was written.
+bool add_import_shapes(::onnx::GraphProto& graph, const ir::Graph& g) {
+  std::set<std::string> complete;
+  for (const auto* list : {&graph.input(), &graph.value_info(), &graph.output()})
+    for (const auto& vi : *list)
+      if (complete_type(vi)) complete.insert(vi.name());
+  bool added = false;
+  for (const ir::Node& n : g.nodes)
+    for (ir::TensorId out : n.outputs) {
+      if (out < 0) continue;
+      const ir::Tensor& t = g.tensor(out);
+      if (!t.shape_known || t.constant || t.dtype == ir::DType::Undefined || complete.count(t.name)) continue;
+      ::onnx::ValueInfoProto* vi = nullptr;
+      for (auto& v : *graph.mutable_value_info())
+        if (v.name() == t.name) vi = &v;
+      if (vi == nullptr) vi = graph.add_value_info();
+      vi->Clear();
+      vi->set_name(t.name);
+      auto* tt = vi->mutable_type()->mutable_tensor_type();
+      tt->set_elem_type(static_cast<int32_t>(t.dtype));
+      auto* shape = tt->mutable_shape();
+      for (int64_t d : t.shape) shape->add_dim()->set_dim_value(d);
+      complete.insert(t.name);
+      added = true;
+    }
+  return added;
+}
+
 // One round: fold on an imported copy, move what folded into the proto. Returns whether any
-// node folded.
+// node folded or any shape was added.
 bool fold_round(::onnx::ModelProto& model) {
   ir::Graph g = import_graph(model);
   std::vector<std::string> names;  // IR node name of each proto node (import keeps the order)
@@ -93,7 +123,7 @@ bool fold_round(::onnx::ModelProto& model) {
     }
   }
   graph->mutable_node()->Swap(&remaining);
-  return folded;
+  return add_import_shapes(*graph, g) || folded;
 }
 
 // ---- what stops the folding ----

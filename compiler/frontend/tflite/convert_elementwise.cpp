@@ -1,4 +1,5 @@
-// Binary and unary elementwise operators, QUANTIZE and DEQUANTIZE.
+// Binary and unary elementwise operators, comparisons and logical operators, QUANTIZE and
+// DEQUANTIZE.
 #include <cmath>
 #include <cstring>
 
@@ -109,6 +110,42 @@ void div(Importer& imp) {
   binary(imp, "Div", act, false);
 }
 void maximum(Importer& imp) { binary(imp, "Max", tfl::Activation::None, false); }
+
+// Comparisons of float32, int32 and int64 values, as TensorFlow Lite Micro compares them
+// (its int8 comparisons rescale quantized operands first: not supported here).
+void compare(Importer& imp, const char* op) {
+  int32_t a = imp.input(0), b = imp.input(1), y = imp.output(0);
+  ir::DType t = common_dtype(imp, {a, b});
+  if (t != ir::DType::Float32 && t != ir::DType::Int32 && t != ir::DType::Int64)
+    refuse("compares " + ir::dtype_name(t) + " data; float32, int32 and int64 are supported");
+  if (imp.act_dtype(y) != ir::DType::Bool) refuse("the output is not bool");
+  if (imp.is_const(a) && imp.is_const(b)) refuse("both operands are constants");
+  int rank = static_cast<int>(imp.tfl_shape(y).size());
+  imp.add_node(op, {operand_at_rank(imp, a, rank), operand_at_rank(imp, b, rank)}, {imp.act(y)});
+}
+void less(Importer& imp) { compare(imp, "Less"); }
+void less_equal(Importer& imp) { compare(imp, "LessOrEqual"); }
+void greater(Importer& imp) { compare(imp, "Greater"); }
+void greater_equal(Importer& imp) { compare(imp, "GreaterOrEqual"); }
+void equal(Importer& imp) { compare(imp, "Equal"); }
+
+// LOGICAL_AND / OR / NOT of bool activations.
+void logical(Importer& imp, const char* op) {
+  std::vector<ir::TensorId> in;
+  const int32_t y = imp.output(0);
+  const int rank = static_cast<int>(imp.tfl_shape(y).size());
+  for (size_t k = 0; k < imp.num_inputs(); ++k) {
+    const int32_t x = imp.input(k);
+    if (imp.is_const(x)) refuse("a constant operand");
+    if (imp.act_dtype(x) != ir::DType::Bool) refuse("an operand is not bool");
+    in.push_back(operand_at_rank(imp, x, rank));
+  }
+  if (imp.act_dtype(y) != ir::DType::Bool) refuse("the output is not bool");
+  imp.add_node(op, in, {imp.act(y)});
+}
+void logical_and(Importer& imp) { logical(imp, "And"); }
+void logical_or(Importer& imp) { logical(imp, "Or"); }
+void logical_not(Importer& imp) { logical(imp, "Not"); }
 void minimum(Importer& imp) { binary(imp, "Min", tfl::Activation::None, false); }
 
 ir::Node& unary(Importer& imp, const char* op) {
@@ -245,6 +282,14 @@ void register_elementwise(std::map<int32_t, Converter>& t) {
   t[tfl::op::kQuantize] = quantize;
   t[tfl::op::kDequantize] = dequantize;
   t[53] = cast;  // CAST
+  t[58] = less;  // LESS
+  t[61] = greater;
+  t[62] = greater_equal;
+  t[63] = less_equal;
+  t[71] = equal;
+  t[84] = logical_or;
+  t[86] = logical_and;
+  t[87] = logical_not;
 }
 
 }  // namespace tigris::frontend::tflite

@@ -50,6 +50,7 @@ const std::map<int32_t, Converter>& converters() {
     register_variables(t);
     register_svdf(t);
     register_signal(t);
+    register_control(t);
     return t;
   }();
   return table;
@@ -96,8 +97,13 @@ std::vector<int64_t> window_pads(tfl::Padding padding, const std::vector<int64_t
   return pads;
 }
 
-Importer::Importer(const tfl::Model& model, const std::string& path)
-    : model_(model), sg_(model.subgraphs.at(0)), path_(path), act_ids_(sg_.tensors.size(), ir::kNoTensor) {}
+Importer::Importer(const tfl::Model& model, const std::string& path, size_t subgraph, std::vector<size_t> enclosing)
+    : model_(model),
+      subgraph_(subgraph),
+      enclosing_(std::move(enclosing)),
+      sg_(model.subgraphs.at(subgraph)),
+      path_(path),
+      act_ids_(sg_.tensors.size(), ir::kNoTensor) {}
 
 int32_t Importer::input(size_t k) const { return k < op_->inputs.size() ? op_->inputs[k] : -1; }
 int32_t Importer::output(size_t k) const {
@@ -122,9 +128,15 @@ bool Importer::is_const(int32_t i) const {
 
 bool Importer::is_variable(int32_t i) const { return i >= 0 && tensor(i).is_variable; }
 
+// A plan's state belongs to its main graph; a subgraph an IF/WHILE runs holds none.
+void Importer::refuse_nested_state(const std::string& what) const {
+  if (!enclosing_.empty()) refuse(what + " inside a subgraph an IF or WHILE runs; only the main graph keeps state");
+}
+
 ir::StateVar& Importer::state_var(const std::string& key, int32_t like, std::vector<uint8_t> initial) {
   auto it = state_index_.find(key);
   if (it != state_index_.end()) return g.state[it->second];
+  refuse_nested_state("variable '" + tensor(like).name + "'");
   const int rank = static_cast<int>(tensor(like).shape.size());
   if (rank >= 3)
     refuse("variable '" + tensor(like).name + "' has rank " + std::to_string(rank) +
@@ -160,6 +172,7 @@ void Importer::assign(int32_t i, ir::TensorId value) {
 ir::TensorId Importer::kernel_state(const std::string& key, ir::TensorId like) {
   auto it = state_index_.find("kernel " + key);
   if (it == state_index_.end()) {
+    refuse_nested_state("state '" + key + "'");
     ir::Tensor x = g.tensor(like);
     x.name = g.unique_tensor_name(key);
     x.quant.reset();
@@ -510,6 +523,25 @@ ir::Graph Importer::run() {
     g.tensor(id).caller_channels_last =
         std::find(channels_first.begin(), channels_first.end(), id) == channels_first.end();
   for (ir::TensorId id : g.outputs) g.tensor(id).caller_channels_last = true;
+  return std::move(g);
+}
+
+ir::Graph Importer::run_nested() {
+  g.format = "tflite";
+  g.opset = 13;
+  g.name = sg_.name.empty() ? "subgraph_" + std::to_string(subgraph_) : sg_.name;
+  // Inputs are activations; an output may be a constant (passes::materialize_control_constants).
+  auto bind = [&](const char* what, size_t k, int32_t i, std::vector<ir::TensorId>& into) {
+    try {
+      act_dtype(i);
+      into.push_back(&into == &g.inputs ? act(i) : operand(i));
+    } catch (const Refusal& r) {
+      reasons.push_back({-1, "", std::string(what) + " " + std::to_string(k) + ": " + r.reason});
+    }
+  };
+  for (size_t k = 0; k < sg_.inputs.size(); ++k) bind("input", k, sg_.inputs[k], g.inputs);
+  for (size_t k = 0; k < sg_.operators.size(); ++k) convert_operator(k);
+  for (size_t k = 0; k < sg_.outputs.size(); ++k) bind("output", k, sg_.outputs[k], g.outputs);
   return std::move(g);
 }
 

@@ -34,13 +34,22 @@ void register_sequence_lstm(std::map<int32_t, Converter>& table);  // convert_se
 void register_variables(std::map<int32_t, Converter>& table);
 void register_svdf(std::map<int32_t, Converter>& table);  // SVDF (convert_svdf.cpp)
 void register_signal(std::map<int32_t, Converter>& table);  // CUSTOM: the signal library (convert_signal.cpp)
+void register_control(std::map<int32_t, Converter>& table);  // IF, WHILE (convert_control.cpp)
 
 class Importer {
  public:
-  Importer(const tfl::Model& model, const std::string& path);
+  // Imports subgraph `subgraph`; `enclosing` are the subgraphs whose IF/WHILE operators run
+  // it (outermost first), empty for the main graph.
+  Importer(const tfl::Model& model, const std::string& path, size_t subgraph = 0, std::vector<size_t> enclosing = {});
 
   // Converts every operator; operator-level refusals become placeholder nodes.
   ir::Graph run();
+  // The same for a subgraph an IF/WHILE runs: inputs and outputs bound by position, no
+  // boundary layout of the caller's.
+  ir::Graph run_nested();
+  size_t subgraph() const { return subgraph_; }
+  const std::vector<size_t>& enclosing() const { return enclosing_; }
+  const std::string& path() const { return path_; }
   std::vector<ConversionReason> reasons;  // collected by run()
 
   // ---- the operator being converted ----
@@ -128,6 +137,8 @@ class Importer {
                            bool with_quant = true);
 
   const tfl::Model& model_;
+  size_t subgraph_;
+  std::vector<size_t> enclosing_;
   const tfl::SubGraph& sg_;
   std::string path_;
   const tfl::Operator* op_ = nullptr;
@@ -139,6 +150,7 @@ class Importer {
   // The state entry for `key`, made on first use from TFLite tensor `like` (its initial
   // value `initial`, or TFLite Micro's reset value when empty).
   ir::StateVar& state_var(const std::string& key, int32_t like, std::vector<uint8_t> initial);
+  void refuse_nested_state(const std::string& what) const;
   struct Folded {
     tfl::TensorType type;
     std::vector<uint8_t> bytes;

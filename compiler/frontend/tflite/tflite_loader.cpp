@@ -11,16 +11,36 @@ namespace tigris::frontend::tflite {
 
 namespace {
 
-// Subgraphs other than the main one that only CALL_ONCE runs (resource variables' initial
-// values, evaluated when converting); the others are control flow.
-bool only_init_subgraphs(const tfl::Model& m) {
-  std::vector<char> init(m.subgraphs.size(), 0);
-  for (const tfl::Operator& op : m.subgraphs[0].operators)
-    if (auto* o = op.options.get<tfl::CallOnceOptions>(); o && tfl::builtin_code(m, op) == tfl::op::kCallOnce &&
-                                                          o->init_subgraph_index > 0 &&
-                                                          static_cast<size_t>(o->init_subgraph_index) < init.size())
-      init[static_cast<size_t>(o->init_subgraph_index)] = 1;
-  return std::all_of(init.begin() + 1, init.end(), [](char c) { return c != 0; });
+// Whether every subgraph other than the main one is run by an operator of a graph the main
+// one reaches: CALL_ONCE (resource variables' initial values, evaluated when converting),
+// IF or WHILE (control flow, imported with the operator). Other subgraphs (signatures) are not.
+bool only_reached_subgraphs(const tfl::Model& m) {
+  std::vector<char> reached(m.subgraphs.size(), 0);
+  std::vector<size_t> todo{0};
+  reached[0] = 1;
+  auto reach = [&](int32_t k, bool walk) {
+    if (k <= 0 || static_cast<size_t>(k) >= reached.size() || reached[static_cast<size_t>(k)]) return;
+    reached[static_cast<size_t>(k)] = 1;
+    if (walk) todo.push_back(static_cast<size_t>(k));
+  };
+  while (!todo.empty()) {
+    const size_t g = todo.back();
+    todo.pop_back();
+    for (const tfl::Operator& op : m.subgraphs[g].operators) {
+      const int32_t code = tfl::builtin_code(m, op);
+      if (auto* o = op.options.get<tfl::CallOnceOptions>(); o && code == tfl::op::kCallOnce)
+        reach(o->init_subgraph_index, false);
+      if (auto* o = op.options.get<tfl::IfOptions>(); o && code == tfl::op::kIf) {
+        reach(o->then_subgraph_index, true);
+        reach(o->else_subgraph_index, true);
+      }
+      if (auto* o = op.options.get<tfl::WhileOptions>(); o && code == tfl::op::kWhile) {
+        reach(o->cond_subgraph_index, true);
+        reach(o->body_subgraph_index, true);
+      }
+    }
+  }
+  return std::all_of(reached.begin(), reached.end(), [](char c) { return c != 0; });
 }
 
 // Reasons that concern the whole file, not one operator.
@@ -29,11 +49,11 @@ std::vector<ConversionReason> model_reasons(const tfl::Model& m) {
   for (const std::string& part : m.uncarried) out.push_back({-1, "", part});
   if (m.subgraphs.empty())
     out.push_back({-1, "", "the model has no subgraph"});
-  else if (!only_init_subgraphs(m))
-    out.push_back(
-        {-1, "",
-         "the model has " + std::to_string(m.subgraphs.size()) +
-             " subgraphs (control flow); one subgraph, and CALL_ONCE initialisation subgraphs, are supported"});
+  else if (!only_reached_subgraphs(m))
+    out.push_back({-1, "",
+                   "the model has " + std::to_string(m.subgraphs.size()) +
+                       " subgraphs and not every one is run by the main one's CALL_ONCE, IF or WHILE operators "
+                       "(several signatures); one entry graph is supported"});
   return out;
 }
 
@@ -73,7 +93,7 @@ std::vector<ConversionReason> conversion_reasons(const tfl::Model& model) {
   std::vector<ConversionReason> npu = npu_reasons(model);
   if (!npu.empty()) return npu;
   std::vector<ConversionReason> reasons = model_reasons(model);
-  if (!reasons.empty() && (model.subgraphs.empty() || !only_init_subgraphs(model))) return reasons;
+  if (!reasons.empty() && (model.subgraphs.empty() || !only_reached_subgraphs(model))) return reasons;
   Importer imp(model, "");
   imp.run();
   reasons.insert(reasons.end(), imp.reasons.begin(), imp.reasons.end());
@@ -87,7 +107,7 @@ ir::Graph import_tflite(const tfl::Model& model, const std::string& path) {
                            prefix(path) + "cannot convert the TFLite model: " + listing(npu));
   std::vector<ConversionReason> reasons = model_reasons(model);
   if (!reasons.empty()) {
-    if (!model.subgraphs.empty() && only_init_subgraphs(model)) {
+    if (!model.subgraphs.empty() && only_reached_subgraphs(model)) {
       Importer imp(model, path);
       imp.run();
       reasons.insert(reasons.end(), imp.reasons.begin(), imp.reasons.end());

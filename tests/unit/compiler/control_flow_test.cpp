@@ -1,7 +1,7 @@
 // ONNX If and Loop compiled and run on the host runtime: an If on a run-time condition whose
 // branches compute different things from outer tensors, and Loops ending on a run-time
-// condition or trip count. Expected values and copy_bytes are derived by hand from the ONNX
-// specification and the copy rules of docs/executor.md.
+// condition or trip count; Scan 8 unrolled per batch element. Expected values and copy_bytes are derived by hand from
+// the ONNX specification and the copy rules of docs/executor.md.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -213,6 +213,79 @@ TEST(ControlFlow, LoopScanOutputsAreRefusedWithTheReason) {
   } catch (const compiler::CompileError& e) {
     EXPECT_NE(std::string(e.what()).find("Loop 'scanning'"), std::string::npos) << e.what();
   }
+}
+
+// v = x; for i in 0 .. 2: v = v + i, scanning 2 v: a constant trip count, no condition, so
+// the Loop unrolls and its scan output has the extent 3. Three Negs after the scan output
+// check that its shape reaches the nodes reading it.
+TEST(ControlFlow, LoopScanOutputsWithAConstantTripCountUnroll) {
+  test::OnnxBuilder b(13);
+  b.input("x", {1});
+  b.output("v_final", {1});
+  b.output("negated", {3, 1});
+  b.init_ints("m", {}, {3});
+  float_init(b.proto().mutable_graph(), "two", 2.0f);
+  onnx::NodeProto& n = b.node("Loop", {"m", "", "x"}, {"v_final", "scanned"}, "scanning");
+  onnx::GraphProto* body = graph_attr(n, "body");
+  value(body->add_input(), "i", TensorProto::INT64, {});
+  value(body->add_input(), "cond_in", TensorProto::BOOL, {});
+  value(body->add_input(), "v_in", TensorProto::FLOAT, {1});
+  onnx::NodeProto* cast = add_node(body, "Cast", {"i"}, {"i_f"});
+  test::OnnxBuilder::attr(*cast, "to", int64_t{TensorProto::FLOAT});
+  add_node(body, "Add", {"v_in", "i_f"}, {"v_out"});
+  add_node(body, "Mul", {"v_out", "two"}, {"s_out"});
+  add_node(body, "Identity", {"cond_in"}, {"cond_out"});
+  value(body->add_output(), "cond_out", TensorProto::BOOL, {});
+  value(body->add_output(), "v_out", TensorProto::FLOAT, {1});
+  value(body->add_output(), "s_out", TensorProto::FLOAT, {1});
+  b.node("Neg", {"scanned"}, {"negated_once"});
+  b.node("Neg", {"negated_once"}, {"negated_twice"});
+  b.node("Neg", {"negated_twice"}, {"negated"});
+  // x = 1: v = 1, 2, 4; scanned 2, 4, 8.
+  Compiled r = compile_and_run(b, {bytes_of(std::vector<float>{1})});
+  ASSERT_EQ(r.run.outputs.size(), 2u);
+  EXPECT_EQ(values_of<float>(r.run.outputs[0]), std::vector<float>{4});
+  EXPECT_EQ(values_of<float>(r.run.outputs[1]), (std::vector<float>{-2, -4, -8}));
+}
+
+// Scan 8 (opset 8): a batch axis 0, the sequence on axis 1, sequence_lens an int64 constant.
+// Body: sum_out = sum_in + next, scan_out = sum_out (running sums per batch element).
+test::OnnxBuilder scan8_model(const std::vector<int64_t>& lengths) {
+  test::OnnxBuilder b(8);
+  b.input("initial", {2, 2});
+  b.input("x", {2, 3, 2});
+  b.output("y", {2, 2});
+  b.output("z", {2, 3, 2});
+  b.init_ints("lens", {2}, lengths);
+  onnx::NodeProto& n = b.node("Scan", {"lens", "initial", "x"}, {"y", "z"}, "running_sum");
+  test::OnnxBuilder::attr(n, "num_scan_inputs", int64_t{1});
+  onnx::GraphProto* body = graph_attr(n, "body");
+  value(body->add_input(), "sum_in", TensorProto::FLOAT, {2});
+  value(body->add_input(), "next", TensorProto::FLOAT, {2});
+  add_node(body, "Add", {"sum_in", "next"}, {"sum_out"});
+  add_node(body, "Identity", {"sum_out"}, {"scan_out"});
+  value(body->add_output(), "sum_out", TensorProto::FLOAT, {2});
+  value(body->add_output(), "scan_out", TensorProto::FLOAT, {2});
+  return b;
+}
+
+TEST(ControlFlow, Scan8UnrolledPerBatchElement) {
+  test::OnnxBuilder b = scan8_model({3, 3});
+  // Batch 0 from {0, 0} over {1, 2}, {3, 4}, {5, 6}; batch 1 from {10, 20} over {1, 1}, {2, 2}, {3, 3}.
+  Compiled r = compile_and_run(b, {bytes_of(std::vector<float>{0, 0, 10, 20}),
+                                   bytes_of(std::vector<float>{1, 2, 3, 4, 5, 6, 1, 1, 2, 2, 3, 3})});
+  ASSERT_EQ(r.run.outputs.size(), 2u);
+  EXPECT_EQ(values_of<float>(r.run.outputs[0]), (std::vector<float>{9, 12, 16, 26}));
+  EXPECT_EQ(values_of<float>(r.run.outputs[1]), (std::vector<float>{1, 2, 4, 6, 9, 12, 11, 21, 13, 23, 16, 26}));
+}
+
+TEST(ControlFlow, Scan8WithShorterSequencesIsRefusedWithTheReason) {
+  test::OnnxBuilder b = scan8_model({3, 2});
+  compiler::Model m = compiler::load_model_bytes(b.bytes(), "m.onnx");
+  ASSERT_FALSE(m.summary().supported());
+  EXPECT_NE(m.summary().unsupported_operators.at(0).reason.find("sequence_lens shorter than the sequence"),
+            std::string::npos)
+      << m.summary().unsupported_operators.at(0).reason;
 }
 
 }  // namespace

@@ -264,14 +264,19 @@ std::string loop_refusal(const Graph& g, const Node& n, const Graph& body, size_
   if (n.inputs.size() < 2 + captures || body.inputs.size() != n.inputs.size() ||
       body.outputs.size() + 1 + captures <= n.inputs.size() || n.outputs.size() + 1 != body.outputs.size())
     return "body inputs or outputs do not match the node's";
-  if (n.inputs[0] < 0 || g.tensor(n.inputs[0]).elements() != 1 || !g.tensor(n.inputs[0]).constant)
+  if (n.inputs[0] < 0 || g.tensor(n.inputs[0]).elements() != 1)
     return "scan outputs: their extent is the trip count, known only at run time";
+  if (!g.tensor(n.inputs[0]).constant)
+    return "operand '" + g.tensor(n.inputs[0]).name +
+           "' is computed at run time: scan outputs need a constant trip count (their extent)";
   int64_t m = 0;
   std::memcpy(&m, g.tensor(n.inputs[0]).data.data(), std::min<size_t>(8, g.tensor(n.inputs[0]).data.size()));
   if (m < 1) return "scan outputs of a trip count below 1 are empty";
-  if (n.inputs[1] >= 0 && !nonzero_constant(g, n.inputs[1]))
-    return "scan outputs with a condition computed at run time: the iterations, and so their extent, are known "
-           "only at run time";
+  if (n.inputs[1] >= 0 && !g.tensor(n.inputs[1]).constant)
+    return "operand '" + g.tensor(n.inputs[1]).name +
+           "' is computed at run time: scan outputs need a constant condition (the iterations, and so their "
+           "extent, depend on it)";
+  if (n.inputs[1] >= 0 && !nonzero_constant(g, n.inputs[1])) return "scan outputs of a loop that never runs are empty";
   if (!stays_true(body))
     return "scan outputs with a condition the body computes: the iterations, and so their extent, are known only "
            "at run time";

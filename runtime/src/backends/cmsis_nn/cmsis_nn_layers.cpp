@@ -176,6 +176,24 @@ int forward_elementwise(const Call &c, const MulLayer &l)
     return 0;
 }
 
+// (x - zp) << left_shift in CMSIS-NN's DSP path masks the sum to 16 bits first: the same
+// 32-bit value for left_shift >= 16 (add_layer's 20), so its bytes equal the reference's.
+int forward_add(const Call &c, const AddLayer &l)
+{
+    const int8_t *a = input_data(c, 0), *b = input_data(c, 1);
+    int8_t *y = output_data(c, 0);
+    const MulLayer &m = l.seg;
+    if (a == nullptr || b == nullptr || y == nullptr || l.left_shift < 16 || l.left_shift > 23) return kFallback;
+    for (int32_t s = 0; s < m.segments; s++) {
+        const int64_t in = m.in_first + s * m.in_seg_stride, out = m.out_first + s * m.out_seg_stride;
+        if (arm_elementwise_add_s8(a + in, b + in, m.in1_offset, l.in1_mult, l.in1_shift, m.in2_offset, l.in2_mult,
+                                   l.in2_shift, l.left_shift, y + out, m.out_offset, m.mult, m.shift, m.act_min,
+                                   m.act_max, m.count) != ARM_CMSIS_NN_SUCCESS)
+            return kFallback;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int64_t op_vendor_need(const Call &c, uint32_t *expand_channels)
@@ -212,12 +230,14 @@ int forward(const Call &c, const Workspace &ws)
 {
     PoolLayer pool;
     MulLayer mul;
+    AddLayer add;
     switch (c.op->op_type) {
     case TIGRIS_OP_CONV:
     case TIGRIS_OP_DEPTHWISE: return forward_conv(c, ws);
     case TIGRIS_OP_FULLY_CONN: return forward_fc(c, ws);
     case TIGRIS_OP_AVG_POOL: return avg_pool_layer(c, &pool) ? kFallback : forward_pool(c, ws, pool);
     case TIGRIS_OP_GLOBAL_AVG: return global_avg_layer(c, &pool) ? kFallback : forward_pool(c, ws, pool);
+    case TIGRIS_OP_ADD: return add_layer(c, &add) ? kFallback : forward_add(c, add);
     case TIGRIS_OP_MUL: return mul_layer(c, &mul) ? kFallback : forward_elementwise(c, mul);
     case TIGRIS_OP_MAXIMUM:
     case TIGRIS_OP_MINIMUM: return min_max_layer(c, &mul) ? kFallback : forward_elementwise(c, mul);

@@ -147,6 +147,39 @@ int mul_layer(const Call &c, MulLayer *l)
     return elementwise_segments(c, l) ? 0 : kFallback;
 }
 
+int add_layer(const Call &c, AddLayer *l)
+{
+    if (c.op->op_type != TIGRIS_OP_ADD || !same_shape_binary(c) || !activation_ok(c)) return kFallback;
+    float sa, sb, sy;
+    int32_t za, zb, zy;
+    if (!per_tensor_quant(c, c.in(0), &sa, &za) || !per_tensor_quant(c, c.in(1), &sb, &zb) ||
+        !per_tensor_quant(c, c.out(0), &sy, &zy))
+        return kFallback;
+    tigris_s8::AddSubParams f;  // as the reference kernel: derived, or BINARY_REQUANT's three pairs
+    tigris_s8::add_params(sa, za, sb, zb, sy, zy, &f);
+    uint8_t len = 0;
+    const uint8_t *r = c.attr(TIGRIS_ATTR_BINARY_REQUANT, &len);
+    if (r != nullptr && len >= 24) {
+        f.input1_multiplier = tigris_rt::rd_i32(r), f.input1_shift = tigris_rt::rd_i32(r + 4);
+        f.input2_multiplier = tigris_rt::rd_i32(r + 8), f.input2_shift = tigris_rt::rd_i32(r + 12);
+        f.output_multiplier = tigris_rt::rd_i32(r + 16), f.output_shift = tigris_rt::rd_i32(r + 20);
+    }
+    // Shifts <= 0 keep CMSIS-NN's left shift of (x - zp) << 20 from overflowing; INT32_MIN
+    // multipliers are where its doubling multiply does not saturate as TFLite's does.
+    const int32_t mults[] = {f.input1_multiplier, f.input2_multiplier, f.output_multiplier};
+    const int32_t shifts[] = {f.input1_shift, f.input2_shift, f.output_shift};
+    for (int i = 0; i < 3; i++)
+        if (mults[i] == INT32_MIN || shifts[i] < -31 || shifts[i] > 0) return kFallback;
+    l->in1_mult = f.input1_multiplier, l->in1_shift = f.input1_shift;
+    l->in2_mult = f.input2_multiplier, l->in2_shift = f.input2_shift;
+    l->left_shift = f.left_shift;
+    MulLayer &m = l->seg;
+    m.mult = f.output_multiplier, m.shift = f.output_shift;
+    m.in1_offset = f.input1_offset, m.in2_offset = f.input2_offset, m.out_offset = f.output_offset;
+    m.act_min = c.op->act_min, m.act_max = c.op->act_max;
+    return elementwise_segments(c, &m) ? 0 : kFallback;
+}
+
 int min_max_layer(const Call &c, MulLayer *l)
 {
     const uint8_t type = c.op->op_type;

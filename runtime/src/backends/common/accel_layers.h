@@ -94,6 +94,16 @@ struct MulLayer {
 };
 int mul_layer(const Call &c, MulLayer *l);
 
+// ADD of two same-shape tensors (no constant, no broadcast), per-tensor quantization: each
+// operand (x - zp) << left_shift requantized by its factor, the sum by the output's
+// (`seg.mult`, `seg.shift`), as the reference; factors derived as TFLM does or from
+// BINARY_REQUANT, every multiplier != INT32_MIN and every shift in [-31, 0]. Segments as MUL.
+struct AddLayer {
+    MulLayer seg;
+    int32_t in1_mult, in1_shift, in2_mult, in2_shift, left_shift;
+};
+int add_layer(const Call &c, AddLayer *l);
+
 // MAXIMUM / MINIMUM of two same-shape tensors that share the output's quantization: plain
 // byte comparisons over `segments` x `count` elements, as MulLayer.
 int min_max_layer(const Call &c, MulLayer *l);

@@ -313,6 +313,11 @@ TEST(Add, StripeBandIsCmsisOnly) {
   check(p, kCmsisOnly, "add stripe", t, &bufs);
   t.width_tiled = 1, t.in_w = t.out_w = 2;
   check(p, kFallbackBoth, "add 2-D tile", t, &bufs);
+  // A channel band (channels [1, 3) of every row, packed) is not a run of whole rows.
+  tigris_tile_ctx_t ch{};
+  ch.active = 1, ch.chan_tiled = 1, ch.chan0 = 1, ch.chans = 2, ch.out_h = ch.in_h = 6;
+  const std::vector<Bytes> packed = {bytes(2 * 6 * 4 * 2, 53), bytes(2 * 6 * 4 * 2, 54), Bytes(2 * 6 * 4 * 2, 0x55)};
+  check(p, kFallbackBoth, "add channel band", ch, &packed);
 }
 
 TEST(Add, BroadcastAndConstantFallBack) {

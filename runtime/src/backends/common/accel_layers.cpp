@@ -102,7 +102,9 @@ bool elementwise_segments(const Call &c, MulLayer *l)
         return true;
     }
     const tigris_tile_ctx_t &t = c.tile();
-    if (t.row_tiled || t.width_tiled || t.transposed_tile || t.band_on_columns || t.reduce_acc != nullptr) return false;
+    if (t.row_tiled || t.width_tiled || t.chan_tiled || t.transposed_tile || t.band_on_columns ||
+        t.reduce_acc != nullptr)
+        return false;
     if (y.ndim < 3 || t.out_h < 1 || t.in_row_start < 0 || t.out_row_start < 0 || t.out_h > s[1]) return false;
     l->segments = s[0];
     l->count = (int32_t)((uint64_t)t.out_h * inner);

@@ -12,17 +12,23 @@ using tigris_accel::Call;
 
 // The reservation: vendor scratch first, then the per-channel expansion arrays
 // (multipliers, then shifts, `expand_channels` each). Both 16-aligned.
+// factors_checked: the call's plan is the prepared one and plan_factors_in_range held.
 struct Workspace {
     uint8_t *vendor;
     uint32_t vendor_size;
     int32_t *expand;
     uint32_t expand_channels;
+    bool factors_checked;
 };
 
+// The prepared plan is recognised by its tables (the executor hands banded calls a copy of
+// the plan record with another weight blob, so the record's address does not identify it).
 struct Context {
     bool active;
     tigris_mem_t *mem;
     uint32_t saved_fast_size;
+    const tigris_op_t *ops;
+    const int32_t *quant_data;
     Workspace ws;
 };
 Context &context();

@@ -67,7 +67,7 @@ cmsis_nn_context vendor_context(const Workspace &ws, int64_t need)
 int forward_conv(const Call &c, const Workspace &ws)
 {
     ConvLayer l;
-    if (conv_layer(c, &l) || l.weights == nullptr) return kFallback;
+    if (conv_layer(c, &l, ws.factors_checked) || l.weights == nullptr) return kFallback;
     int8_t *x = input_data(c, 0), *y = output_data(c, 0);
     ConvArgs a;
     conv_args(l, &a);
@@ -106,7 +106,7 @@ void fc_args(const FcLayer &l, FcArgs *a)
 int forward_fc(const Call &c, const Workspace &ws)
 {
     FcLayer l;
-    if (fc_layer(c, &l) || l.weights == nullptr) return kFallback;
+    if (fc_layer(c, &l, ws.factors_checked) || l.weights == nullptr) return kFallback;
     int8_t *x = input_data(c, 0), *y = output_data(c, 0);
     FcArgs a;
     fc_args(l, &a);

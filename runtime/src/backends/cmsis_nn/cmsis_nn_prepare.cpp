@@ -113,6 +113,9 @@ extern "C" int tigris_cmsis_nn_prepare(const tigris_plan_t *plan, tigris_mem_t *
     ctx.ws.vendor_size = (uint32_t)n.vendor;
     ctx.ws.expand = n.expand_channels > 0 ? (int32_t *)(start + vendor) : nullptr;
     ctx.ws.expand_channels = (uint32_t)n.expand_channels;
+    ctx.ws.factors_checked = tigris_accel::plan_factors_in_range(plan);
+    ctx.ops = plan->ops;
+    ctx.quant_data = plan->quant_data;
     mem->fast_size = new_size;
     return 0;
 }

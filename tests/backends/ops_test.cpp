@@ -99,6 +99,13 @@ struct BinaryCase {
   int32_t za = 5, zb = -3, zy = 2;
 };
 
+// The stripe band `t` of a [2, 6, 4, 3] binary op narrowed to the 2-D tile of columns [1, 3):
+// band buffers two columns wide (the buffers sized for the stripe are larger, which is fine).
+const tigris_tile_ctx_t& two_d_tile(tigris_tile_ctx_t* t) {
+  t->width_tiled = 1, t->in_w = t->out_w = 2, t->in_col0 = t->out_col0 = 1;
+  return *t;
+}
+
 OpPlan binary_plan(const BinaryCase& c) {
   OpPlan p;
   s8test::PlanFixture& f = *p.f;
@@ -236,8 +243,9 @@ TEST(Mul, StripeBand) {
   const size_t row = (size_t)4 * 3;
   std::vector<Bytes> bufs = {bytes(2 * 4 * row, 31), bytes(2 * 4 * row, 32), Bytes(2 * 5 * row, 0x55)};
   check(p, kNativeBoth, "mul stripe", t, &bufs);
-  t.width_tiled = 1, t.in_w = t.out_w = 2;
-  check(p, kFallbackBoth, "mul 2-D tile", t, &bufs);
+  check(p, kNativeBoth, "mul 2-D tile", two_d_tile(&t), &bufs);
+  t.in_w = 3;  // an input buffer wider than the tile: not one run per image
+  check(p, kFallbackBoth, "mul 2-D tile, wider input buffer", t, &bufs);
 }
 
 TEST(Mul, BroadcastAndConstantFallBack) {
@@ -311,8 +319,9 @@ TEST(Add, StripeBandIsCmsisOnly) {
   const size_t row = (size_t)4 * 3;
   std::vector<Bytes> bufs = {bytes(2 * 4 * row, 51), bytes(2 * 4 * row, 52), Bytes(2 * 5 * row, 0x55)};
   check(p, kCmsisOnly, "add stripe", t, &bufs);
-  t.width_tiled = 1, t.in_w = t.out_w = 2;
-  check(p, kFallbackBoth, "add 2-D tile", t, &bufs);
+  check(p, kCmsisOnly, "add 2-D tile", two_d_tile(&t), &bufs);
+  t.in_w = 3;
+  check(p, kFallbackBoth, "add 2-D tile, wider input buffer", t, &bufs);
   // A channel band (channels [1, 3) of every row, packed) is not a run of whole rows.
   tigris_tile_ctx_t ch{};
   ch.active = 1, ch.chan_tiled = 1, ch.chan0 = 1, ch.chans = 2, ch.out_h = ch.in_h = 6;

@@ -87,7 +87,9 @@ bool same_shape_binary(const Call &c)
     return same_shape(c.plan, a, y) && same_shape(c.plan, b, y);
 }
 
-// Whole tensors, or a stripe band (rows of axis 1, rank >= 3) of `segments` x `count`.
+// Whole tensors, a stripe band (rows of axis 1, rank >= 3) or a 2-D tile of an NHWC tensor
+// whose band buffers are exactly the tile's columns wide (the pointwise case: in_w == out_w,
+// so each image's rows of the tile are one run): `segments` x `count`.
 bool elementwise_segments(const Call &c, MulLayer *l)
 {
     const tigris_tensor_t &y = c.out(0);
@@ -102,9 +104,11 @@ bool elementwise_segments(const Call &c, MulLayer *l)
         return true;
     }
     const tigris_tile_ctx_t &t = c.tile();
-    if (t.row_tiled || t.width_tiled || t.chan_tiled || t.transposed_tile || t.band_on_columns ||
-        t.reduce_acc != nullptr)
-        return false;
+    if (t.row_tiled || t.chan_tiled || t.transposed_tile || t.band_on_columns || t.reduce_acc != nullptr) return false;
+    if (t.width_tiled) {
+        if (y.ndim != 4 || t.in_w != t.out_w || t.out_w < 1 || t.out_w > s[2]) return false;
+        inner = (uint64_t)t.out_w * (uint64_t)s[3];
+    }
     if (y.ndim < 3 || t.out_h < 1 || t.in_row_start < 0 || t.out_row_start < 0 || t.out_h > s[1]) return false;
     l->segments = s[0];
     l->count = (int32_t)((uint64_t)t.out_h * inner);

@@ -95,6 +95,7 @@ struct BinaryCase {
   bool b_constant = false, requant_attr = false;
   std::vector<int32_t> requant = {0, 0, 0, 0, 1518500250, -6};  // BINARY_REQUANT when requant_attr
   int32_t act_min = -110, act_max = 100;
+  bool a_conv_output = false;  // a's quant param carries per-channel factors (a convolution wrote it)
   float sa = 0.03f, sb = 0.02f, sy = 0.011f;
   int32_t za = 5, zb = -3, zy = 2;
 };
@@ -109,7 +110,10 @@ const tigris_tile_ctx_t& two_d_tile(tigris_tile_ctx_t* t) {
 OpPlan binary_plan(const BinaryCase& c) {
   OpPlan p;
   s8test::PlanFixture& f = *p.f;
-  const uint16_t a = f.tensor(c.a, TIGRIS_DTYPE_INT8, f.quant(c.sa, c.za));
+  std::vector<float> w_scales((size_t)c.a.back());
+  for (size_t i = 0; i < w_scales.size(); i++) w_scales[i] = 0.01f + 0.003f * (float)i;
+  const uint16_t qa = c.a_conv_output ? f.conv_quant(0.05f, w_scales, c.sa, c.za) : f.quant(c.sa, c.za);
+  const uint16_t a = f.tensor(c.a, TIGRIS_DTYPE_INT8, qa);
   uint16_t b = TIGRIS_NONE;
   if (!c.b_constant) b = f.tensor(c.b, TIGRIS_DTYPE_INT8, f.quant(c.sb, c.zb));
   const uint16_t y = f.tensor(c.a, TIGRIS_DTYPE_INT8, f.quant(c.sy, c.zy));
@@ -230,6 +234,9 @@ TEST(Mul, SameShapes) {
   check(binary_plan(c), kNativeBoth, "mul");
   c.requant_attr = true;
   check(binary_plan(c), kNativeBoth, "mul with BINARY_REQUANT");
+  c.requant_attr = false;
+  c.a_conv_output = true;
+  check(binary_plan(c), kNativeBoth, "mul, operand with per-channel factors");
 }
 
 TEST(Mul, StripeBand) {
@@ -287,6 +294,9 @@ TEST(Add, SameShapesIsCmsisOnly) {
   check(binary_plan(c), kCmsisOnly, "add, equal scales");
   c.a = c.b = {1, 1, 1, 3};
   check(binary_plan(c), kCmsisOnly, "add, 3 elements");
+  c.a = c.b = {1, 4, 4, 6};
+  c.a_conv_output = true;  // resnet8's residual ADDs: operands are per-channel convolutions' outputs
+  check(binary_plan(c), kCmsisOnly, "add, operand with per-channel factors");
 }
 
 TEST(Add, BinaryRequantFactors) {

@@ -119,11 +119,14 @@ bool elementwise_segments(const Call &c, MulLayer *l)
     return true;
 }
 
-// A per-tensor quant param of a tensor (scale, zero point), or false.
+// The tensor's scale and zero point, or false. A quant param holds one scale and zero point;
+// its channels are the requantization factors of the op that writes the tensor (a
+// convolution's per-channel output), which an elementwise op does not read — neither does
+// the reference kernel.
 bool per_tensor_quant(const Call &c, const tigris_tensor_t &t, float *scale, int32_t *zp)
 {
     const tigris_quant_param_t *q = tigris_tensor_quant(c.plan, &t);
-    if (q == nullptr || q->num_channels > 1 || q->zero_point < -128 || q->zero_point > 127) return false;
+    if (q == nullptr || q->zero_point < -128 || q->zero_point > 127) return false;
     *scale = q->scale, *zp = q->zero_point;
     return true;
 }

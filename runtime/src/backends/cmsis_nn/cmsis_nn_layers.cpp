@@ -196,14 +196,14 @@ int forward_add(const Call &c, const AddLayer &l)
 
 }  // namespace
 
-int64_t op_vendor_need(const Call &c, uint32_t *expand_channels)
+int64_t op_vendor_need(const Call &c, bool factors_checked, uint32_t *expand_channels)
 {
     *expand_channels = 0;
     switch (c.op->op_type) {
     case TIGRIS_OP_CONV:
     case TIGRIS_OP_DEPTHWISE: {
         ConvLayer l;
-        if (conv_layer(c, &l)) return -1;
+        if (conv_layer(c, &l, factors_checked)) return -1;
         ConvArgs a;
         conv_args(l, &a);
         if (l.rq.per_tensor) *expand_channels = (uint32_t)l.g.c_out;
@@ -211,7 +211,7 @@ int64_t op_vendor_need(const Call &c, uint32_t *expand_channels)
     }
     case TIGRIS_OP_FULLY_CONN: {
         FcLayer l;
-        if (fc_layer(c, &l)) return -1;
+        if (fc_layer(c, &l, factors_checked)) return -1;
         FcArgs a;
         fc_args(l, &a);
         return arm_fully_connected_s8_get_buffer_size(&a.filter);

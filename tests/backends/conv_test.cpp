@@ -4,6 +4,7 @@
 // tensors and hand-made bands (row bands with junk rows before the window and unread rows
 // after it, 2-D tiles, batch strides). Each case also states whether the adapter must run it
 // natively (docs/backends.md §2) — a fallback produces the same bytes but is a routing error.
+#include "backends/common/accel_layers.h"
 #include "op_cases.h"
 
 using namespace backtest;
@@ -191,4 +192,23 @@ TEST(DepthwiseBands, MultiplierStrideTwo) {
 TEST(ConvBands, PointwiseBandWithUnreadRows) {
   const ConvCase c = conv({1, 9, 5, 8}, 6, 1, 1, 0, 0, 0, 0);
   check_band(c, BandSpec{2, 5, 0, 0, 1, 1, 3}, kNativeBoth, "1x1 band, 3 unread rows");
+}
+
+// A shift of 31 (a channel whose factor is 2^30 or more) is valid for the reference kernels
+// but not for the vendors: the adapters check every output channel, per call or — CMSIS-NN,
+// for the plan it prepared — once at preparation (plan_factors_in_range), and fall back.
+TEST(ConvFactors, ShiftOf31FallsBackWhetherCheckedPerCallOrAtPrepare) {
+  BACKENDS_OR_SKIP();
+  ConvCase c = conv({1, 6, 5, 3}, 4, 3, 1, 1, 1, 1, 1);
+  c.w_scales = {0.01f, 3e9f, 0.02f, 0.03f};  // 0.05 x 3e9 / 0.1 = 1.5e9: a factor in [2^30, 2^31)
+  OpPlan p = conv_plan(c, 5);
+  const tigris_quant_param_t* q = tigris_tensor_quant(p.plan, &p.plan->tensors[tigris_op_outputs(p.plan, &p.plan->ops[p.op])[0]]);
+  ASSERT_NE(q, nullptr);
+  ASSERT_EQ(tigris_quant_shifts(p.plan, q)[1], 31) << "the case must hold a shift of 31";
+  EXPECT_FALSE(tigris_accel::plan_factors_in_range(p.plan));
+  for (const Backend& b : backends()) {
+    expect_identical(compare_op(p.plan, p.op, p.bufs, b), false, std::string(b.name) + " shift 31, prepared");
+  }
+  c.w_scales = {0.01f, 0.5f, 0.02f, 0.03f};
+  EXPECT_TRUE(tigris_accel::plan_factors_in_range(conv_plan(c, 5).plan));
 }

@@ -2,8 +2,9 @@
 // kernels, byte for byte, with the route each must take (docs/backends.md §2): FC per-tensor,
 // per-channel, row bands; AVG_POOL at borders, full map, count_include_pad, quantization
 // change, tiled; GLOBAL_AVG (CMSIS-NN, AVERAGE_POOL rounding only); MUL whole, banded,
-// broadcast, constant, BINARY_REQUANT; MAXIMUM / MINIMUM (CMSIS-NN); ADD and SOFTMAX stay
-// with the reference kernels.
+// broadcast, constant, BINARY_REQUANT; MAXIMUM / MINIMUM (CMSIS-NN); ADD (CMSIS-NN: whole,
+// stripe band, BINARY_REQUANT, saturating activations; broadcast, constant, positive shifts
+// fall back); SOFTMAX stays with the reference kernels.
 #include "op_cases.h"
 
 using namespace backtest;
@@ -92,14 +93,27 @@ struct BinaryCase {
   uint8_t type = TIGRIS_OP_MUL;
   std::vector<int32_t> a, b;
   bool b_constant = false, requant_attr = false;
+  std::vector<int32_t> requant = {0, 0, 0, 0, 1518500250, -6};  // BINARY_REQUANT when requant_attr
+  int32_t act_min = -110, act_max = 100;
+  bool a_conv_output = false;  // a's quant param carries per-channel factors (a convolution wrote it)
   float sa = 0.03f, sb = 0.02f, sy = 0.011f;
   int32_t za = 5, zb = -3, zy = 2;
 };
 
+// The stripe band `t` of a [2, 6, 4, 3] binary op narrowed to the 2-D tile of columns [1, 3):
+// band buffers two columns wide (the buffers sized for the stripe are larger, which is fine).
+const tigris_tile_ctx_t& two_d_tile(tigris_tile_ctx_t* t) {
+  t->width_tiled = 1, t->in_w = t->out_w = 2, t->in_col0 = t->out_col0 = 1;
+  return *t;
+}
+
 OpPlan binary_plan(const BinaryCase& c) {
   OpPlan p;
   s8test::PlanFixture& f = *p.f;
-  const uint16_t a = f.tensor(c.a, TIGRIS_DTYPE_INT8, f.quant(c.sa, c.za));
+  std::vector<float> w_scales((size_t)c.a.back());
+  for (size_t i = 0; i < w_scales.size(); i++) w_scales[i] = 0.01f + 0.003f * (float)i;
+  const uint16_t qa = c.a_conv_output ? f.conv_quant(0.05f, w_scales, c.sa, c.za) : f.quant(c.sa, c.za);
+  const uint16_t a = f.tensor(c.a, TIGRIS_DTYPE_INT8, qa);
   uint16_t b = TIGRIS_NONE;
   if (!c.b_constant) b = f.tensor(c.b, TIGRIS_DTYPE_INT8, f.quant(c.sb, c.zb));
   const uint16_t y = f.tensor(c.a, TIGRIS_DTYPE_INT8, f.quant(c.sy, c.zy));
@@ -114,9 +128,9 @@ OpPlan binary_plan(const BinaryCase& c) {
   } else {
     p.op = f.op(c.type, {a, b}, {y});
   }
-  f.op_record(p.op).act_min = -110;
-  f.op_record(p.op).act_max = 100;
-  if (c.requant_attr) f.attr_i32(p.op, TIGRIS_ATTR_BINARY_REQUANT, {0, 0, 0, 0, 1518500250, -6});
+  f.op_record(p.op).act_min = c.act_min;
+  f.op_record(p.op).act_max = c.act_max;
+  if (c.requant_attr) f.attr_i32(p.op, TIGRIS_ATTR_BINARY_REQUANT, c.requant);
   p.plan = f.finalize();
   p.bufs.resize(c.b_constant ? 2 : 3);
   p.bufs[a] = bytes(elements(c.a), 21);
@@ -220,6 +234,9 @@ TEST(Mul, SameShapes) {
   check(binary_plan(c), kNativeBoth, "mul");
   c.requant_attr = true;
   check(binary_plan(c), kNativeBoth, "mul with BINARY_REQUANT");
+  c.requant_attr = false;
+  c.a_conv_output = true;
+  check(binary_plan(c), kNativeBoth, "mul, operand with per-channel factors");
 }
 
 TEST(Mul, StripeBand) {
@@ -233,8 +250,9 @@ TEST(Mul, StripeBand) {
   const size_t row = (size_t)4 * 3;
   std::vector<Bytes> bufs = {bytes(2 * 4 * row, 31), bytes(2 * 4 * row, 32), Bytes(2 * 5 * row, 0x55)};
   check(p, kNativeBoth, "mul stripe", t, &bufs);
-  t.width_tiled = 1, t.in_w = t.out_w = 2;
-  check(p, kFallbackBoth, "mul 2-D tile", t, &bufs);
+  check(p, kNativeBoth, "mul 2-D tile", two_d_tile(&t), &bufs);
+  t.in_w = 3;  // an input buffer wider than the tile: not one run per image
+  check(p, kFallbackBoth, "mul 2-D tile, wider input buffer", t, &bufs);
 }
 
 TEST(Mul, BroadcastAndConstantFallBack) {
@@ -262,12 +280,75 @@ TEST(MaxMin, SameQuantizationIsCmsisOnly) {
   check(binary_plan(c), kFallbackBoth, "minimum, operand quantization differs");
 }
 
-TEST(Add, StaysWithTheReference) {
+TEST(Add, SameShapesIsCmsisOnly) {
   BACKENDS_OR_SKIP();
   BinaryCase c;
   c.type = TIGRIS_OP_ADD;
-  c.a = c.b = {1, 4, 4, 5};
-  check(binary_plan(c), kFallbackBoth, "add");
+  c.a = c.b = {2, 5, 4, 7};  // 140 elements per image: the DSP path's 4-wide loop and its tail
+  check(binary_plan(c), kCmsisOnly, "add");
+  // Operand scales far apart (one multiplier near 1, the other tiny), extreme zero points and
+  // an output scale small enough that most sums saturate at the activation bounds.
+  c.sa = 0.5f, c.sb = 0.0007f, c.sy = 0.004f, c.za = -128, c.zb = 127, c.zy = -60;
+  check(binary_plan(c), kCmsisOnly, "add, scales far apart");
+  c.sa = c.sb = 0.02f, c.sy = 0.04f, c.za = c.zb = 0, c.zy = 0;
+  check(binary_plan(c), kCmsisOnly, "add, equal scales");
+  c.a = c.b = {1, 1, 1, 3};
+  check(binary_plan(c), kCmsisOnly, "add, 3 elements");
+  c.a = c.b = {1, 4, 4, 6};
+  c.a_conv_output = true;  // resnet8's residual ADDs: operands are per-channel convolutions' outputs
+  check(binary_plan(c), kCmsisOnly, "add, operand with per-channel factors");
+}
+
+TEST(Add, BinaryRequantFactors) {
+  BACKENDS_OR_SKIP();
+  BinaryCase c;
+  c.type = TIGRIS_OP_ADD;
+  c.a = c.b = {1, 3, 6, 5};
+  c.act_min = -128, c.act_max = 127;
+  // The attribute's three pairs replace the factors the scales would give.
+  c.requant_attr = true;
+  c.requant = {1431655765, -1, 1288490189, -3, 1717986918, -17};
+  check(binary_plan(c), kCmsisOnly, "add with BINARY_REQUANT");
+  c.requant = {0, 0, 0, 0, 1518500250, -6};  // operand multipliers 0: every sum is 0
+  check(binary_plan(c), kCmsisOnly, "add, zero operand factors");
+  c.requant = {1431655765, 1, 1288490189, -3, 1717986918, -17};  // a left shift: reference only
+  check(binary_plan(c), kFallbackBoth, "add, positive operand shift");
+  c.requant = {1431655765, -1, 1288490189, -3, INT32_MIN, -17};
+  check(binary_plan(c), kFallbackBoth, "add, INT32_MIN multiplier");
+}
+
+TEST(Add, StripeBandIsCmsisOnly) {
+  BACKENDS_OR_SKIP();
+  BinaryCase c;
+  c.type = TIGRIS_OP_ADD;
+  c.a = c.b = {2, 6, 4, 3};
+  const OpPlan p = binary_plan(c);
+  // Rows [2, 5) of each image: inputs with 1 junk row before, output with 2.
+  tigris_tile_ctx_t t{};
+  t.active = 1, t.out_h = 3, t.in_h = 3, t.in_row_start = 1, t.out_row_start = 2, t.in_row0 = t.out_row0 = 2;
+  const size_t row = (size_t)4 * 3;
+  std::vector<Bytes> bufs = {bytes(2 * 4 * row, 51), bytes(2 * 4 * row, 52), Bytes(2 * 5 * row, 0x55)};
+  check(p, kCmsisOnly, "add stripe", t, &bufs);
+  check(p, kCmsisOnly, "add 2-D tile", two_d_tile(&t), &bufs);
+  t.in_w = 3;
+  check(p, kFallbackBoth, "add 2-D tile, wider input buffer", t, &bufs);
+  // A channel band (channels [1, 3) of every row, packed) is not a run of whole rows.
+  tigris_tile_ctx_t ch{};
+  ch.active = 1, ch.chan_tiled = 1, ch.chan0 = 1, ch.chans = 2, ch.out_h = ch.in_h = 6;
+  const std::vector<Bytes> packed = {bytes(2 * 6 * 4 * 2, 53), bytes(2 * 6 * 4 * 2, 54), Bytes(2 * 6 * 4 * 2, 0x55)};
+  check(p, kFallbackBoth, "add channel band", ch, &packed);
+}
+
+TEST(Add, BroadcastAndConstantFallBack) {
+  BACKENDS_OR_SKIP();
+  BinaryCase c;
+  c.type = TIGRIS_OP_ADD;
+  c.a = {1, 4, 4, 8};
+  c.b = {1, 1, 1, 8};
+  check(binary_plan(c), kFallbackBoth, "add broadcast");
+  c.b = {1, 4, 4, 8};
+  c.b_constant = true;
+  check(binary_plan(c), kFallbackBoth, "add constant");
 }
 
 TEST(Softmax, StaysWithTheReference) {

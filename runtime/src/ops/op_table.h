@@ -371,7 +371,7 @@ inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_ADD, "ADD", "Add")
         .kernel(Family::kBinary, F32::kBinary, kNum).int8(S8::kAdd).int16(S16::kAdd)
         .contract(Rule::kBinary, DtypeClass::kN, row::q8, row::kRequantBinary)
-        .bands(row::kBinaryBands | kBandChain).with(kTraitFusedAct).lowered(Lowering::kBinary),
+        .bands(row::kBinaryBands | kBandChain).with(kTraitFusedAct).accelerated(kAccelCmsisNn).lowered(Lowering::kBinary),
     op(TIGRIS_OP_MUL, "MUL", "Mul")
         .kernel(Family::kBinary, F32::kBinary, kNum).int8(S8::kMul).int16(S16::kMul)
         .contract(Rule::kBinary, DtypeClass::kN, row::q8, row::kRequantBinary)

@@ -11,11 +11,15 @@ namespace {
 
 Counters g_cmsis_counters;
 
-// Without a reservation for this mem only the ops that need none are forwarded.
+// Without a reservation for this mem only the ops that need none are forwarded; factors are
+// taken as checked only for the plan prepared.
 int forward_prepared(const Call &call)
 {
     const tigris_cmsis::Context &ctx = tigris_cmsis::context();
-    return tigris_cmsis::forward(call, ctx.active && ctx.mem == call.mem ? ctx.ws : tigris_cmsis::Workspace{});
+    if (!ctx.active || ctx.mem != call.mem) return tigris_cmsis::forward(call, tigris_cmsis::Workspace{});
+    tigris_cmsis::Workspace ws = ctx.ws;
+    ws.factors_checked = ws.factors_checked && call.plan->ops == ctx.ops && call.plan->quant_data == ctx.quant_data;
+    return tigris_cmsis::forward(call, ws);
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ cmsis_nn_context vendor_context(const Workspace &ws, int64_t need)
 int forward_conv(const Call &c, const Workspace &ws)
 {
     ConvLayer l;
-    if (conv_layer(c, &l) || l.weights == nullptr) return kFallback;
+    if (conv_layer(c, &l, ws.factors_checked) || l.weights == nullptr) return kFallback;
     int8_t *x = input_data(c, 0), *y = output_data(c, 0);
     ConvArgs a;
     conv_args(l, &a);
@@ -106,7 +106,7 @@ void fc_args(const FcLayer &l, FcArgs *a)
 int forward_fc(const Call &c, const Workspace &ws)
 {
     FcLayer l;
-    if (fc_layer(c, &l) || l.weights == nullptr) return kFallback;
+    if (fc_layer(c, &l, ws.factors_checked) || l.weights == nullptr) return kFallback;
     int8_t *x = input_data(c, 0), *y = output_data(c, 0);
     FcArgs a;
     fc_args(l, &a);
@@ -176,16 +176,34 @@ int forward_elementwise(const Call &c, const MulLayer &l)
     return 0;
 }
 
+// (x - zp) << left_shift in CMSIS-NN's DSP path masks the sum to 16 bits first: the same
+// 32-bit value for left_shift >= 16 (add_layer's 20), so its bytes equal the reference's.
+int forward_add(const Call &c, const AddLayer &l)
+{
+    const int8_t *a = input_data(c, 0), *b = input_data(c, 1);
+    int8_t *y = output_data(c, 0);
+    const MulLayer &m = l.seg;
+    if (a == nullptr || b == nullptr || y == nullptr || l.left_shift < 16 || l.left_shift > 23) return kFallback;
+    for (int32_t s = 0; s < m.segments; s++) {
+        const int64_t in = m.in_first + s * m.in_seg_stride, out = m.out_first + s * m.out_seg_stride;
+        if (arm_elementwise_add_s8(a + in, b + in, m.in1_offset, l.in1_mult, l.in1_shift, m.in2_offset, l.in2_mult,
+                                   l.in2_shift, l.left_shift, y + out, m.out_offset, m.mult, m.shift, m.act_min,
+                                   m.act_max, m.count) != ARM_CMSIS_NN_SUCCESS)
+            return kFallback;
+    }
+    return 0;
+}
+
 }  // namespace
 
-int64_t op_vendor_need(const Call &c, uint32_t *expand_channels)
+int64_t op_vendor_need(const Call &c, bool factors_checked, uint32_t *expand_channels)
 {
     *expand_channels = 0;
     switch (c.op->op_type) {
     case TIGRIS_OP_CONV:
     case TIGRIS_OP_DEPTHWISE: {
         ConvLayer l;
-        if (conv_layer(c, &l)) return -1;
+        if (conv_layer(c, &l, factors_checked)) return -1;
         ConvArgs a;
         conv_args(l, &a);
         if (l.rq.per_tensor) *expand_channels = (uint32_t)l.g.c_out;
@@ -193,7 +211,7 @@ int64_t op_vendor_need(const Call &c, uint32_t *expand_channels)
     }
     case TIGRIS_OP_FULLY_CONN: {
         FcLayer l;
-        if (fc_layer(c, &l)) return -1;
+        if (fc_layer(c, &l, factors_checked)) return -1;
         FcArgs a;
         fc_args(l, &a);
         return arm_fully_connected_s8_get_buffer_size(&a.filter);
@@ -212,12 +230,14 @@ int forward(const Call &c, const Workspace &ws)
 {
     PoolLayer pool;
     MulLayer mul;
+    AddLayer add;
     switch (c.op->op_type) {
     case TIGRIS_OP_CONV:
     case TIGRIS_OP_DEPTHWISE: return forward_conv(c, ws);
     case TIGRIS_OP_FULLY_CONN: return forward_fc(c, ws);
     case TIGRIS_OP_AVG_POOL: return avg_pool_layer(c, &pool) ? kFallback : forward_pool(c, ws, pool);
     case TIGRIS_OP_GLOBAL_AVG: return global_avg_layer(c, &pool) ? kFallback : forward_pool(c, ws, pool);
+    case TIGRIS_OP_ADD: return add_layer(c, &add) ? kFallback : forward_add(c, add);
     case TIGRIS_OP_MUL: return mul_layer(c, &mul) ? kFallback : forward_elementwise(c, mul);
     case TIGRIS_OP_MAXIMUM:
     case TIGRIS_OP_MINIMUM: return min_max_layer(c, &mul) ? kFallback : forward_elementwise(c, mul);

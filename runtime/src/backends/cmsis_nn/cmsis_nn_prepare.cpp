@@ -33,11 +33,12 @@ bool plan_needs(const tigris_plan_t *plan, Needs *n)
     if (plan == nullptr || plan->header == nullptr || plan->tensors == nullptr) return false;
     if (plan->ops == nullptr && plan->header->num_ops > 0) return false;
     n->vendor = n->expand_channels = 0;
+    n->factors_checked = tigris_accel::plan_factors_in_range(plan);
     for (uint16_t i = 0; i < plan->header->num_ops; i++) {
         if (!tigris_accel::int8_op(plan, &plan->ops[i])) continue;
         const tigris_accel::ScanCall scan(plan, i);
         uint32_t channels = 0;
-        const int64_t need = op_vendor_need(scan.call, &channels);
+        const int64_t need = op_vendor_need(scan.call, n->factors_checked, &channels);
         if (need < 0) continue;
         if ((uint64_t)need > n->vendor) n->vendor = (uint64_t)need;
         if (channels > n->expand_channels) n->expand_channels = channels;
@@ -113,6 +114,9 @@ extern "C" int tigris_cmsis_nn_prepare(const tigris_plan_t *plan, tigris_mem_t *
     ctx.ws.vendor_size = (uint32_t)n.vendor;
     ctx.ws.expand = n.expand_channels > 0 ? (int32_t *)(start + vendor) : nullptr;
     ctx.ws.expand_channels = (uint32_t)n.expand_channels;
+    ctx.ws.factors_checked = n.factors_checked;
+    ctx.ops = plan->ops;
+    ctx.quant_data = plan->quant_data;
     mem->fast_size = new_size;
     return 0;
 }

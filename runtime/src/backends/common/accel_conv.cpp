@@ -79,8 +79,19 @@ namespace {
 
 bool factor_ok(int32_t m, int32_t s) { return m != INT32_MIN && s >= -31 && s <= 30; }
 
-// The output quant's factors for `channels` channels.
-bool layer_requant(const tigris_plan_t *plan, const tigris_tensor_t &out, int32_t channels, Requant *r)
+// Every factor of quant param q is one the vendors take.
+bool factors_in_range(const tigris_plan_t *plan, const tigris_quant_param_t *q)
+{
+    const int32_t *m = tigris_quant_multipliers(plan, q), *s = tigris_quant_shifts(plan, q);
+    for (uint32_t ch = 0; ch < q->num_channels; ch++)
+        if (!factor_ok(m[ch], s[ch])) return false;
+    return true;
+}
+
+// The output quant's factors for `channels` channels (their ranges checked unless
+// `factors_checked`: plan_factors_in_range held for the plan).
+bool layer_requant(const tigris_plan_t *plan, const tigris_tensor_t &out, int32_t channels, bool factors_checked,
+                   Requant *r)
 {
     const tigris_quant_param_t *q = tigris_tensor_quant(plan, &out);
     if (q == nullptr || plan->quant_data == nullptr) return false;
@@ -94,13 +105,12 @@ bool layer_requant(const tigris_plan_t *plan, const tigris_tensor_t &out, int32_
     if (q->num_channels != channels) return false;
     r->mult = m, r->shift = s;
     r->mult0 = r->shift0 = 0;
-    for (int32_t ch = 0; ch < channels; ch++)
-        if (!factor_ok(m[ch], s[ch])) return false;
-    return true;
+    return factors_checked || factors_in_range(plan, q);
 }
 
 // Quantization and activation common to the conv-like layers.
-bool io_quant(const Call &c, int32_t channels, int32_t *in_offset, int32_t *out_offset, Requant *rq)
+bool io_quant(const Call &c, int32_t channels, bool factors_checked, int32_t *in_offset, int32_t *out_offset,
+              Requant *rq)
 {
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     if (in.dtype != TIGRIS_DTYPE_INT8 || out.dtype != TIGRIS_DTYPE_INT8) return false;
@@ -110,7 +120,7 @@ bool io_quant(const Call &c, int32_t channels, int32_t *in_offset, int32_t *out_
     if (c.op->act_min > c.op->act_max) return false;
     *in_offset = -qi->zero_point;
     *out_offset = qo->zero_point;
-    return layer_requant(c.plan, out, channels, rq);
+    return layer_requant(c.plan, out, channels, factors_checked, rq);
 }
 
 // Weight bytes and bias of the op; the bias must be 4-aligned int32 (the vendors read it so).
@@ -132,7 +142,22 @@ bool layer_weights(const Call &c, uint64_t w_bytes, int32_t channels, const int8
 
 }  // namespace
 
-int conv_layer(const Call &c, ConvLayer *l)
+bool plan_factors_in_range(const tigris_plan_t *plan)
+{
+    if (plan == nullptr || plan->header == nullptr || plan->ops == nullptr || plan->quant_data == nullptr) return false;
+    for (uint16_t i = 0; i < plan->header->num_ops; i++) {
+        const tigris_op_t *op = &plan->ops[i];
+        const uint8_t type = op->op_type;
+        if (type != TIGRIS_OP_CONV && type != TIGRIS_OP_DEPTHWISE && type != TIGRIS_OP_FULLY_CONN) continue;
+        if (!int8_op(plan, op)) continue;
+        const tigris_tensor_t &out = plan->tensors[tigris_op_outputs(plan, op)[0]];
+        const tigris_quant_param_t *q = tigris_tensor_quant(plan, &out);
+        if (q != nullptr && !factors_in_range(plan, q)) return false;
+    }
+    return true;
+}
+
+int conv_layer(const Call &c, ConvLayer *l, bool factors_checked)
 {
     const uint8_t type = c.op->op_type;
     if (type != TIGRIS_OP_CONV && type != TIGRIS_OP_DEPTHWISE) return kFallback;
@@ -152,13 +177,13 @@ int conv_layer(const Call &c, ConvLayer *l)
         if (g.c_in % l->groups != 0 || g.c_out % l->groups != 0) return kFallback;
         w_bytes = (uint64_t)g.c_out * g.k_h * g.k_w * (g.c_in / l->groups);
     }
-    if (!io_quant(c, g.c_out, &l->in_offset, &l->out_offset, &l->rq)) return kFallback;
+    if (!io_quant(c, g.c_out, factors_checked, &l->in_offset, &l->out_offset, &l->rq)) return kFallback;
     l->act_min = c.op->act_min;
     l->act_max = c.op->act_max;
     return layer_weights(c, w_bytes, g.c_out, &l->weights, &l->bias) ? 0 : kFallback;
 }
 
-int fc_layer(const Call &c, FcLayer *l)
+int fc_layer(const Call &c, FcLayer *l, bool factors_checked)
 {
     if (c.op->op_type != TIGRIS_OP_FULLY_CONN) return kFallback;
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
@@ -176,7 +201,7 @@ int fc_layer(const Call &c, FcLayer *l)
     if (c.tiled() && !band.active) return kFallback;
     if (band.rows < 1 || band.in_row_start < 0 || band.out_row_start < 0) return kFallback;
     l->rows = band.rows, l->in_row0 = band.in_row_start, l->out_row0 = band.out_row_start;
-    if (!io_quant(c, l->out_c, &l->in_offset, &l->out_offset, &l->rq)) return kFallback;
+    if (!io_quant(c, l->out_c, factors_checked, &l->in_offset, &l->out_offset, &l->rq)) return kFallback;
     l->act_min = c.op->act_min;
     l->act_max = c.op->act_max;
     return layer_weights(c, (uint64_t)l->out_c * l->in_c, l->out_c, &l->weights, &l->bias) ? 0 : kFallback;

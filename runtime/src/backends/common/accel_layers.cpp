@@ -87,7 +87,9 @@ bool same_shape_binary(const Call &c)
     return same_shape(c.plan, a, y) && same_shape(c.plan, b, y);
 }
 
-// Whole tensors, or a stripe band (rows of axis 1, rank >= 3) of `segments` x `count`.
+// Whole tensors, a stripe band (rows of axis 1, rank >= 3) or a 2-D tile of an NHWC tensor
+// whose band buffers are exactly the tile's columns wide (the pointwise case: in_w == out_w,
+// so each image's rows of the tile are one run): `segments` x `count`.
 bool elementwise_segments(const Call &c, MulLayer *l)
 {
     const tigris_tensor_t &y = c.out(0);
@@ -102,7 +104,11 @@ bool elementwise_segments(const Call &c, MulLayer *l)
         return true;
     }
     const tigris_tile_ctx_t &t = c.tile();
-    if (t.row_tiled || t.width_tiled || t.transposed_tile || t.band_on_columns || t.reduce_acc != nullptr) return false;
+    if (t.row_tiled || t.chan_tiled || t.transposed_tile || t.band_on_columns || t.reduce_acc != nullptr) return false;
+    if (t.width_tiled) {
+        if (y.ndim != 4 || t.in_w != t.out_w || t.out_w < 1 || t.out_w > s[2]) return false;
+        inner = (uint64_t)t.out_w * (uint64_t)s[3];
+    }
     if (y.ndim < 3 || t.out_h < 1 || t.in_row_start < 0 || t.out_row_start < 0 || t.out_h > s[1]) return false;
     l->segments = s[0];
     l->count = (int32_t)((uint64_t)t.out_h * inner);
@@ -113,11 +119,14 @@ bool elementwise_segments(const Call &c, MulLayer *l)
     return true;
 }
 
-// A per-tensor quant param of a tensor (scale, zero point), or false.
+// The tensor's scale and zero point, or false. A quant param holds one scale and zero point;
+// its channels are the requantization factors of the op that writes the tensor (a
+// convolution's per-channel output), which an elementwise op does not read — neither does
+// the reference kernel.
 bool per_tensor_quant(const Call &c, const tigris_tensor_t &t, float *scale, int32_t *zp)
 {
     const tigris_quant_param_t *q = tigris_tensor_quant(c.plan, &t);
-    if (q == nullptr || q->num_channels > 1 || q->zero_point < -128 || q->zero_point > 127) return false;
+    if (q == nullptr || q->zero_point < -128 || q->zero_point > 127) return false;
     *scale = q->scale, *zp = q->zero_point;
     return true;
 }
@@ -145,6 +154,39 @@ int mul_layer(const Call &c, MulLayer *l)
     l->in1_offset = -za, l->in2_offset = -zb, l->out_offset = zy;
     l->act_min = c.op->act_min, l->act_max = c.op->act_max;
     return elementwise_segments(c, l) ? 0 : kFallback;
+}
+
+int add_layer(const Call &c, AddLayer *l)
+{
+    if (c.op->op_type != TIGRIS_OP_ADD || !same_shape_binary(c) || !activation_ok(c)) return kFallback;
+    float sa, sb, sy;
+    int32_t za, zb, zy;
+    if (!per_tensor_quant(c, c.in(0), &sa, &za) || !per_tensor_quant(c, c.in(1), &sb, &zb) ||
+        !per_tensor_quant(c, c.out(0), &sy, &zy))
+        return kFallback;
+    tigris_s8::AddSubParams f;  // as the reference kernel: derived, or BINARY_REQUANT's three pairs
+    tigris_s8::add_params(sa, za, sb, zb, sy, zy, &f);
+    uint8_t len = 0;
+    const uint8_t *r = c.attr(TIGRIS_ATTR_BINARY_REQUANT, &len);
+    if (r != nullptr && len >= 24) {
+        f.input1_multiplier = tigris_rt::rd_i32(r), f.input1_shift = tigris_rt::rd_i32(r + 4);
+        f.input2_multiplier = tigris_rt::rd_i32(r + 8), f.input2_shift = tigris_rt::rd_i32(r + 12);
+        f.output_multiplier = tigris_rt::rd_i32(r + 16), f.output_shift = tigris_rt::rd_i32(r + 20);
+    }
+    // Shifts <= 0 keep CMSIS-NN's left shift of (x - zp) << 20 from overflowing; INT32_MIN
+    // multipliers are where its doubling multiply does not saturate as TFLite's does.
+    const int32_t mults[] = {f.input1_multiplier, f.input2_multiplier, f.output_multiplier};
+    const int32_t shifts[] = {f.input1_shift, f.input2_shift, f.output_shift};
+    for (int i = 0; i < 3; i++)
+        if (mults[i] == INT32_MIN || shifts[i] < -31 || shifts[i] > 0) return kFallback;
+    l->in1_mult = f.input1_multiplier, l->in1_shift = f.input1_shift;
+    l->in2_mult = f.input2_multiplier, l->in2_shift = f.input2_shift;
+    l->left_shift = f.left_shift;
+    MulLayer &m = l->seg;
+    m.mult = f.output_multiplier, m.shift = f.output_shift;
+    m.in1_offset = f.input1_offset, m.in2_offset = f.input2_offset, m.out_offset = f.output_offset;
+    m.act_min = c.op->act_min, m.act_max = c.op->act_max;
+    return elementwise_segments(c, &m) ? 0 : kFallback;
 }
 
 int min_max_layer(const Call &c, MulLayer *l)

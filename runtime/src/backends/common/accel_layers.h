@@ -51,6 +51,12 @@ struct Requant {
     bool per_tensor;
 };
 
+// Every per-channel factor of every int8 CONV / DEPTHWISE / FULLY_CONNECTED output of the
+// plan is one the vendors take (the check conv_layer and fc_layer make per call otherwise).
+// An adapter checks this once when it prepares a plan and passes `factors_checked` to the
+// resolvers, so a banded stage's many calls skip a scan of every output channel.
+bool plan_factors_in_range(const tigris_plan_t *plan);
+
 // CONV (groups allowed) or DEPTHWISE resolved for the call (tile context included).
 struct ConvLayer {
     SpatialGeom g;  // batch, channels, buffer strides, band row starts
@@ -62,7 +68,7 @@ struct ConvLayer {
     const int32_t *bias;    // NULL when the op has none
     bool depthwise;
 };
-int conv_layer(const Call &c, ConvLayer *l);
+int conv_layer(const Call &c, ConvLayer *l, bool factors_checked = false);
 
 // FULLY_CONNECTED: `rows` rows of in_c values from input row in_row0 to output row out_row0.
 struct FcLayer {
@@ -72,7 +78,7 @@ struct FcLayer {
     const int8_t *weights;
     const int32_t *bias;
 };
-int fc_layer(const Call &c, FcLayer *l);
+int fc_layer(const Call &c, FcLayer *l, bool factors_checked = false);
 
 // AVG_POOL (untiled, equal in/out quantization, no dilation, count_include_pad only without
 // padding) and, with `global`, GLOBAL_AVG with AVERAGE_POOL rounding (POOL_ROUNDING bit0) as
@@ -93,6 +99,16 @@ struct MulLayer {
     int32_t in1_offset, in2_offset, out_offset, mult, shift, act_min, act_max;
 };
 int mul_layer(const Call &c, MulLayer *l);
+
+// ADD of two same-shape tensors (no constant, no broadcast), per-tensor quantization: each
+// operand (x - zp) << left_shift requantized by its factor, the sum by the output's
+// (`seg.mult`, `seg.shift`), as the reference; factors derived as TFLM does or from
+// BINARY_REQUANT, every multiplier != INT32_MIN and every shift in [-31, 0]. Segments as MUL.
+struct AddLayer {
+    MulLayer seg;
+    int32_t in1_mult, in1_shift, in2_mult, in2_shift, left_shift;
+};
+int add_layer(const Call &c, AddLayer *l);
 
 // MAXIMUM / MINIMUM of two same-shape tensors that share the output's quantization: plain
 // byte comparisons over `segments` x `count` elements, as MulLayer.

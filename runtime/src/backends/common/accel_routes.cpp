@@ -26,6 +26,12 @@ namespace {
 uint64_t align16(uint64_t v) { return (v + 15u) & ~(uint64_t)15u; }
 uint64_t larger(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+bool elementwise(uint8_t op_type)
+{
+    return op_type == TIGRIS_OP_ADD || op_type == TIGRIS_OP_MUL || op_type == TIGRIS_OP_MAXIMUM ||
+           op_type == TIGRIS_OP_MINIMUM;
+}
+
 // Vendor scratch of one op, the larger of CMSIS-NN's DSP and MVE variants: conv im2col
 // 2 * Cin * kh * kw int16 values (DSP) or 4 lanes of Cin * kh * kw int8 rounded to 16 (MVE);
 // depthwise Cin * kh * kw int16 values (DSP) or 4 * 124 * kh * kw bytes (MVE, CH_IN_BLOCK_MVE);
@@ -49,6 +55,7 @@ uint32_t cmsis_nn_reserve_bound(const tigris_plan_t *plan)
     for (uint32_t i = 0; i < plan->header->num_ops; ++i) {
         const tigris_op_t &op = plan->ops[i];
         if (!backend_takes(Backend::kCmsisNn, op.op_type) || op.num_inputs == 0 || op.num_outputs == 0) continue;
+        if (elementwise(op.op_type)) continue;  // no vendor scratch, no factor expansion
         const tigris_tensor_t &in = plan->tensors[tigris_op_inputs(plan, &op)[0]];
         const tigris_tensor_t &out = plan->tensors[tigris_op_outputs(plan, &op)[0]];
         if (in.dtype != TIGRIS_DTYPE_INT8 || in.ndim == 0 || out.ndim == 0) continue;

@@ -30,8 +30,8 @@ Route route(Backend backend, bool int8_plan, uint8_t op_type);
 
 // Fast-arena bytes the CMSIS-NN adapter reserves for `plan` on any CMSIS-NN build: the larger
 // of the DSP (Cortex-M4/M7, host) and MVE (Cortex-M55) buffers of every int8 conv, depthwise,
-// fully connected and average pool it may forward, plus the per-channel factor expansion and
-// 16 bytes of separation. At least tigris_cmsis_nn_scratch_required() of whichever build runs
+// fully connected and average pool it may forward (elementwise ops need none), plus the
+// per-channel factor expansion and 16 bytes of separation. At least tigris_cmsis_nn_scratch_required() of whichever build runs
 // the plan (tests/backends checks it against the host build's); sizes what codegen declares.
 uint32_t cmsis_nn_reserve_bound(const tigris_plan_t *plan);
 

@@ -563,14 +563,14 @@ inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_GATHER, "GATHER", "Gather")
         .kernel(Family::kMovement, F32::kGather, kAny)
         .contract(Rule::kGather, DtypeClass::kA, row::plain, row::kMovement)
-        .bands(kBandJoin | kBandAxes),
+        .bands(kBandJoin | kBandAxes | kBandChain),
     op(TIGRIS_OP_GATHER_ND, "GATHER_ND", "GatherND")
         .kernel(Family::kMovement, F32::kGather, kAny)
         .contract(Rule::kGatherNd, DtypeClass::kA, row::plain, row::kMovement),
     op(TIGRIS_OP_STRIDED_SLICE, "STRIDED_SLICE", "StridedSlice")
         .kernel(Family::kMovement, F32::kSlice, kAny).int8(S8::kStridedSlice).int16(S16::kByteMovement)
         .contract(Rule::kStridedSlice, DtypeClass::kA, row::plain, row::kMovement)
-        .bands(kBandJoin | kBandAxes),
+        .bands(kBandJoin | kBandAxes | kBandChain),
     op(TIGRIS_OP_MIRROR_PAD, "MIRROR_PAD", "MirrorPad")
         .kernel(Family::kMovement, F32::kPad, kAny).contract(Rule::kMirrorPad, DtypeClass::kA, row::plain, row::kMovement),
     op(TIGRIS_OP_REVERSE_V2, "REVERSE_V2", "ReverseV2")

@@ -2,7 +2,7 @@
 // list (the channel shuffle) and channel StridedSlices ride a stripe like elementwise ops —
 // an output band reads the same rows of each input. Banded outputs equal whole outputs bit for
 // bit (float and int8, every band height), each element moves once, and a Gather or slice
-// that touches the rows keeps the stripe from holding (TILE_FACTS).
+// that touches the rows keeps the stripe from holding (TILE_FACTS). Both are chain members too.
 #include "bands_fixture.h"
 
 using namespace bandtest;
@@ -105,6 +105,53 @@ TEST(MovementBands, ShuffledChannelsAreHandDerived) {
       const auto [src, ch] = from[k];
       const float want = src == 0 ? x0[(size_t)(px * 6 + ch)] : x1[(size_t)(px * 4 + ch)];
       EXPECT_EQ(y[(size_t)(px * 7 + k)], want) << "pixel " << px << " channel " << k;
+    }
+}
+
+// x [1,9,3,6] → depthwise 3x3 → y | Gather (2-group shuffle) → g → channels [1,5) → s |
+// depthwise 3x3 → z: three stages chained, the middle one a shuffle and a slice.
+PlanDesc shuffle_chain(uint16_t tile_h, bool line_buffered) {
+  PlanDesc p;
+  const uint16_t x = add_tensor(p, "x", {1, 9, W, 6}, TIGRIS_TENSOR_MODEL_INPUT);
+  const uint16_t y = add_tensor(p, "y", {1, 9, W, 6});
+  const uint16_t g = add_tensor(p, "g", {1, 9, W, 6});
+  const uint16_t s = add_tensor(p, "s", {1, 9, W, 4});
+  const uint16_t z = add_tensor(p, "z", {1, 9, W, 4}, TIGRIS_TENSOR_MODEL_OUTPUT);
+  auto depthwise = [&](uint16_t in, uint16_t out, int32_t c, int seed) {
+    OpDesc op;
+    op.name = "dw" + std::to_string(seed);
+    op.type = TIGRIS_OP_DEPTHWISE;
+    op.inputs = {in};
+    op.outputs = {out};
+    op.spatial = window(3, 3, 1, 1, 1, 1, 1, 1, 1, 1, (uint16_t)c);
+    op.weight = add_weight(p, pattern((size_t)(9 * c), 9, 0.125f, 5 + seed));
+    op.bias = add_weight(p, pattern((size_t)c, 5, 0.25f));
+    p.ops.push_back(op);
+    return (uint16_t)(p.ops.size() - 1);
+  };
+  const uint16_t d0 = depthwise(x, y, 6, 0);
+  const uint16_t ga = add_op(p, TIGRIS_OP_GATHER, {y}, {g}, add_weight_bytes(p, int32_bytes({0, 3, 1, 4, 2, 5})));
+  movement_attr(p, ga, {3, 0, 1, 6});
+  const uint16_t sl = add_op(p, TIGRIS_OP_STRIDED_SLICE, {g}, {s});
+  movement_attr(p, sl, {0, 1, 1, 0, 9, 1, 0, W, 1, 1, 5, 1});
+  const uint16_t d1 = depthwise(s, z, 4, 1);
+  add_stage(p, {d0}, {x}, {y});
+  add_stage(p, {ga, sl}, {y}, {s});
+  add_stage(p, {d1}, {s}, {z});
+  p.model_inputs = {x};
+  p.model_outputs = {z};
+  chain_stages(p, 0, 3, tile_h, line_buffered);
+  return p;
+}
+
+TEST(MovementBands, ShuffleAndSliceChainBetweenDepthwiseLayers) {
+  for (bool lb : {false, true})
+    for (uint16_t h : {1, 2, 4, 9}) {
+      const PlanDesc p = shuffle_chain(h, lb);
+      const std::string what = std::string("chain") + (lb ? " lb" : "") + " h" + std::to_string(h);
+      const RunResult r = expect_banded_equals_whole(p, inputs_for(p), what);
+      EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_CHAIN}) << what;
+      EXPECT_EQ(r.stats.spills_bytes, 9u * W * 4 * 4) << what;  // only z leaves the chain
     }
 }
 

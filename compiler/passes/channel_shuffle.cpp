@@ -63,7 +63,14 @@ bool match(const ir::Graph& g, int i, Shuffle* s) {
   if (r < 0 || g.nodes[static_cast<size_t>(r)].op != "Reshape") return false;
   const ir::Node& r2 = g.nodes[static_cast<size_t>(r)];
   if (r2.outputs.size() != 1) return false;
-  const ir::Shape& x = g.tensor(r1.inputs[0]).shape;
+  // A Gather copies bytes: every step must keep the dtype and the quantization (an int8 Reshape
+  // or Transpose between different scales requantizes), and int16 plans move bytes only through
+  // the ops they list.
+  const ir::Tensor& in = g.tensor(r1.inputs[0]);
+  if (in.dtype == ir::DType::Int16) return false;
+  for (ir::TensorId t : {r1.outputs[0], tr.outputs[0], r2.outputs[0]})
+    if (g.tensor(t).dtype != in.dtype || g.tensor(t).quant != in.quant) return false;
+  const ir::Shape& x = in.shape;
   const ir::Shape& mid = g.tensor(r1.outputs[0]).shape;
   if (g.tensor(r2.outputs[0]).shape != x || x.empty() || mid.size() <= x.size()) return false;
   // mid = x[:a] + factors + x[a+1:]: one axis split into m factors.

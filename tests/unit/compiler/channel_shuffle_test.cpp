@@ -109,6 +109,47 @@ TEST(ChannelShuffle, AnyGroupCountAndFactorOrder) {
   }
 }
 
+// int8 x → Reshape → Transpose → Reshape → y, y quantized as `y_quant`.
+ir::Graph int8_shuffle(const ir::QuantParam& y_quant) {
+  ir::Graph g;
+  const ir::QuantParam q{{0.5f}, {3}, -1};
+  auto tensor = [&](const std::string& name, ir::Shape shape, const ir::QuantParam& qp) {
+    ir::Tensor t;
+    t.name = name;
+    t.dtype = ir::DType::Int8;
+    t.shape = std::move(shape);
+    t.quant = qp;
+    return g.add_tensor(std::move(t));
+  };
+  const ir::TensorId x = tensor("x", {1, 4, 2, 2}, q), r = tensor("r", {1, 2, 2, 2, 2}, q);
+  const ir::TensorId t = tensor("t", {1, 2, 2, 2, 2}, q), y = tensor("y", {1, 4, 2, 2}, y_quant);
+  auto node = [&](const std::string& op, ir::TensorId in, ir::TensorId out) {
+    ir::Node n;
+    n.name = op + std::to_string(g.nodes.size());
+    n.op = op;
+    n.inputs = {in};
+    n.outputs = {out};
+    g.nodes.push_back(std::move(n));
+    return &g.nodes.back();
+  };
+  node("Reshape", x, r);
+  node("Transpose", r, t)->attrs.set("perm", std::vector<int64_t>{0, 2, 1, 3, 4});
+  node("Reshape", t, y);
+  g.inputs = {x};
+  g.outputs = {y};
+  return g;
+}
+
+TEST(ChannelShuffle, Int8OnlyWhenNoStepRequantizes) {
+  ir::Graph same = int8_shuffle(ir::QuantParam{{0.5f}, {3}, -1});
+  passes::channel_shuffle_to_gather(same);
+  EXPECT_EQ(test::ops(same), std::vector<std::string>{"Gather"});
+  EXPECT_EQ(gather_indices(same), (std::vector<int64_t>{0, 2, 1, 3}));
+  ir::Graph rescaled = int8_shuffle(ir::QuantParam{{0.25f}, {3}, -1});  // the last Reshape requantizes
+  passes::channel_shuffle_to_gather(rescaled);
+  EXPECT_EQ(test::ops(rescaled), (std::vector<std::string>{"Reshape", "Transpose", "Reshape"}));
+}
+
 // ShuffleNetV2's unit: two 1x1 branches joined, shuffled in 3 groups, split unevenly (5 | 7
 // channels), one part through a 1x1 convolution and joined back.
 struct Block {

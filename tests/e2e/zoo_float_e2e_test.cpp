@@ -2,8 +2,9 @@
 // 16M and partitioned, run, and match PyTorch's outputs within 1e-4 of the largest output at
 // both budgets (audio1d has no plan below its one-stage peak yet). ShuffleNetV2 needs its chunk() shape arithmetic
 // folded (static_shapes.cpp); its channel shuffles become Gathers that, with its channel Slices and Concats, band
-// along rows, so it also runs and matches at 64K and at its floor in an arena of exactly the budget. lstm_h32_t20's LSTM node maps onto the plan's LSTM op (passes/recurrent.cpp); it also
-// runs and matches at its floor, the smallest budget the scheduler finds.
+// along rows, so it also runs and matches at 64K and at its floor in an arena of exactly the budget. lstm_h32_t20's
+// LSTM node maps onto the plan's LSTM op (passes/recurrent.cpp); it also runs and matches at its floor, the smallest
+// budget the scheduler finds.
 #include <gtest/gtest.h>
 
 #include <algorithm>

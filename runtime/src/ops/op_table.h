@@ -213,7 +213,7 @@ enum : uint16_t {
     kBandUnary = 1u << 0,         // elementwise on one tensor
     kBandBinary = 1u << 1,        // elementwise on broadcast operands
     kBandChannel = 1u << 2,       // normalizes along its axes (default the last)
-    kBandJoin = 1u << 3,          // Concat / Split / Gather / StridedSlice along an axis other than the banded one
+    kBandJoin = 1u << 3,          // Concat, Split, Gather, StridedSlice off the banded axes
     kBandStripe = 1u << 4,        // the spatial op of a rank-4 stripe (and of a 2-D tile)
     kBandHw = 1u << 5,            // the spatial op of a 2-D tile
     kBandLine = 1u << 6,          // the spatial op of a rank-3 stripe (Conv1D, 1-D pools)

@@ -72,7 +72,8 @@ TEST(ChannelShuffle, BecomesAGatherOfTheInterleavedChannels) {
   const test::PlanRun r = test::run_plan(plan_bytes(g, 0), {bytes_of(x)}, 1 << 20);
   ASSERT_EQ(r.error, "");
   // Channels of x are 0-3, 4-7, ..., 20-23; y takes x's channels 0, 3, 1, 4, 2, 5.
-  const std::vector<float> want = {0, 1, 2, 3, 12, 13, 14, 15, 4, 5, 6, 7, 16, 17, 18, 19, 8, 9, 10, 11, 20, 21, 22, 23};
+  const std::vector<float> want = {0,  1,  2,  3,  12, 13, 14, 15, 4,  5,  6,  7,
+                                   16, 17, 18, 19, 8,  9,  10, 11, 20, 21, 22, 23};
   EXPECT_EQ(floats_of(r.outputs.at(0)), want);
 }
 
@@ -237,7 +238,7 @@ TEST(ChannelShuffle, ShuffleNetBlockBandsAlongRows) {
   ASSERT_EQ(banded.error, "");
   EXPECT_GT(banded.stats.total_tiles, sch.stages.size());
   EXPECT_EQ(banded.outputs.at(0), whole.outputs.at(0));  // bit for bit
-  EXPECT_LE(banded.fast_size, budget);  // the arena the plan requires
+  EXPECT_LE(banded.fast_size, budget);                   // the arena the plan requires
 }
 
 }  // namespace

@@ -71,7 +71,7 @@ void expand_broadcast_ranks(ir::Graph& g) {
 void remap_axes_to_stored(const ir::Graph& g, ir::Node& n) {
   int rank = g.tensor(n.inputs.at(0)).rank();
   const std::string& op = n.op;
-  if (op == "Concat" || op == "Split") {
+  if (op == "Concat" || op == "Split" || op == "Gather") {
     remap_int(n, "axis", 0, rank);
   } else if (op == "Softmax" || op == "LogSoftmax" || op == "Hardmax") {
     remap_int(n, "axis", g.opset >= 13 ? -1 : 1, rank);

@@ -123,6 +123,10 @@ LayoutRule layout_rule(const ir::Graph& g, const ir::Node& n) {
     return g.opset >= 13 || axis == rank - 1 ? LayoutRule::Axis : LayoutRule::ModelOrder;
   }
   if (op == "Transpose") return LayoutRule::Transpose;
+  // A Gather of a list of positions keeps the rank: a permutation or selection along one axis.
+  if (op == "Gather" && n.inputs.size() == 2 && n.inputs[1] >= 0 && g.tensor(n.inputs[1]).constant &&
+      g.tensor(n.inputs[1]).rank() == 1 && n.attrs.get_int("batch_dims", 0) == 0)
+    return LayoutRule::Axis;
   return LayoutRule::ModelOrder;
 }
 

@@ -28,6 +28,7 @@ const std::vector<Pass>& normalization_pipeline() {
       {"squeeze_to_reshape", squeeze_to_reshape},
       {"extract_resize_scales", extract_resize_scales},
       {"fuse_activations", fuse_activations},
+      {"channel_shuffle_to_gather", channel_shuffle_to_gather},
       {"assign_layouts", assign_layouts},
       {"remap_axes", remap_axes},
       {"transpose_permutations", transpose_permutations},

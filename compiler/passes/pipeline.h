@@ -58,6 +58,7 @@ void relabel_global_pools(ir::Graph& g);      // ReduceMean over H,W / whole-map
 void squeeze_to_reshape(ir::Graph& g);        // Squeeze/Unsqueeze/Flatten -> Reshape
 void extract_resize_scales(ir::Graph& g);     // Resize/Upsample scales, per-opset defaults
 void fuse_activations(ir::Graph& g);          // Relu/Relu6 after Conv/DW/Conv1D/Gemm/Add -> fused
+void channel_shuffle_to_gather(ir::Graph& g);  // Reshape-Transpose-Reshape permuting one axis -> Gather
 void assign_layouts(ir::Graph& g);            // rank-3/4 spatial tensors -> channels-last, explicit layout transposes
 void remap_axes(ir::Graph& g);  // Concat/Softmax/Reduce/Pad/... axes of channels-last tensors -> stored axes
 void transpose_permutations(ir::Graph& g);  // Transpose perms in stored terms, validated; data-free ones -> copies

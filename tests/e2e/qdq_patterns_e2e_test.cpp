@@ -292,7 +292,8 @@ TEST(QdqPatterns, MatchTheSpecificationLayerByLayer) {
     test::QdqComparison c = test::compare_qdq_layers(bytes, "patterns.onnx", x, fast);
     ASSERT_EQ(c.error, "");
     test::print_comparison("patterns at " + std::to_string(fast) + " bytes", c);
-    EXPECT_EQ(c.isolated.size(), 19u);
+    // The shuffle's 5-D Reshape and Transpose are one Gather: their layers are gone, sh3 stays.
+    EXPECT_EQ(c.isolated.size(), 17u);
     for (const test::LayerDiff& d : c.isolated) {
       EXPECT_GE(d.equal_or_tie_share(), 0.99) << d.name;
       EXPECT_LE(d.max_steps, 1) << d.name;

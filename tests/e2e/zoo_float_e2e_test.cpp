@@ -1,8 +1,10 @@
 // The float models of zoo/ (torchvision exports as torch.onnx.export writes them) compile at
 // 16M and partitioned, run, and match PyTorch's outputs within 1e-4 of the largest output at
 // both budgets (audio1d has no plan below its one-stage peak yet). ShuffleNetV2 needs its chunk() shape arithmetic
-// folded (static_shapes.cpp). lstm_h32_t20's LSTM node maps onto the plan's LSTM op (passes/recurrent.cpp); it also
-// runs and matches at its floor, the smallest budget the scheduler finds.
+// folded (static_shapes.cpp); its channel shuffles become Gathers that, with its channel Slices and Concats, band
+// along rows, so it also runs and matches at 64K and at its floor in an arena of exactly the budget. lstm_h32_t20's
+// LSTM node maps onto the plan's LSTM op (passes/recurrent.cpp); it also runs and matches at its floor, the smallest
+// budget the scheduler finds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -66,6 +68,56 @@ INSTANTIATE_TEST_SUITE_P(Zoo, ZooFloat,
                          ::testing::Values("audio1d_m5_16000", "shufflenet_v2_x0_5_224", "efficientnet_b0_224",
                                            "densenet121_128", "lstm_h32_t20"),
                          [](const auto& info) { return std::string(info.param); });
+
+// Compiled for `budget` and run in a fast arena of exactly that many bytes.
+CompiledRun run_in_exactly(const compiler::Model& m, uint64_t budget, const std::vector<uint8_t>& input) {
+  CompiledRun r;
+  compiler::Budgets b;
+  b.fast = budget;
+  r.compile = compiler::compile(m, b);
+  if (!r.compile.ok()) {
+    r.run.error = "compile: " + r.compile.error;
+    return r;
+  }
+  tigris_plan_t plan;
+  if (tigris_plan_load(r.compile.plan.data(), static_cast<uint32_t>(r.compile.plan.size()), &plan) != TIGRIS_OK) {
+    r.run.error = "plan load";
+    return r;
+  }
+  const uint32_t required = tigris_fast_arena_required(&plan);
+  if (required > budget) {
+    r.run.error = "the plan requires " + std::to_string(required) + " bytes";
+    return r;
+  }
+  const uint64_t slow = r.compile.schedule.slow.peak_bytes + input.size() + (1u << 20);
+  r.run = run_plan(r.compile.plan, {input}, static_cast<uint32_t>(slow), static_cast<uint32_t>(budget - required));
+  return r;
+}
+
+TEST(ZooShuffleNet, MatchesPyTorchAt64KAndItsFloor) {
+  if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << models_dir() << " is absent";
+  const std::string name = "shufflenet_v2_x0_5_224";
+  compiler::Model m = compiler::load_model(zoo(name + ".onnx"));
+  ASSERT_TRUE(m.summary().supported());
+  for (const auto& op : m.summary().ops) EXPECT_NE(op.type, "Transpose") << "a channel shuffle was not recognised";
+  NpyArray in = read_npy(zoo(name + ".input.npy"));
+  std::vector<float> ref = read_npy(zoo(name + ".output.npy")).floats();
+  compiler::Budgets probe;
+  probe.fast = 16u << 20;
+  const uint64_t floor = compiler::schedule(m, probe).fast.minimum_for_partition_bytes;
+  ASSERT_LE(floor, 64u * 1024);
+  for (uint64_t budget : {uint64_t{64} * 1024, floor}) {
+    CompiledRun r = run_in_exactly(m, budget, in.data);
+    ASSERT_EQ(r.run.error, "") << "at " << budget;
+    EXPECT_EQ(r.run.fast_size, budget);
+    EXPECT_LE(r.run.fast_peak, budget);
+    expect_close(r.run.outputs.at(0), ref, name + " at " + std::to_string(budget));
+  }
+  std::printf("%s: floor %llu bytes\n", name.c_str(), (unsigned long long)floor);
+  compiler::Budgets below;
+  below.fast = floor - 1;
+  EXPECT_FALSE(compiler::compile(m, below).ok());
+}
 
 TEST(ZooLstm, MatchesPyTorchAtItsFloor) {
   if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << models_dir() << " is absent";

@@ -213,7 +213,7 @@ enum : uint16_t {
     kBandUnary = 1u << 0,         // elementwise on one tensor
     kBandBinary = 1u << 1,        // elementwise on broadcast operands
     kBandChannel = 1u << 2,       // normalizes along its axes (default the last)
-    kBandJoin = 1u << 3,          // Concat / Split along an axis other than the banded one
+    kBandJoin = 1u << 3,          // Concat, Split, Gather, StridedSlice off the banded axes
     kBandStripe = 1u << 4,        // the spatial op of a rank-4 stripe (and of a 2-D tile)
     kBandHw = 1u << 5,            // the spatial op of a 2-D tile
     kBandLine = 1u << 6,          // the spatial op of a rank-3 stripe (Conv1D, 1-D pools)
@@ -561,13 +561,16 @@ inline constexpr OpDef kOpDefs[] = {
         .kernel(Family::kReduce, F32::kReduce, kNum | kI8)
         .contract(Rule::kArg, DtypeClass::kF, row::q8, row::kAxes | row::kMovement),
     op(TIGRIS_OP_GATHER, "GATHER", "Gather")
-        .kernel(Family::kMovement, F32::kGather, kAny).contract(Rule::kGather, DtypeClass::kA, row::plain, row::kMovement),
+        .kernel(Family::kMovement, F32::kGather, kAny)
+        .contract(Rule::kGather, DtypeClass::kA, row::plain, row::kMovement)
+        .bands(kBandJoin | kBandAxes | kBandChain),
     op(TIGRIS_OP_GATHER_ND, "GATHER_ND", "GatherND")
         .kernel(Family::kMovement, F32::kGather, kAny)
         .contract(Rule::kGatherNd, DtypeClass::kA, row::plain, row::kMovement),
     op(TIGRIS_OP_STRIDED_SLICE, "STRIDED_SLICE", "StridedSlice")
         .kernel(Family::kMovement, F32::kSlice, kAny).int8(S8::kStridedSlice).int16(S16::kByteMovement)
-        .contract(Rule::kStridedSlice, DtypeClass::kA, row::plain, row::kMovement),
+        .contract(Rule::kStridedSlice, DtypeClass::kA, row::plain, row::kMovement)
+        .bands(kBandJoin | kBandAxes | kBandChain),
     op(TIGRIS_OP_MIRROR_PAD, "MIRROR_PAD", "MirrorPad")
         .kernel(Family::kMovement, F32::kPad, kAny).contract(Rule::kMirrorPad, DtypeClass::kA, row::plain, row::kMovement),
     op(TIGRIS_OP_REVERSE_V2, "REVERSE_V2", "ReverseV2")

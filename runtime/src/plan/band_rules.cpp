@@ -75,6 +75,40 @@ bool perm_is(const uint8_t *perm, uint8_t len, const uint8_t *want, uint8_t want
     return len == want_len && memcmp(perm, want, len) == 0;
 }
 
+int32_t movement_value(const uint8_t *m, uint32_t i)
+{
+    int32_t v;
+    memcpy(&v, m + 4 * i, 4);
+    return v;
+}
+
+// Gather of a constant 1-D index list (batch_dims 0) whose axis is outside [lo, hi]; StridedSlice without
+// shrunk axes taking every axis in [lo, hi] whole (start 0, end the extent, step 1). Either way
+// an output band reads the same band of the input.
+bool movement_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, uint32_t hi)
+{
+    const tigris_op_t &op = plan->ops[op_index];
+    const uint16_t in = op_in(plan, op, 0), out = op_out(plan, op, 0);
+    const uint32_t rank = plan->tensors[in].ndim;
+    if (plan->tensors[out].ndim != rank) return false;
+    uint8_t len = 0;
+    const uint8_t *m = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_MOVEMENT, &len);
+    if (m == nullptr) return false;
+    const uint32_t count = len / 4u;
+    if (op.op_type == TIGRIS_OP_GATHER) {
+        if (op.num_inputs != 1 || count != 4 || movement_value(m, 1) != 0 || movement_value(m, 2) != 1) return false;
+        const int32_t axis = movement_value(m, 0);
+        return axis >= 0 && (uint32_t)axis < rank && ((uint32_t)axis < lo || (uint32_t)axis > hi);
+    }
+    if (count != 3 * rank && !(count == 3 * rank + 1 && movement_value(m, 3 * rank) == 0)) return false;
+    for (uint32_t a = lo; a <= hi && a < rank; a++) {
+        if (movement_value(m, 3 * a) != 0 || movement_value(m, 3 * a + 1) != tensor_dim(plan, in, a) ||
+            movement_value(m, 3 * a + 2) != 1)
+            return false;
+    }
+    return true;
+}
+
 // ---- per-kind conditions ----------------------------------------------------------
 
 bool transpose_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
@@ -388,6 +422,7 @@ bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, 
     const uint16_t ref = t == TIGRIS_OP_CONCAT ? op_out(plan, op, 0) : op_in(plan, op, 0);
     const uint32_t rank = plan->tensors[ref].ndim;
     uint8_t len = 0;
+    if (t == TIGRIS_OP_GATHER || t == TIGRIS_OP_STRIDED_SLICE) return movement_outside(plan, op_index, lo, hi);
     if (t == TIGRIS_OP_RESIZE)  // only the integer-factor form bands (output row o reads o / stride)
         return tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_RESIZE_SCALES, &len) == nullptr;
     const uint8_t *axes = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_AXES, &len);

@@ -1,8 +1,10 @@
 // Gather (axis, batch_dims), GatherND (batch_dims) and EmbeddingLookup, any data dtype;
 // indices int32/int64 tensors or int32 constants; negative indices count from the end,
-// out-of-range indices fail the call. Whole tensors only.
+// out-of-range indices fail the call. A Gather of a list of positions (batch_dims 0) also runs
+// banded along any other axis: each output band reads the same band of the input.
 #include <string.h>
 
+#include "kernels/common/lanes.h"
 #include "kernels/f32/kernels_f32.h"
 
 namespace tigris_rt {
@@ -97,6 +99,36 @@ int gather_axis(const Call &c, const Movement &m)
     return 0;
 }
 
+// Gather of a 1-D index list under a band that leaves its axis whole: position k of the axis
+// copied from position indices[k] of the input band.
+int gather_banded(const Call &c, const Movement &m)
+{
+    const tigris_tensor_t &data = c.in(0), &out = c.out(0);
+    const int axis = m.at(0);
+    const kern::Band band = kern::pointwise_band(c.mem);
+    if (m.at(1) != 0 || m.at(2) != 1 || axis < 0 || axis >= data.ndim || out.ndim != data.ndim ||
+        kern::band_cuts_axis(band, axis))
+        return -1;
+    Indices ix;
+    if (!indices(c, 1, &ix)) return -1;
+    const uint8_t e = (uint8_t)tigris_dtype_size(data.dtype);
+    const int32_t *ds = c.shape(data), *os = c.shape(out);
+    kern::View iv = kern::input_view(band, c.in_ptr(0), ds, data.ndim, e, ds, data.ndim);
+    kern::View ov = kern::output_view(band, c.out_ptr(0), os, out.ndim, e);
+    const int64_t dim = ds[axis];
+    for (int32_t k = 0; k < os[axis]; ++k) {
+        int64_t j = ix.at(k);
+        if (!normalize(&j, dim)) return -1;
+        kern::View src = iv, dst = ov;
+        src.data += j * iv.stride[axis] * e;
+        src.shape[axis] = 1;
+        dst.data += (int64_t)k * ov.stride[axis] * e;
+        dst.shape[axis] = 1;
+        if (kern::copy_view(dst, src) != 0) return -1;
+    }
+    return 0;
+}
+
 int gather_nd(const Call &c, const Movement &m)
 {
     const tigris_tensor_t &data = c.in(0);
@@ -150,7 +182,8 @@ int embedding(const Call &c, const Movement &m)
 int gather(const Call &c)
 {
     Movement m;
-    if (c.tiled() || !movement(c, &m) || c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr) return -1;
+    if (!movement(c, &m) || c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr) return -1;
+    if (c.tiled()) return c.op->op_type == TIGRIS_OP_GATHER && m.count >= 4 ? gather_banded(c, m) : -1;
     switch (c.op->op_type) {
     case TIGRIS_OP_GATHER: return gather_axis(c, m);
     case TIGRIS_OP_GATHER_ND: return gather_nd(c, m);

@@ -17,15 +17,24 @@ int32_t movement_at(const uint8_t *p, int i)
     return v;
 }
 
+// Banded (the loader's band rule: no shrink, the band's axes taken whole), the output band
+// reads the same band of the input.
 int strided_slice(const Call &c, const uint8_t *mv)
 {
-    const tigris_tensor_t &in = c.in(0);
+    const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     int rank = in.ndim;
     uint8_t e = (uint8_t)tigris_dtype_size(in.dtype);
-    kern::View iv = kern::whole_view(c.in_ptr(0), c.shape(in), in.ndim, e);
+    const kern::Band band = kern::pointwise_band(c.mem);
+    if (c.tiled() && out.ndim != in.ndim) return -1;
+    const int32_t *is = c.shape(in);
+    kern::View iv = kern::input_view(band, c.in_ptr(0), is, in.ndim, e, is, in.ndim);
     for (int a = 0; a < rank; ++a) {
         int64_t start = movement_at(mv, 3 * a), end = movement_at(mv, 3 * a + 1), step = movement_at(mv, 3 * a + 2);
         if (step == 0) return -1;
+        if (kern::band_cuts_axis(band, a)) {
+            if (start != 0 || step != 1 || end != is[a]) return -1;
+            continue;
+        }
         int64_t span = step > 0 ? end - start : start - end, st = step > 0 ? step : -step;
         int64_t n = span <= 0 ? 0 : (span + st - 1) / st;
         if (n == 0) return 0;  // empty output
@@ -34,7 +43,8 @@ int strided_slice(const Call &c, const uint8_t *mv)
         iv.shape[a] = (int32_t)n;
     }
     // The output viewed at the input's rank (shrunk axes have extent 1).
-    kern::View ov = kern::whole_view(c.out_ptr(0), iv.shape, (uint8_t)rank, e);
+    kern::View ov = c.tiled() ? kern::output_view(band, c.out_ptr(0), c.shape(out), out.ndim, e)
+                              : kern::whole_view(c.out_ptr(0), iv.shape, (uint8_t)rank, e);
     return kern::copy_view(ov, iv);
 }
 
@@ -90,7 +100,8 @@ int slice(const Call &c)
 {
     uint8_t len = 0;
     const uint8_t *mv = c.attr(TIGRIS_ATTR_MOVEMENT, &len);
-    if (c.tiled() || mv == nullptr || c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr) return -1;
+    if (mv == nullptr || c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr) return -1;
+    if (c.tiled() && c.op->op_type != TIGRIS_OP_STRIDED_SLICE) return -1;
     switch (c.op->op_type) {
     case TIGRIS_OP_STRIDED_SLICE: return strided_slice(c, mv);
     case TIGRIS_OP_REVERSE_V2: return reverse(c, mv);

@@ -179,24 +179,32 @@ int transpose(const Call &c)
 }
 
 // STRIDED_SLICE by MOVEMENT: (start, end, step) per input axis, then an optional
-// shrink-axis bit mask; output extents come from the output tensor.
+// shrink-axis bit mask; output extents come from the output tensor. Banded (no shrink), the
+// band's axes are taken whole: the output band reads the same band of the input.
 int strided_slice(const Call &c)
 {
     Operand in, out;
     if (input_operand(c, 0, &in) || output_operand(c, 0, &out)) return kError;
-    if (!int8_io(in, out) || c.tiled() || in.rank == 0) return kError;
+    if (!int8_io(in, out) || in.rank == 0) return kError;
     uint8_t len = 0;
     const uint8_t *mv = c.attr(TIGRIS_ATTR_MOVEMENT, &len);
     if (mv == nullptr || len < 12 * in.rank) return kError;
     const int32_t shrink = len >= 12 * in.rank + 4 ? rd_i32(mv + 12 * in.rank) : 0;
-    const kern::View vi = kern::whole_view(in.data, in.shape, in.rank, 1);
-    const kern::View vo = kern::whole_view(out.data, out.shape, out.rank, 1);
+    const kern::Band band = kern::pointwise_band(c.mem);
+    if (c.tiled() && (shrink != 0 || out.rank != in.rank)) return kError;
+    const kern::View vi = kern::input_view(band, in.data, in.shape, in.rank, 1, in.shape, in.rank);
+    const kern::View vo = kern::output_view(band, out.data, out.shape, out.rank, 1);
     kern::View src = vo;  // out's shape, stepping through in
     src.data = vi.data;
     int od = 0;
     for (int d = 0; d < in.rank; d++) {
         int32_t start = rd_i32(mv + 12 * d);
         const int32_t step = rd_i32(mv + 12 * d + 8);
+        if (kern::band_cuts_axis(band, d)) {  // the loader's band rule: taken whole
+            if (start != 0 || step != 1) return kError;
+            src.stride[od++] = vi.stride[d];
+            continue;
+        }
         if (start < 0) start += in.shape[d];
         if (step == 0 || start < 0 || start >= in.shape[d]) return kError;
         src.data += (int64_t)start * vi.stride[d];

@@ -6,6 +6,26 @@
 #include "export/tflm/arena.h"
 
 namespace tigris::exporter {
+namespace {
+
+// What the head holds and leaves out. The spec's wording when the only scratch in it is the
+// reductions'; once other kernels' scratch is in it, it no longer says "reduction scratch", and
+// no longer says other scratch is excluded when every kernel is modeled.
+void describe_head(const tflite::Model& m, TflmRows& rows) {
+  const tflm::HeadScope scope = tflm::head_scope(m);
+  if (!scope.other_kernel_scratch) {
+    rows.arena_detail = "its planner and reduction scratch; persistent allocations and other kernel scratch excluded";
+    rows.arena_excludes = {"persistent allocations", "other kernel scratch"};
+  } else if (!scope.kernels_unmodeled) {
+    rows.arena_detail = "its planner and kernel scratch; persistent allocations excluded";
+    rows.arena_excludes = {"persistent allocations"};
+  } else {
+    rows.arena_detail = "its planner and modeled kernel scratch; persistent allocations and other kernel scratch excluded";
+    rows.arena_excludes = {"persistent allocations", "other kernel scratch"};
+  }
+}
+
+}  // namespace
 
 TflmRows tflite_micro_rows(const tflite::Model& m) {
   TflmRows rows;
@@ -20,6 +40,7 @@ TflmRows tflite_micro_rows(const tflite::Model& m) {
   if (o.refusal == Refusal::SeveralSubgraphs || o.refusal == Refusal::TensorType || o.refusal == Refusal::Unreadable)
     return rows;
   rows.shown = true;
+  describe_head(m, rows);
   const char* kernels = "reference kernels on arm-none-eabi";
   if (o.refusal == Refusal::None) {
     const ExportPlan& p = o.plan;

@@ -1,5 +1,5 @@
 // The two TFLite Micro rows of `tigris analyze` for a TFLite model:
-//   TFLite Micro arena    the head (planner plus reduction scratch)
+//   TFLite Micro arena    the head (planner plus kernel scratch) and what it leaves out
 //   TFLite Micro export   what `tigris export` would save on arm-none-eabi, or `none`
 // A model with several subgraphs, a tensor type the arena model does not know, or a file
 // export does not read gets neither row.
@@ -17,6 +17,8 @@ namespace tigris::exporter {
 struct TflmRows {
   bool shown = false;              // false: neither row
   int64_t tensor_arena_bytes = 0;  // the arena row (analyze --json: tflite_micro.tensor_arena_bytes)
+  std::string arena_detail;        // "its planner and reduction scratch; persistent allocations ... excluded"
+  std::vector<std::string> arena_excludes;  // analyze --json: tflite_micro.excludes
   // The export row (analyze --json: tflite_micro.export).
   bool export_written = false;  // a rewrite lowers the arena
   ExportOutcome outcome;        // refusal, reason and plan (runs, heads, growth, MACs)

@@ -73,8 +73,7 @@ std::string verdict_lines(const AnalysisReport& r) {
 std::string memory_section(const AnalysisReport& r, bool sweep) {
   TextTable t;
   if (r.tflite_micro) {
-    t.add({"TFLite Micro arena", format_bytes(r.tflite_micro->tensor_arena_bytes),
-           "its planner and reduction scratch; persistent allocations and other kernel scratch excluded"});
+    t.add({"TFLite Micro arena", format_bytes(r.tflite_micro->tensor_arena_bytes), r.tflite_micro->arena_detail});
     t.add({"TFLite Micro export", r.tflite_micro->export_value, r.tflite_micro->export_detail});
   }
   t.add({"unscheduled", format_bytes(r.model.unscheduled_peak_bytes)});
@@ -253,7 +252,7 @@ nlohmann::ordered_json to_json(const AnalysisReport& r) {
   if (r.tflite_micro) {
     const AnalysisTflm& t = *r.tflite_micro;
     j["tflite_micro"] = {{"tensor_arena_bytes", t.tensor_arena_bytes},
-                         {"excludes", {"persistent allocations", "other kernel scratch"}},
+                         {"excludes", t.arena_excludes},
                          {"export",
                           {{"written", t.export_written},
                            {"total_change_bytes", optional_json(t.export_change_bytes)},

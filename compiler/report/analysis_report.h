@@ -107,7 +107,9 @@ struct AnalysisStage {
 // TFLite models: TensorFlow Lite Micro's own figures (export/analyze_rows.h), filled by
 // `tigris analyze` (the compiler library does not run the export search).
 struct AnalysisTflm {
-  uint64_t tensor_arena_bytes = 0;             // planner head plus reduction scratch
+  uint64_t tensor_arena_bytes = 0;             // planner head plus kernel scratch
+  std::string arena_detail;                    // the row's text: what the head holds and leaves out
+  std::vector<std::string> arena_excludes;     // JSON "excludes"
   bool export_written = false;                 // a rewrite lowers the arena
   std::optional<int64_t> export_change_bytes;  // total change when written
   std::string export_value, export_detail;     // the rendered row ("-24.69 KiB" / "none", and why)

@@ -45,7 +45,7 @@ namespace op {
 inline constexpr int32_t kAdd = 0, kAveragePool2D = 1, kConcatenation = 2, kConv2D = 3, kDepthwiseConv2D = 4,
                          kDequantize = 6, kFullyConnected = 9, kLogistic = 14, kMaxPool2D = 17, kMul = 18, kRelu = 19,
                          kRelu6 = 21, kReshape = 22, kResizeBilinear = 23, kSoftmax = 25, kTanh = 28, kCustom = 32,
-                         kPad = 34, kDiv = 42, kTranspose = 39, kMean = 40, kSub = 41, kSqueeze = 43,
+                         kPad = 34, kDiv = 42, kCast = 53, kTranspose = 39, kMean = 40, kSub = 41, kSqueeze = 43,
                          kStridedSlice = 45, kMaximum = 55, kMinimum = 57, kPadV2 = 60, kSlice = 65,
                          kTransposeConv = 67, kSum = 74, kReduceMax = 82, kReduceMin = 89, kReduceAll = 140, kSvdf = 27,
                          kUnidirectionalSequenceLstm = 44, kMirrorPad = 100, kAddN = 106, kResizeNearestNeighbor = 97,

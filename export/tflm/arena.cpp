@@ -134,7 +134,7 @@ Head plan_head(const Model& m) {
   }
   for (size_t i = 0; i < g.operators.size(); ++i) {
     int32_t time = static_cast<int32_t>(i) + 1;
-    for (int64_t bytes : reduction_scratch(m, g, g.operators[i])) {
+    for (int64_t bytes : kernel_scratch(m, g, g.operators[i])) {
       buffers.push_back({round_up(bytes, kBufferAlign), time, time, -1, 0});
       ++head.scratch;
     }
@@ -145,7 +145,7 @@ Head plan_head(const Model& m) {
 
 void check_kernels(const Model& m) {
   for (const tflite::Operator& o : m.subgraphs[0].operators) {
-    std::string why = kernel_unmodeled_reason(m, o);
+    std::string why = kernel_unmodeled_reason(m, m.subgraphs[0], o);
     if (why.empty()) continue;
     bool scratch = why.find("scratch") != std::string::npos;
     throw ArenaError(scratch ? Unmodeled::Scratch : Unmodeled::Persistent, why);
@@ -183,8 +183,11 @@ TailParts simulate_tail(const Model& m, Target target, int64_t scratch_count) {
   for (const tflite::Operator& o : g.operators) kernels.push_back(kernel_allocations(m, g, o, target));
   for (const KernelAllocations& k : kernels)
     if (k.builtin_params.size) parts.builtin_params += tail.alloc(k.builtin_params.size, k.builtin_params.align);
-  for (const KernelAllocations& k : kernels)
+  for (const KernelAllocations& k : kernels) {  // Init, operator by operator
     if (k.op_data) parts.persistent_buffer_data += tail.alloc(k.op_data, kBufferAlign), ++parts.persistent_buffer_count;
+    for (int64_t bytes : k.init_buffers)
+      parts.persistent_buffer_data += tail.alloc(bytes, kBufferAlign), ++parts.persistent_buffer_count;
+  }
   for (const KernelAllocations& k : kernels)
     for (int64_t bytes : k.prepare_buffers)
       parts.persistent_buffer_data += tail.alloc(bytes, kBufferAlign), ++parts.persistent_buffer_count;
@@ -232,6 +235,18 @@ int64_t element_size(TensorType t) {
 int64_t tensor_arena_bytes(const Model& m) {
   check_model(m);
   return plan_head(m).bytes;
+}
+
+HeadScope head_scope(const Model& m) {
+  HeadScope scope;
+  for (const SubGraph& g : m.subgraphs)
+    for (const tflite::Operator& o : g.operators) {
+      if (!kernel_unmodeled_reason(m, g, o).empty())
+        scope.kernels_unmodeled = true;
+      else if (!is_reduction(tflite::builtin_code(m, o)) && !kernel_scratch(m, g, o).empty())
+        scope.other_kernel_scratch = true;
+    }
+  return scope;
 }
 
 Arena compute_arena(const Model& m, Target target) {

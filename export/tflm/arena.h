@@ -1,8 +1,8 @@
 // A model of TFLite Micro's arena for a plain MicroInterpreter with the reference kernels,
 // the greedy memory planner and no compression (see docs/export.md, "TFLite Micro arena").
 //
-//   head: the planner's plan for every non-constant, non-variable tensor plus the scratch
-//         buffers of the reduction kernels (ABI independent);
+//   head: the planner's plan for every non-constant, non-variable tensor plus the kernels'
+//         scratch buffers (ABI independent);
 //   tail: every persistent allocation, simulated on a pointer for the target's ABI.
 #pragma once
 
@@ -57,9 +57,16 @@ struct Arena {
   int64_t used() const { return head + tail; }
 };
 
-// The head (analyze's "TFLite Micro arena" row): planner plus reduction scratch.
+// The head (analyze's "TFLite Micro arena" row): planner plus the modeled kernels' scratch.
 // Throws ArenaError (SeveralSubgraphs, TensorType, TensorShape, OfflinePlan).
 int64_t tensor_arena_bytes(const tflite::Model& m);
+
+// What the head holds besides the planned tensors (analyze's arena row says it).
+struct HeadScope {
+  bool other_kernel_scratch = false;  // scratch of kernels other than the reductions is in it
+  bool kernels_unmodeled = false;     // some kernel's allocations (its scratch perhaps) are not
+};
+HeadScope head_scope(const tflite::Model& m);
 
 // Head and tail for a target. Also throws ArenaError for Scratch / Persistent.
 Arena compute_arena(const tflite::Model& m, Target target);

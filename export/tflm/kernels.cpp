@@ -5,6 +5,9 @@
 
 #include <array>
 
+#include "export/tflm/arena.h"
+#include "export/tflm/signal_kernels.h"
+
 namespace tigris::tflm {
 namespace {
 
@@ -60,11 +63,20 @@ constexpr KernelSpec kKernels[] = {
     {op::kSlice, same(kNone), same(0)},
     {op::kMaximum, same(kNone), same(0)},
     {op::kMinimum, same(kNone), same(0)},
+    {op::kCast, {SizeAlign{2, 1}, {8, 4}, {8, 4}}, same(0)},  // {TfLiteType in, out}; no Init
+    {op::kDiv, {SizeAlign{1, 1}, {4, 4}, {4, 4}}, same(28)},
+    // {int rank, activation enum, bool}; OpDataSvdf: 9 ints.
+    {op::kSvdf, {SizeAlign{8, 4}, {12, 4}, {12, 4}}, same(36)},
+    // {activation, 2 floats, 3 bools}; OpDataLSTM: size and cell-state info, 8 FullyConnectedParams,
+    // 3 ArithmeticParams (int64 members: 8-aligned on every target), 4 buffer indices.
+    {op::kUnidirectionalSequenceLstm, same({16, 4}), same(688)},
+    {op::kMirrorPad, {SizeAlign{1, 1}, {4, 4}, {4, 4}}, same(20)},  // {mode enum}; OpDataMirrorPad: 5 ints
+    {op::kCustom, same(kNone), same(0)},  // the signal library: signal_kernels.cpp
 };
 
-// Kernels whose scratch requests TiGrIS does not size.
-constexpr int32_t kScratchUnmodeled[] = {op::kCustom, op::kMirrorPad,     op::kUnidirectionalSequenceLstm,
-                                         op::kSvdf,   op::kTransposeConv, op::kAddN};
+// Kernels whose scratch requests TiGrIS does not size (and CUSTOM operators outside the
+// signal library).
+constexpr int32_t kScratchUnmodeled[] = {op::kTransposeConv, op::kAddN};
 
 const KernelSpec* find_kernel(int32_t code) {
   for (const KernelSpec& k : kKernels)
@@ -123,12 +135,45 @@ std::vector<int64_t> prepare_buffers(int32_t code, const tflite::SubGraph& g, co
   }
 }
 
-}  // namespace
+// SVDF (svdf_common.cc, PrepareSvdf): int8 input: int32 accumulators for batch x filters and
+// batch x units (filters / rank); float: batch x filters floats.
+std::vector<int64_t> svdf_scratch(const tflite::SubGraph& g, const tflite::Operator& o) {
+  const tflite::Tensor* in = input_tensor(g, o, 0);
+  const auto* opts = o.options.get<tflite::SVDFOptions>();
+  int64_t batch = dim(in, 0), filters = dim(input_tensor(g, o, 1), 0);
+  if (in && in->type == TensorType::Int8) return {4 * batch * filters, 4 * batch * (filters / opts->rank)};
+  return {4 * batch * filters};
+}
 
-std::vector<int64_t> reduction_scratch(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o) {
-  int32_t code = tflite::builtin_code(m, o);
+// UNIDIRECTIONAL_SEQUENCE_LSTM (Prepare): four buffers of batch x state elements of the cell
+// state's type; the batch is input dim 1 when time-major, else dim 0.
+std::vector<int64_t> lstm_scratch(const tflite::SubGraph& g, const tflite::Operator& o) {
+  const auto* opts = o.options.get<tflite::UnidirectionalSequenceLstmOptions>();
+  const tflite::Tensor* in = input_tensor(g, o, 0);
+  int64_t batch = dim(in, opts && opts->time_major ? 1 : 0);
+  int64_t state = dim(input_tensor(g, o, 18), 1);
+  const tflite::Tensor* cell = input_tensor(g, o, 19);
+  int64_t bytes = batch * state * (cell ? element_size(cell->type) : 0);
+  return {bytes, bytes, bytes, bytes};
+}
+
+// Why a modeled kernel's allocations cannot be sized for this operator ("" if they can).
+std::string shape_problem(int32_t code, const tflite::SubGraph& g, const tflite::Operator& o) {
+  if (code == op::kSvdf) {
+    const auto* opts = o.options.get<tflite::SVDFOptions>();
+    if (!opts || opts->rank <= 0) return "its rank is missing";
+    if (!input_tensor(g, o, 0) || !input_tensor(g, o, 1)) return "its input or feature weights are missing";
+  }
+  if (code == op::kUnidirectionalSequenceLstm) {
+    if (!input_tensor(g, o, 0) || !input_tensor(g, o, 18) || !input_tensor(g, o, 19))
+      return "its input or state tensors are missing";
+  }
+  if (code == op::kMirrorPad && !input_tensor(g, o, 0)) return "its input is missing";
+  return {};
+}
+
+std::vector<int64_t> reduction_scratch(const tflite::SubGraph& g, const tflite::Operator& o, int32_t code) {
   bool mean_or_sum = code == op::kMean || code == op::kSum;
-  if (!mean_or_sum && code != op::kReduceMax && code != op::kReduceMin && code != op::kReduceAll) return {};
   const tflite::Tensor* in = input_tensor(g, o, 0);
   const tflite::Tensor* axis = input_tensor(g, o, 1);
   std::vector<int64_t> out;  // accumulator (int8/int16 MEAN, SUM), index iterator, axes
@@ -139,17 +184,40 @@ std::vector<int64_t> reduction_scratch(const tflite::Model& m, const tflite::Sub
   return out;
 }
 
-std::string kernel_unmodeled_reason(const tflite::Model& m, const tflite::Operator& o) {
+// The custom code of a CUSTOM operator.
+std::string custom_code(const tflite::Model& m, const tflite::Operator& o) { return tflite::operator_kind(m, o); }
+
+}  // namespace
+
+bool is_reduction(int32_t code) {
+  return code == op::kMean || code == op::kSum || code == op::kReduceMax || code == op::kReduceMin ||
+         code == op::kReduceAll;
+}
+
+std::vector<int64_t> kernel_scratch(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o) {
+  if (!kernel_unmodeled_reason(m, g, o).empty()) return {};
   int32_t code = tflite::builtin_code(m, o);
-  for (int32_t c : kScratchUnmodeled)
-    if (c == code) {
-      std::string kind = tflite::builtin_name(code);
-      std::string custom = tflite::operator_kind(m, o);
-      if (code == op::kCustom && custom != kind) kind += " (" + custom + ")";
-      return "TFLite Micro's scratch buffers for " + kind + " are not modeled";
-    }
-  if (!find_kernel(code))
-    return std::string("TFLite Micro's persistent allocations for ") + tflite::builtin_name(code) + " are not modeled";
+  if (is_reduction(code)) return reduction_scratch(g, o, code);
+  if (code == op::kSvdf) return svdf_scratch(g, o);
+  if (code == op::kUnidirectionalSequenceLstm) return lstm_scratch(g, o);
+  if (code == op::kMirrorPad) {  // two int arrays of the input's rank
+    int64_t rank = 4 * static_cast<int64_t>(input_tensor(g, o, 0)->shape.size());
+    return {rank, rank};
+  }
+  if (code == op::kCustom) return signal_allocations(m, o, Target::Lp64).scratch;
+  return {};
+}
+
+std::string kernel_unmodeled_reason(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o) {
+  int32_t code = tflite::builtin_code(m, o);
+  std::string kind = tflite::builtin_name(code);
+  if (code == op::kCustom) kind += " (" + custom_code(m, o) + ")";
+  bool scratch_unmodeled = code == op::kCustom && !is_signal_kernel(custom_code(m, o));
+  for (int32_t c : kScratchUnmodeled) scratch_unmodeled |= c == code;
+  if (scratch_unmodeled) return "TFLite Micro's scratch buffers for " + kind + " are not modeled";
+  if (!find_kernel(code)) return "TFLite Micro's persistent allocations for " + kind + " are not modeled";
+  std::string problem = code == op::kCustom ? signal_options_problem(m, o) : shape_problem(code, g, o);
+  if (!problem.empty()) return "TFLite Micro's scratch buffers for " + kind + " are not modeled: " + problem;
   return {};
 }
 
@@ -162,8 +230,9 @@ KernelAllocations kernel_allocations(const tflite::Model& m, const tflite::SubGr
   int abi = abi_index(target);
   out.builtin_params = k->params[abi];
   out.op_data = k->op_data[abi];
+  if (code == op::kCustom) out = signal_allocations(m, o, target);
   out.prepare_buffers = prepare_buffers(code, g, o);
-  out.scratch = reduction_scratch(m, g, o);
+  out.scratch = kernel_scratch(m, g, o);
   return out;
 }
 

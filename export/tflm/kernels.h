@@ -20,6 +20,7 @@ struct SizeAlign {
 struct KernelAllocations {
   SizeAlign builtin_params;              // step "builtin data", alignment alignof(struct)
   int64_t op_data = 0;                   // Init: 16-aligned, 0 = none
+  std::vector<int64_t> init_buffers;     // Init's further buffers after the OpData, 16-aligned
   std::vector<int64_t> prepare_buffers;  // Prepare: each 16-aligned, in order
   std::vector<int64_t> scratch;          // scratch requests in bytes, in order
 };
@@ -27,14 +28,19 @@ struct KernelAllocations {
 // Empty string if TiGrIS models the operator, else the reason it does not (the spec's
 // "TFLite Micro's scratch buffers for KIND are not modeled" / "... persistent
 // allocations for KIND are not modeled").
-std::string kernel_unmodeled_reason(const tflite::Model& m, const tflite::Operator& op);
+std::string kernel_unmodeled_reason(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& op);
 
 // Allocations of one operator of subgraph `g` (the operator must be modeled).
 KernelAllocations kernel_allocations(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& op,
                                      Target target);
 
-// Scratch requests of the reduction kernels (MEAN, SUM, REDUCE_MAX/MIN/ALL), in request
-// order; empty for every other operator.
-std::vector<int64_t> reduction_scratch(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& op);
+// Scratch requests of a modeled operator, in request order (the reductions MEAN, SUM,
+// REDUCE_MAX/MIN/ALL, SVDF, UNIDIRECTIONAL_SEQUENCE_LSTM, MIRROR_PAD, the signal library's
+// SignalRfft);
+// empty for every other operator, and for one whose scratch is not modeled.
+std::vector<int64_t> kernel_scratch(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& op);
+
+// MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_ALL.
+bool is_reduction(int32_t builtin_code);
 
 }  // namespace tigris::tflm

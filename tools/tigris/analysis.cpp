@@ -13,6 +13,8 @@ std::optional<report::AnalysisTflm> tflite_micro(const std::vector<uint8_t>& byt
   if (!rows.shown) return std::nullopt;
   report::AnalysisTflm t;
   t.tensor_arena_bytes = static_cast<uint64_t>(rows.tensor_arena_bytes);
+  t.arena_detail = rows.arena_detail;
+  t.arena_excludes = rows.arena_excludes;
   t.export_written = rows.export_written;
   if (rows.export_written) t.export_change_bytes = rows.outcome.plan.total_change();
   t.export_value = rows.export_value;

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "compiler/frontend/tflite/flexbuffer.h"
 #include "compiler/frontend/tflite/importer.h"
+#include "export/tflite/flexbuffer.h"
 #include "runtime/src/kernels/signal/signal_math.h"
 
 namespace tigris::frontend::tflite {
@@ -17,6 +17,8 @@ namespace tigris::frontend::tflite {
 namespace {
 
 using tfl::TensorType;
+using ::tigris::tflite::FlexError;
+using ::tigris::tflite::FlexMap;
 
 FlexMap options(Importer& imp) {
   if (!imp.op().custom_options) refuse("its options are missing");

@@ -123,7 +123,7 @@ ModelMaker mean_model() {
 TEST(TflmArena, MeanScratchIsPlannedInTheHead) {
   ModelMaker mm = mean_model();
   const tflite::SubGraph& g = mm.g();
-  EXPECT_EQ(tflm::reduction_scratch(mm.m, g, g.operators[0]), (std::vector<int64_t>{32, 16, 8}));
+  EXPECT_EQ(tflm::kernel_scratch(mm.m, g, g.operators[0]), (std::vector<int64_t>{32, 16, 8}));
   // Everything is live at time 1: 128 + 32 + 16 (out) + 16 + 16.
   tflm::Arena a = tflm::compute_arena(mm.m, Target::Lp64);
   EXPECT_EQ(a.head, 208);
@@ -218,10 +218,10 @@ TEST(TflmArena, RefusesWhatItDoesNotModel) {
   EXPECT_EQ(why, "TFLite Micro's persistent allocations for SPLIT are not modeled");
   EXPECT_EQ(tflm::tensor_arena_bytes(split.m), 208);  // the head is still known
 
-  ModelMaker mirror = mean_model();
-  mirror.op(tflite::op::kMirrorPad, {2}, {2});
-  EXPECT_EQ(refusal_kind(mirror.m, &why), tflm::Unmodeled::Scratch);
-  EXPECT_EQ(why, "TFLite Micro's scratch buffers for MIRROR_PAD are not modeled");
+  ModelMaker add_n = mean_model();
+  add_n.op(tflite::op::kAddN, {2, 2}, {2});
+  EXPECT_EQ(refusal_kind(add_n.m, &why), tflm::Unmodeled::Scratch);
+  EXPECT_EQ(why, "TFLite Micro's scratch buffers for ADD_N are not modeled");
 
   ModelMaker custom = mean_model();
   custom.m.operator_codes.push_back({tflite::op::kCustom, "TFLite_Detection_PostProcess", 1});

@@ -4,12 +4,12 @@
 // corruption of a valid blob is either read or refused with FlexError, never read past).
 #include <gtest/gtest.h>
 
-#include "compiler/frontend/tflite/flexbuffer.h"
+#include "export/tflite/flexbuffer.h"
 
 namespace {
 
-using tigris::frontend::tflite::FlexError;
-using tigris::frontend::tflite::FlexMap;
+using tigris::tflite::FlexError;
+using tigris::tflite::FlexMap;
 using Blob = std::vector<uint8_t>;
 
 // Test-only writer: a root map whose values are written in one byte width `w`.

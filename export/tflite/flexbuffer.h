@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace tigris::frontend::tflite {
+namespace tigris::tflite {
 
 // A malformed blob, or a key missing or of the wrong kind; what() is one line.
 struct FlexError : std::runtime_error {
@@ -48,4 +48,4 @@ class FlexMap {
   std::map<std::string, FlexValue> values_;
 };
 
-}  // namespace tigris::frontend::tflite
+}  // namespace tigris::tflite

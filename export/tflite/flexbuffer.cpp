@@ -5,11 +5,11 @@
 // A vector is preceded by its length; an untyped vector's elements are followed by one packed
 // type byte each; a map is a vector of values preceded by [keys vector offset, keys byte
 // width, length], its keys a typed vector of offsets to NUL-terminated strings.
-#include "compiler/frontend/tflite/flexbuffer.h"
+#include "export/tflite/flexbuffer.h"
 
 #include <cstring>
 
-namespace tigris::frontend::tflite {
+namespace tigris::tflite {
 
 namespace {
 
@@ -267,4 +267,4 @@ const std::string& FlexMap::string(const std::string& key) const {
   return v.s;
 }
 
-}  // namespace tigris::frontend::tflite
+}  // namespace tigris::tflite

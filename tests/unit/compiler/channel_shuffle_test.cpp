@@ -10,6 +10,7 @@
 #include "compiler/plan/plan_writer.h"
 #include "compiler/schedule/stages.h"
 #include "compiler_support/plan_runner.h"
+#include "compiler_support/raw_bytes.h"
 #include "unit/compiler/pass_helpers.h"
 
 namespace {
@@ -32,18 +33,6 @@ void slice_channels(test::OnnxBuilder& b, const std::string& x, const std::strin
   b.init_ints(out + "_e", {1}, {to});
   b.init_ints(out + "_a", {1}, {1});
   b.node("Slice", {x, out + "_b", out + "_e", out + "_a"}, {out});
-}
-
-std::vector<uint8_t> bytes_of(const std::vector<float>& v) {
-  std::vector<uint8_t> out(v.size() * 4);
-  std::memcpy(out.data(), v.data(), out.size());
-  return out;
-}
-
-std::vector<float> floats_of(const std::vector<uint8_t>& b) {
-  std::vector<float> out(b.size() / 4);
-  std::memcpy(out.data(), b.data(), b.size());
-  return out;
 }
 
 std::vector<int64_t> gather_indices(const ir::Graph& g) {
@@ -69,12 +58,12 @@ TEST(ChannelShuffle, BecomesAGatherOfTheInterleavedChannels) {
   EXPECT_EQ(gather_indices(g), (std::vector<int64_t>{0, 3, 1, 4, 2, 5}));
   std::vector<float> x(24);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
-  const test::PlanRun r = test::run_plan(plan_bytes(g, 0), {bytes_of(x)}, 1 << 20);
+  const test::PlanRun r = test::run_plan(plan_bytes(g, 0), {test::floats(x)}, 1 << 20);
   ASSERT_EQ(r.error, "");
   // Channels of x are 0-3, 4-7, ..., 20-23; y takes x's channels 0, 3, 1, 4, 2, 5.
   const std::vector<float> want = {0,  1,  2,  3,  12, 13, 14, 15, 4,  5,  6,  7,
                                    16, 17, 18, 19, 8,  9,  10, 11, 20, 21, 22, 23};
-  EXPECT_EQ(floats_of(r.outputs.at(0)), want);
+  EXPECT_EQ(test::values_of<float>(r.outputs.at(0)), want);
 }
 
 TEST(ChannelShuffle, AnyGroupCountAndFactorOrder) {
@@ -216,9 +205,9 @@ TEST(ChannelShuffle, ShuffleNetBlockBandsAlongRows) {
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 37 % 101) - 50) / 25;
   const std::vector<float> want = blk.reference(x);
 
-  const test::PlanRun whole = test::run_plan(plan_bytes(g, 0), {bytes_of(x)}, 1 << 20);
+  const test::PlanRun whole = test::run_plan(plan_bytes(g, 0), {test::floats(x)}, 1 << 20);
   ASSERT_EQ(whole.error, "");
-  const std::vector<float> y = floats_of(whole.outputs.at(0));
+  const std::vector<float> y = test::values_of<float>(whole.outputs.at(0));
   ASSERT_EQ(y.size(), want.size());
   for (size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], want[i], 1e-5f) << i;
 
@@ -234,7 +223,7 @@ TEST(ChannelShuffle, ShuffleNetBlockBandsAlongRows) {
         EXPECT_NE(s.form, schedule::StageForm::Normal) << op << " runs whole at " << budget;
       }
     }
-  const test::PlanRun banded = test::run_plan(plan_bytes(g, budget), {bytes_of(x)}, 1 << 20);
+  const test::PlanRun banded = test::run_plan(plan_bytes(g, budget), {test::floats(x)}, 1 << 20);
   ASSERT_EQ(banded.error, "");
   EXPECT_GT(banded.stats.total_tiles, sch.stages.size());
   EXPECT_EQ(banded.outputs.at(0), whole.outputs.at(0));  // bit for bit

@@ -11,8 +11,6 @@ namespace tigris::passes {
 
 namespace {
 
-bool is_pool(const std::string& op) { return op == "MaxPool" || op == "AveragePool" || op == "LpPool"; }
-
 ir::Node reshape_node(ir::Graph& g, const std::string& base, ir::TensorId in, ir::TensorId out) {
   ir::Node r;
   r.name = g.unique_node_name(base);

@@ -10,8 +10,6 @@ namespace tigris::passes {
 
 namespace {
 
-bool is_pool(const std::string& op) { return op == "MaxPool" || op == "AveragePool" || op == "LpPool"; }
-
 // A pool whose one window covers the whole (unpadded) map.
 bool covers_map(const ir::Graph& g, const ir::Node& n) {
   const ir::Tensor& x = g.tensor(n.inputs[0]);

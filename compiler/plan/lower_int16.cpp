@@ -13,15 +13,10 @@
 
 namespace tigris::plan::detail {
 
-namespace {
+// Named, not anonymous: its lowerings share names with the int8/float ones of other files.
+namespace int16 {
 
 using ir::DType;
-
-bool is_q16(const ir::Graph& g, ir::TensorId id) {
-  if (id < 0) return false;
-  const ir::Tensor& t = g.tensor(id);
-  return t.dtype == DType::Int16 && t.quant && !t.quant->per_channel();
-}
 
 bool touches_int16(const ir::Graph& g, const ir::Node& n) {
   for (const auto* list : {&n.inputs, &n.outputs})
@@ -250,32 +245,32 @@ bool byte_movement(const std::string& op) {
          op == "Transpose" || op == "Slice" || op == "Cast" || op == "Identity";
 }
 
-}  // namespace
+}  // namespace int16
 
 bool lower_int16(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
-  if (!touches_int16(g, n) || byte_movement(n.op)) return false;
+  if (!int16::touches_int16(g, n) || int16::byte_movement(n.op)) return false;
   // int8 ops with an int16 side are the int8 lowering's: SVDF's int16 state, SOFTMAX int8 -> int16;
   // the quantized LSTM's int16 cell state is part of its own form (lower_lstm.cpp).
   if (n.op == "Lstm") return false;
   if ((n.op == "Svdf" || n.op == "Softmax") && !n.inputs.empty() && is_q8(g, n.inputs[0])) return false;
   static const std::map<std::string, LowerFn> table = {
-      {"Conv", conv},
-      {"DepthwiseConv", conv},
-      {"Conv1D", conv},
-      {"ConvTranspose", conv_transpose},
-      {"Gemm", gemm},
-      {"Add", binary},
-      {"Sub", binary},
-      {"Mul", binary},
-      {"LeakyRelu", leaky_relu},
-      {"Sigmoid", sigmoid_tanh},
-      {"Tanh", sigmoid_tanh},
-      {"Softmax", softmax},
-      {"AveragePool", pool},
-      {"MaxPool", pool},
-      {"GlobalAveragePool", global_pool},
-      {"GlobalMaxPool", global_pool},
-      {"ReduceMean", mean},
+      {"Conv", int16::conv},
+      {"DepthwiseConv", int16::conv},
+      {"Conv1D", int16::conv},
+      {"ConvTranspose", int16::conv_transpose},
+      {"Gemm", int16::gemm},
+      {"Add", int16::binary},
+      {"Sub", int16::binary},
+      {"Mul", int16::binary},
+      {"LeakyRelu", int16::leaky_relu},
+      {"Sigmoid", int16::sigmoid_tanh},
+      {"Tanh", int16::sigmoid_tanh},
+      {"Softmax", int16::softmax},
+      {"AveragePool", int16::pool},
+      {"MaxPool", int16::pool},
+      {"GlobalAveragePool", int16::global_pool},
+      {"GlobalMaxPool", int16::global_pool},
+      {"ReduceMean", int16::mean},
   };
   auto it = table.find(n.op);
   if (it == table.end()) unsupported(n, "no int16 kernel");

@@ -14,6 +14,12 @@ bool is_q8(const ir::Graph& g, ir::TensorId id) {
   return t.dtype == ir::DType::Int8 && t.quant && !t.quant->per_channel();
 }
 
+bool is_q16(const ir::Graph& g, ir::TensorId id) {
+  if (id < 0) return false;
+  const ir::Tensor& t = g.tensor(id);
+  return t.dtype == ir::DType::Int16 && t.quant && !t.quant->per_channel();
+}
+
 void require_all_q8(const ir::Graph& g, const ir::Node& n) {
   for (const auto* list : {&n.inputs, &n.outputs})
     for (ir::TensorId id : *list) {

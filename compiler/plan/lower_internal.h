@@ -80,6 +80,8 @@ uint8_t fused_activation(const ir::Node& n);
 // ---- int8 (lower_int8.cpp) ----
 // Tensor id is int8 with a per-tensor quant param: data of the int8 kernels.
 bool is_q8(const ir::Graph& g, ir::TensorId id);
+// Tensor id is int16 with a per-tensor quant param: data of the int16 kernels.
+bool is_q16(const ir::Graph& g, ir::TensorId id);
 // Every activation operand and output of the node is such a tensor.
 void require_all_q8(const ir::Graph& g, const ir::Node& n);
 // op.act_min/act_max from the node's "fused_activation" (Relu, Relu6, ReluN1To1) or

@@ -16,11 +16,6 @@ namespace tigris::plan::detail {
 
 namespace {
 
-bool is_q16(const ir::Graph& g, ir::TensorId id) {
-  const ir::Tensor& t = g.tensor(id);
-  return t.dtype == ir::DType::Int16 && t.quant && !t.quant->per_channel();
-}
-
 std::vector<uint8_t> raw_bytes(const ir::Tensor& t) { return t.data; }
 
 void lstm(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {

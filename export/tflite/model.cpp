@@ -10,6 +10,11 @@ int32_t builtin_code(const Model& m, const Operator& o) {
   return m.operator_codes[o.opcode_index].code;
 }
 
+std::string tensor_owner(size_t index, const std::string& name) {
+  std::string s = "tensor " + std::to_string(index);
+  return name.empty() ? s : s + " (" + name + ")";
+}
+
 std::string operator_kind(const Model& m, const Operator& o) {
   int32_t code = builtin_code(m, o);
   if (code == op::kCustom) {

@@ -339,6 +339,7 @@ const char* builtin_name(int32_t code);                        // "CONV_2D", ...
 const char* options_table_name(OptionsType t);                 // "Conv2DOptions", ...
 std::string operator_kind(const Model& m, const Operator& o);  // builtin name, or custom code
 int32_t builtin_code(const Model& m, const Operator& o);       // effective code (-1 if bad index)
+std::string tensor_owner(size_t index, const std::string& name);  // "tensor 3 (name)" in errors
 
 // Element count of a shape (empty shape = 1 element; saturates at INT64_MAX).
 int64_t element_count(const std::vector<int32_t>& shape);

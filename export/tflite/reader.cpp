@@ -17,10 +17,6 @@ using detail::ReadContext;
 using detail::slots_below;
 using detail::to_vector;
 
-std::string tensor_owner(size_t index, const std::string& name) {
-  std::string s = "tensor " + std::to_string(index);
-  return name.empty() ? s : s + " (" + name + ")";
-}
 
 std::optional<Quantization> read_quantization(const fb::QuantizationParameters* q, const std::string& owner,
                                               const ReadContext& ctx) {

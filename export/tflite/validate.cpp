@@ -4,10 +4,6 @@
 namespace tigris::tflite {
 namespace {
 
-std::string tensor_owner(size_t index, const std::string& name) {
-  std::string s = "tensor " + std::to_string(index);
-  return name.empty() ? s : s + " (" + name + ")";
-}
 
 // ---- Index checks ----------------------------------------------------------------------
 void check_index(const std::string& file, const std::string& owner, const char* item, int64_t index, size_t count) {

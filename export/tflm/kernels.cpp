@@ -84,14 +84,6 @@ const KernelSpec* find_kernel(int32_t code) {
   return nullptr;
 }
 
-int abi_index(Target t) {
-  switch (t) {
-  case Target::ArmNoneEabi: return 0;
-  case Target::Ilp32: return 1;
-  case Target::Lp64: return 2;
-  }
-  return 0;
-}
 
 const tflite::Tensor* input_tensor(const tflite::SubGraph& g, const tflite::Operator& o, size_t i) {
   if (i >= o.inputs.size() || o.inputs[i] < 0) return nullptr;
@@ -184,8 +176,6 @@ std::vector<int64_t> reduction_scratch(const tflite::SubGraph& g, const tflite::
   return out;
 }
 
-// The custom code of a CUSTOM operator.
-std::string custom_code(const tflite::Model& m, const tflite::Operator& o) { return tflite::operator_kind(m, o); }
 
 }  // namespace
 
@@ -211,8 +201,8 @@ std::vector<int64_t> kernel_scratch(const tflite::Model& m, const tflite::SubGra
 std::string kernel_unmodeled_reason(const tflite::Model& m, const tflite::SubGraph& g, const tflite::Operator& o) {
   int32_t code = tflite::builtin_code(m, o);
   std::string kind = tflite::builtin_name(code);
-  if (code == op::kCustom) kind += " (" + custom_code(m, o) + ")";
-  bool scratch_unmodeled = code == op::kCustom && !is_signal_kernel(custom_code(m, o));
+  if (code == op::kCustom) kind += " (" + tflite::operator_kind(m, o) + ")";
+  bool scratch_unmodeled = code == op::kCustom && !is_signal_kernel(tflite::operator_kind(m, o));
   for (int32_t c : kScratchUnmodeled) scratch_unmodeled |= c == code;
   if (scratch_unmodeled) return "TFLite Micro's scratch buffers for " + kind + " are not modeled";
   if (!find_kernel(code)) return "TFLite Micro's persistent allocations for " + kind + " are not modeled";

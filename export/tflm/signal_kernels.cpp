@@ -44,10 +44,7 @@ const SignalKernel* find_signal(const std::string& code) {
   return nullptr;
 }
 
-int abi_index(Target t) { return t == Target::ArmNoneEabi ? 0 : t == Target::Ilp32 ? 1 : 2; }
 
-// The custom code of a CUSTOM operator.
-std::string custom_code(const tflite::Model& m, const tflite::Operator& o) { return tflite::operator_kind(m, o); }
 
 // The scalar bytes of SignalRfft's T (a TFLite tensor type), 0 if the kernel has no FFT for it.
 int64_t fft_element_bytes(int64_t type) {
@@ -76,7 +73,7 @@ int64_t kiss_fftr_bytes(int64_t fft_length, int64_t element_bytes, int64_t point
 }
 
 std::string signal_options_problem(const tflite::Model& m, const tflite::Operator& o) {
-  const std::string code = custom_code(m, o);
+  const std::string code = tflite::operator_kind(m, o);
   bool rfft = code == "SignalRfft";
   if (!rfft && code != "SignalFilterBank" && code != "SignalFilterBankSpectralSubtraction") return {};
   if (!o.custom_options) return "its options are missing";
@@ -95,7 +92,7 @@ std::string signal_options_problem(const tflite::Model& m, const tflite::Operato
 }
 
 KernelAllocations signal_allocations(const tflite::Model& m, const tflite::Operator& o, Target target) {
-  const std::string code = custom_code(m, o);
+  const std::string code = tflite::operator_kind(m, o);
   const SignalKernel* k = find_signal(code);
   KernelAllocations out;
   if (!k) return out;

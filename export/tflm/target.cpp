@@ -12,6 +12,8 @@ const char* target_name(Target t) {
   return "?";
 }
 
+int abi_index(Target t) { return t == Target::ArmNoneEabi ? 0 : t == Target::Ilp32 ? 1 : 2; }
+
 std::optional<Target> parse_target(std::string_view name) {
   for (Target t : {Target::ArmNoneEabi, Target::Ilp32, Target::Lp64})
     if (name == target_name(t)) return t;

@@ -14,5 +14,7 @@ enum class Target {
 
 const char* target_name(Target t);  // "arm-none-eabi", "ilp32", "lp64"
 std::optional<Target> parse_target(std::string_view name);
+// The column of a per-ABI size table {arm-none-eabi, ilp32, lp64}.
+int abi_index(Target t);
 
 }  // namespace tigris::tflm

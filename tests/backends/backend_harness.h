@@ -57,6 +57,12 @@ Compared compare_op(const tigris_plan_t* plan, uint16_t op, const std::vector<By
 // natively (`native`) or fell back.
 void expect_identical(const Compared& r, bool native, const std::string& what);
 
+// Which adapters must run a case natively (the others fall back to the reference kernels).
+enum Route { kNativeBoth, kCmsisOnly, kEspOnly, kFallbackBoth };
+inline bool native_for(Route r, const Backend& b) {
+  return r == kNativeBoth || (r == kCmsisOnly && b.cmsis) || (r == kEspOnly && !b.cmsis);
+}
+
 // Deterministic int8 bytes.
 Bytes bytes(size_t n, uint32_t seed, int lo = -128, int hi = 127);
 

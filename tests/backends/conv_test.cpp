@@ -11,16 +11,12 @@ using namespace backtest;
 
 namespace {
 
-enum Route { kNativeBoth, kCmsisOnly, kFallbackBoth };
-
-bool expect_native(Route r, const Backend& b) { return r == kNativeBoth || (r == kCmsisOnly && b.cmsis); }
-
 void check_whole(const ConvCase& c, Route route, const char* what) {
   BACKENDS_OR_SKIP();
   const OpPlan p = conv_plan(c, 11);
   for (const Backend& b : backends()) {
     const Compared r = compare_op(p.plan, p.op, p.bufs, b);
-    expect_identical(r, expect_native(route, b), std::string(b.name) + " " + what);
+    expect_identical(r, native_for(route, b), std::string(b.name) + " " + what);
   }
 }
 
@@ -32,7 +28,7 @@ void check_band(const ConvCase& c, const BandSpec& s, Route route, const char* w
     const std::string name = std::string(b.name) + " " + what;
     const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
     const Compared r = compare_op(p.plan, p.op, band.bufs, b, band.tile);
-    expect_identical(r, expect_native(route, b), name);
+    expect_identical(r, native_for(route, b), name);
     ASSERT_EQ(r.acc.size(), 1u);
     // The band holds exactly the whole run's rows (the hand-made tile context is right).
     EXPECT_TRUE(band_region(p, band, r.acc[0], s) == full_region(p, whole.ref[0], s)) << name;

@@ -12,11 +12,14 @@
 #include "tigris_kernels_s8.h"
 #include "unit/kernels_s8/tflm_dump.h"
 
-using namespace bandtest;
 using backtest::Backend;
 using s8test::Dump;
 
-namespace {
+// A named namespace: its using-directive must not reach the other files of a unity batch.
+namespace models_test {
+
+using namespace bandtest;
+using bandtest::Bytes;  // not backtest's, which the suite's other files bring in
 
 struct ModelRun {
   int prepare = -99;
@@ -106,8 +109,8 @@ void check_model(const char* model) {
   check_config(chain_convs(base, 4, 2, true), model, "line-buffered chains", 2, true);
 }
 
-}  // namespace
+}  // namespace models_test
 
-TEST(Models, Vww96Int8) { check_model("vww_96_int8"); }
+TEST(Models, Vww96Int8) { models_test::check_model("vww_96_int8"); }
 
-TEST(Models, KwsRefModel) { check_model("kws_ref_model"); }
+TEST(Models, KwsRefModel) { models_test::check_model("kws_ref_model"); }

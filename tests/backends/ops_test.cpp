@@ -11,12 +11,6 @@ using namespace backtest;
 
 namespace {
 
-enum Route { kNativeBoth, kCmsisOnly, kEspOnly, kFallbackBoth };
-
-bool native_for(Route r, const Backend& b) {
-  return r == kNativeBoth || (r == kCmsisOnly && b.cmsis) || (r == kEspOnly && !b.cmsis);
-}
-
 size_t elements(const std::vector<int32_t>& s) {
   size_t n = 1;
   for (int32_t d : s) n *= (size_t)d;

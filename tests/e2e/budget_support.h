@@ -16,11 +16,10 @@
 #include "compiler/api.h"
 #include "compiler_support/npy.h"
 #include "compiler_support/plan_runner.h"
+#include "tests/e2e/tflite_support.h"  // models_dir()
 #include "tigris_config.h"
 
 namespace tigris::test {
-
-inline std::string models_dir() { return std::string(TIGRIS_MODELS_DIR); }
 
 // The reference input of a model (refs/<name>.input.npy), or a seeded uniform[-1, 1] one.
 inline std::vector<uint8_t> model_input(const compiler::Model& m, const std::string& name) {

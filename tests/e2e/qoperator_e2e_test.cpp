@@ -140,7 +140,7 @@ class QOperatorModel {
   std::mt19937 rng_{3};
 };
 
-std::vector<float> test_input() {
+std::vector<float> qop_test_input() {
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> x(3 * 16 * 16);
@@ -166,7 +166,7 @@ std::vector<uint8_t> calibrated_model(const std::vector<float>& x, bool int8) {
 class QOperatorE2e : public ::testing::TestWithParam<bool> {};
 
 TEST_P(QOperatorE2e, Int8OperatorsOnly) {
-  compiler::Model m = compiler::load_model_bytes(calibrated_model(test_input(), GetParam()), "qop.onnx");
+  compiler::Model m = compiler::load_model_bytes(calibrated_model(qop_test_input(), GetParam()), "qop.onnx");
   const compiler::ModelSummary& s = m.summary();
   ASSERT_TRUE(s.supported()) << s.unsupported_operators.at(0).name << ": " << s.unsupported_operators[0].reason;
   EXPECT_EQ(s.dtype, "int8");
@@ -180,7 +180,7 @@ TEST_P(QOperatorE2e, Int8OperatorsOnly) {
 }
 
 TEST_P(QOperatorE2e, MatchesTheSpecificationLayerByLayer) {
-  std::vector<float> x = test_input();
+  std::vector<float> x = qop_test_input();
   std::vector<uint8_t> bytes = calibrated_model(x, GetParam());
   for (uint64_t fast : {uint64_t{1} << 20, uint64_t{3} << 10}) {
     test::QdqComparison c = test::compare_qdq_layers(bytes, "qop.onnx", x, fast);

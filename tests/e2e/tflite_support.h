@@ -12,11 +12,11 @@
 #include "compiler/api.h"
 #include "compiler_support/npy.h"
 #include "compiler_support/plan_runner.h"
+#include "tests/unit/tflite/test_models.h"  // models_dir(), tflite_path()
 
 namespace tigris::test {
 
-inline std::string models_dir() { return std::string(TIGRIS_MODELS_DIR); }
-inline std::string tflite_path(const std::string& model) { return models_dir() + "/tflite/" + model + ".tflite"; }
+inline std::string zoo(const std::string& file) { return models_dir() + "/zoo/" + file; }
 inline std::string tflm_dir(const std::string& model) { return models_dir() + "/refs/" + model + ".tflm/"; }
 
 // input_<k>.npy / output_<k>.npy pairs present in the model's reference folder.

@@ -18,8 +18,6 @@ namespace {
 using namespace tigris;
 using namespace tigris::test;
 
-std::string zoo(const std::string& file) { return models_dir() + "/zoo/" + file; }
-
 void expect_close(const std::vector<uint8_t>& bytes, const std::vector<float>& ref, const std::string& what) {
   ASSERT_EQ(bytes.size(), ref.size() * 4) << what;
   float max_ref = 0, max_err = 0;

@@ -17,8 +17,6 @@ namespace {
 using namespace tigris;
 using namespace tigris::test;
 
-std::string zoo(const std::string& file) { return models_dir() + "/zoo/" + file; }
-
 std::vector<uint8_t> file_bytes(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());

@@ -10,7 +10,7 @@
 namespace tigris::cli {
 namespace {
 
-constexpr char kMagic[] = "\x93NUMPY";
+constexpr char kNpyMagic[] = "\x93NUMPY";
 
 struct Descr {
   const char* text;  // without the byte-order character
@@ -118,7 +118,7 @@ int64_t element_count(const std::vector<int64_t>& shape) {
 }
 
 Array read_npy(const std::vector<uint8_t>& bytes, const std::string& where) {
-  if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, 6) != 0) {
+  if (bytes.size() < 10 || std::memcmp(bytes.data(), kNpyMagic, 6) != 0) {
     throw Failure(where + ": not a .npy file");
   }
   const uint8_t major = bytes[6];
@@ -173,7 +173,7 @@ std::vector<uint8_t> write_npy(const Array& array) {
   const size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::vector<uint8_t> out(kMagic, kMagic + 6);
+  std::vector<uint8_t> out(kNpyMagic, kNpyMagic + 6);
   out.push_back(1);
   out.push_back(0);
   out.push_back(static_cast<uint8_t>(header.size() & 0xFF));

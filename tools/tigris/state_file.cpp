@@ -8,7 +8,7 @@ namespace tigris::cli {
 
 namespace {
 
-constexpr char kMagic[8] = {'T', 'G', 'R', 'S', 'S', 'T', 'A', 'T'};
+constexpr char kStateMagic[8] = {'T', 'G', 'R', 'S', 'S', 'T', 'A', 'T'};
 constexpr uint32_t kFormat = 1;
 constexpr size_t kHeaderBytes = 24;
 
@@ -26,7 +26,7 @@ void append_le(std::vector<uint8_t>& out, uint64_t v, int bytes) {
 
 OutputKind state_file_kind() {
   return {"a TiGrIS state file",
-          [](std::string_view head) { return head.substr(0, 8) == std::string_view(kMagic, 8); }};
+          [](std::string_view head) { return head.substr(0, 8) == std::string_view(kStateMagic, 8); }};
 }
 
 uint64_t plan_fingerprint(const std::vector<uint8_t>& plan_bytes) {
@@ -42,7 +42,7 @@ std::optional<std::vector<uint8_t>> read_state_file(const std::string& path, uin
 
 std::vector<uint8_t> decode_state_file(const std::vector<uint8_t>& bytes, const std::string& path, uint64_t fingerprint,
                                        size_t state_bytes) {
-  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, 8) != 0)
+  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kStateMagic, 8) != 0)
     throw Failure(path +
                   ": not a TiGrIS state file (delete it, or name another file, to start from the initial values)");
   const uint64_t format = read_le(bytes.data() + 8, 4), size = read_le(bytes.data() + 12, 4);
@@ -56,7 +56,7 @@ std::vector<uint8_t> decode_state_file(const std::vector<uint8_t>& bytes, const 
 }
 
 std::vector<uint8_t> encode_state_file(uint64_t fingerprint, const std::vector<uint8_t>& state) {
-  std::vector<uint8_t> out(kMagic, kMagic + 8);
+  std::vector<uint8_t> out(kStateMagic, kStateMagic + 8);
   append_le(out, kFormat, 4);
   append_le(out, state.size(), 4);
   append_le(out, fingerprint, 8);

@@ -26,13 +26,6 @@ void check_weight_scales(Importer& imp, int32_t w, int64_t out_channels) {
 
 namespace {
 
-template <class T>
-const T& options(Importer& imp) {
-  const T* o = imp.op().options.get<T>();
-  if (!o) refuse("its options table is missing");
-  return *o;
-}
-
 // The IR weight (made by `make`) quantized per output channel along IR axis 0.
 ir::TensorId output_channel_weight(Importer& imp, ir::TensorId id) {
   ir::Tensor& t = imp.g.tensor(id);

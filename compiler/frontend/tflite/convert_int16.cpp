@@ -12,13 +12,6 @@ namespace tigris::frontend::tflite {
 
 namespace {
 
-template <class T>
-const T& options(Importer& imp) {
-  const T* o = imp.op().options.get<T>();
-  if (!o) refuse("its options table is missing");
-  return *o;
-}
-
 // An int64 copy of an integer bias (int16 / int32 / int64 values).
 ir::TensorId widened_bias(Importer& imp, int32_t b) {
   ir::TensorId id = imp.bias(b);

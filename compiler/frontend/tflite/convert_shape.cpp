@@ -11,13 +11,6 @@ namespace tigris::frontend::tflite {
 
 namespace {
 
-template <class T>
-const T& options(Importer& imp) {
-  const T* o = imp.op().options.get<T>();
-  if (!o) refuse("its options table is missing");
-  return *o;
-}
-
 int64_t normalized_axis(int64_t axis, int rank) {
   int64_t a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a >= rank) refuse("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));

@@ -158,6 +158,14 @@ class Importer {
   std::map<int32_t, Folded> folded_;
 };
 
+// The operator's options table of type T; refuses the operator when it is missing.
+template <class T>
+const T& options(Importer& imp) {
+  const T* o = imp.op().options.get<T>();
+  if (!o) refuse("its options table is missing");
+  return *o;
+}
+
 // ---- 16x8 quantization (convert_int16.cpp) ----
 bool quantized_dtype(ir::DType t);  // int8 or int16
 // int8 symmetric weights of a 16x8 operator, scales per TFLite Micro's rules.

@@ -58,16 +58,6 @@ tigris_exec_error_t choose_rows(const RunContext &ctx, uint16_t s, const Reducti
                : TIGRIS_EXEC_ERR_TILE;
 }
 
-void trace_band_begin(RunContext &ctx, uint32_t tile, int32_t h0, int32_t h1)
-{
-    if (!trace_enabled(ctx.mem)) return;
-    tigris_trace_event_t e = trace_blank(TIGRIS_TRACE_TILE_BEGIN);
-    e.op = (uint16_t)(tile > 0xFFFFu ? 0xFFFFu : tile);
-    e.row0 = h0;
-    e.row1 = h1;
-    trace_send(ctx.mem, &e);
-}
-
 tigris_exec_error_t run_bands(RunContext &ctx, const tigris_plan_t *kplan, const Reduction &r, const void *src,
                               uint8_t *acc, uint32_t rows)
 {
@@ -75,7 +65,7 @@ tigris_exec_error_t run_bands(RunContext &ctx, const tigris_plan_t *kplan, const
     uint32_t tile = 0;
     for (int32_t h0 = 0; h0 < H; h0 += (int32_t)rows, ++tile) {
         const int32_t h1 = h0 + (int32_t)rows < H ? h0 + (int32_t)rows : H;
-        trace_band_begin(ctx, tile, h0, h1);
+        trace_tile_begin(ctx.mem, tile, h0, h1);
         tigris_exec_error_t rc = slab_load(ctx, r.in, src, r.slab, h0, h1);
         if (rc == TIGRIS_EXEC_OK) {
             tigris_tile_ctx_t &t = ctx.mem->tile;

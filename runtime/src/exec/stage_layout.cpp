@@ -145,16 +145,6 @@ tigris_exec_error_t choose_units(const RunContext &ctx, uint16_t s, const StageB
                                                                                                 : TIGRIS_EXEC_ERR_TILE;
 }
 
-void trace_band_begin(RunContext &ctx, uint32_t tile, int32_t u0, int32_t u1)
-{
-    if (!trace_enabled(ctx.mem)) return;
-    tigris_trace_event_t e = trace_blank(TIGRIS_TRACE_TILE_BEGIN);
-    e.op = (uint16_t)(tile > 0xFFFFu ? 0xFFFFu : tile);
-    e.row0 = u0;
-    e.row1 = u1;
-    trace_send(ctx.mem, &e);
-}
-
 tigris_exec_error_t run_bands(RunContext &ctx, const tigris_plan_t *kplan, const Layout &l, uint16_t op_index,
                               uint16_t in, uint16_t out, const void *src, void *dst, uint32_t units)
 {
@@ -162,7 +152,7 @@ tigris_exec_error_t run_bands(RunContext &ctx, const tigris_plan_t *kplan, const
     uint32_t tile = 0;
     for (int32_t u0 = 0; u0 < E; u0 += (int32_t)units, ++tile) {
         const int32_t u1 = u0 + (int32_t)units < E ? u0 + (int32_t)units : E;
-        trace_band_begin(ctx, tile, u0, u1);
+        trace_tile_begin(ctx.mem, tile, u0, u1);
         tigris_exec_error_t rc = slab_load(ctx, in, src, l.in, u0, u1);
         if (rc == TIGRIS_EXEC_OK && mem_alloc_fast(ctx.mem, out, slab_bytes(l.out, u0, u1)) != TIGRIS_MEM_OK)
             rc = TIGRIS_EXEC_ERR_MEM;

@@ -57,6 +57,17 @@ inline bool trace_enabled(const tigris_mem_t *mem)
 #endif
 }
 
+// The start of band `tile` (clamped to 0xFFFF) covering units [u0, u1) of the banded axis.
+inline void trace_tile_begin(tigris_mem_t *mem, uint32_t tile, int32_t u0, int32_t u1)
+{
+    if (!trace_enabled(mem)) return;
+    tigris_trace_event_t e = trace_blank(TIGRIS_TRACE_TILE_BEGIN);
+    e.op = (uint16_t)(tile > 0xFFFFu ? 0xFFFFu : tile);
+    e.row0 = u0;
+    e.row1 = u1;
+    trace_send(mem, &e);
+}
+
 // The event of every transfer: kind, pool, tensor, destination/source offsets and bytes, and
 // for a band its rows [row0, row1) and columns [col0, col1) (-1: the whole extent).
 inline void trace_mem(tigris_mem_t *mem, uint8_t kind, uint8_t pool, uint16_t tensor, uint32_t offset,

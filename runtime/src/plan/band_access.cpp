@@ -44,11 +44,6 @@ bool in_list(const tigris_plan_t *plan, uint16_t off, uint16_t count, uint16_t t
     return false;
 }
 
-bool is_constant(const tigris_plan_t *plan, uint16_t t)
-{
-    return (plan->tensors[t].flags & TIGRIS_TENSOR_CONSTANT) != 0;
-}
-
 bool fix(int64_t &slot, int64_t value)
 {
     if (slot < 0) slot = value;

@@ -30,11 +30,6 @@ uint16_t op_out(const tigris_plan_t *plan, const tigris_op_t &op, uint32_t k)
     return rd_u16(plan->index_pool + op.outputs_off + k);
 }
 
-bool is_constant(const tigris_plan_t *plan, uint16_t t)
-{
-    return (plan->tensors[t].flags & TIGRIS_TENSOR_CONSTANT) != 0;
-}
-
 // Every stage output has rank `rank`, every non-constant stage input at most that rank
 // (a lower rank is a broadcast operand; the band access rules say where it may be read).
 bool stage_io_rank(const tigris_plan_t *plan, const tigris_stage_t *s, uint8_t rank)

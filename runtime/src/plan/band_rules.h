@@ -12,6 +12,12 @@ namespace tigris_rt {
 // ---- Operator classes (the band column of the operator table, ops/op_table.h) ----
 
 // Elementwise on one tensor (a band of rows in, the same rows out).
+// Tensor t is a constant (weights; never banded).
+inline bool is_constant(const tigris_plan_t *plan, uint16_t t)
+{
+    return (plan->tensors[t].flags & TIGRIS_TENSOR_CONSTANT) != 0;
+}
+
 bool band_unary_op(uint8_t type);
 // Elementwise on operands broadcast to the output's shape.
 bool band_binary_op(uint8_t type);

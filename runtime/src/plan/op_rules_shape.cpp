@@ -16,8 +16,6 @@ bool plain_unary_io(const OpView &v)
     return v.num_in() == 1 && v.num_out() == 1 && same_shape(v, v.in(0), v.out(0)) && v.in(0).dtype == v.out(0).dtype;
 }
 
-bool float_or_q8(uint8_t d) { return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT8; }
-
 bool scalar_f32_ok(const OpView &v, uint8_t kind)
 {
     uint8_t len = 0;

@@ -36,8 +36,6 @@ bool windows_have_taps(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t p
     return true;
 }
 
-bool float_or_q8(uint8_t d) { return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT8; }
-
 // Data of the spatial ops and FullyConnected: float32, int8, and int16 (16x8 quantization).
 bool spatial_dtype(uint8_t d) { return float_or_q8(d) || d == TIGRIS_DTYPE_INT16; }
 

@@ -51,6 +51,7 @@ inline bool same_shape(const OpView &v, const tigris_tensor_t &a, const tigris_t
     return true;
 }
 
+inline bool float_or_q8(uint8_t d) { return d == TIGRIS_DTYPE_FLOAT32 || d == TIGRIS_DTYPE_INT8; }
 inline bool is_index_dtype(uint8_t d) { return d == TIGRIS_DTYPE_INT32 || d == TIGRIS_DTYPE_INT64; }
 inline bool is_numeric(uint8_t d)
 {

@@ -17,7 +17,7 @@ struct Counter {
   std::vector<int32_t> rows;  // out_h of every banded call
 };
 
-int counting_kernel(const tigris_plan_t* plan, const tigris_op_t* op, uint16_t op_index, tigris_mem_t* mem,
+int failing_counting_kernel(const tigris_plan_t* plan, const tigris_op_t* op, uint16_t op_index, tigris_mem_t* mem,
                     void* user) {
   Counter* c = static_cast<Counter*>(user);
   if (c->calls++ == c->fail_at) return -9;
@@ -41,7 +41,7 @@ void expect_tile_when_understated(PlanDesc p, const char* what) {
   p.scheduled_peak -= (uint32_t)A;
   Counter c;
   RunOptions o;
-  o.kernel = counting_kernel;
+  o.kernel = failing_counting_kernel;
   o.user = &c;
   const RunResult r = run_plan(p, inputs_for(p), o);
   EXPECT_EQ(r.rc, TIGRIS_EXEC_ERR_TILE) << what;
@@ -238,7 +238,7 @@ TEST(BandErrors, KernelFailureInsideABandRestoresTheArena) {
   Counter c;
   c.fail_at = 3;  // the conv of the second band
   RunOptions o;
-  o.kernel = counting_kernel;
+  o.kernel = failing_counting_kernel;
   o.user = &c;
   const RunResult r = run_plan(p, inputs_for(p), o);
   EXPECT_EQ(r.rc, TIGRIS_EXEC_ERR_KERNEL);

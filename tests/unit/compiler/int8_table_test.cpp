@@ -61,18 +61,18 @@ std::vector<uint8_t> silu_model(bool gate_out) {
   return tfl::write_model(m);
 }
 
-struct Compiled {
+struct TableCompiled {
   std::vector<uint8_t> plan;
   std::vector<uint8_t> types;  // op types in plan order
 };
 
-Compiled compile(const std::vector<uint8_t>& model) {
+TableCompiled compile(const std::vector<uint8_t>& model) {
   compiler::Model m = compiler::load_model_bytes(model, "silu.tflite");
   compiler::Budgets b;
   b.fast = 1 << 16;
   compiler::CompileResult c = compiler::compile(m, b);
   EXPECT_TRUE(c.ok()) << c.error;
-  Compiled r{c.plan, {}};
+  TableCompiled r{c.plan, {}};
   tigris_plan_t p;
   if (tigris_plan_load(c.plan.data(), static_cast<uint32_t>(c.plan.size()), &p) == TIGRIS_OK)
     for (uint16_t i = 0; i < p.header->num_ops; ++i) r.types.push_back(p.ops[i].op_type);
@@ -86,8 +86,8 @@ std::vector<uint8_t> every_int8() {
 }
 
 TEST(Int8Table, SiluBecomesOneTableWithTheUnfusedBytes) {
-  Compiled fused = compile(silu_model(false));
-  Compiled unfused = compile(silu_model(true));
+  TableCompiled fused = compile(silu_model(false));
+  TableCompiled unfused = compile(silu_model(true));
   EXPECT_EQ(fused.types, (std::vector<uint8_t>{TIGRIS_OP_TABLE}));
   EXPECT_EQ(unfused.types, (std::vector<uint8_t>{TIGRIS_OP_SIGMOID, TIGRIS_OP_MUL}));
   test::PlanRun a = test::run_plan(fused.plan, {every_int8()}, 1 << 16);

@@ -100,4 +100,14 @@ class OnnxBuilder {
   onnx::ModelProto m_;
 };
 
+// An initializer `name` of ONNX data type `type` whose raw_data are `bytes` bytes at `data`.
+inline void raw(OnnxBuilder& b, const std::string& name, int type, const std::vector<int64_t>& dims, const void* data,
+                size_t bytes) {
+  auto* t = b.proto().mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(type);
+  for (int64_t d : dims) t->add_dims(d);
+  t->set_raw_data(std::string(static_cast<const char*>(data), bytes));
+}
+
 }  // namespace tigris::test

@@ -17,15 +17,6 @@ namespace {
 
 using namespace tigris;
 
-void raw(test::OnnxBuilder& b, const std::string& name, int type, const std::vector<int64_t>& dims, const void* data,
-         size_t bytes) {
-  auto* t = b.proto().mutable_graph()->add_initializer();
-  t->set_name(name);
-  t->set_data_type(type);
-  for (int64_t d : dims) t->add_dims(d);
-  t->set_raw_data(std::string(static_cast<const char*>(data), bytes));
-}
-
 void scalar_f(test::OnnxBuilder& b, const std::string& name, float v) { b.init(name, {}, {v}); }
 void scalar_u8(test::OnnxBuilder& b, const std::string& name, uint8_t v) {
   raw(b, name, onnx::TensorProto::UINT8, {}, &v, 1);

@@ -11,23 +11,12 @@
 
 #include "compiler/api.h"
 #include "compiler_support/plan_runner.h"
+#include "compiler_support/raw_bytes.h"
 #include "onnx_builder.h"
 
 namespace {
 
 using namespace tigris;
-
-std::vector<uint8_t> bytes(const std::vector<float>& v) {
-  std::vector<uint8_t> b(v.size() * 4);
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
-std::vector<float> floats(const std::vector<uint8_t>& b) {
-  std::vector<float> v(b.size() / 4);
-  std::memcpy(v.data(), b.data(), b.size());
-  return v;
-}
 
 std::vector<float> run(test::OnnxBuilder& b, const std::vector<std::vector<uint8_t>>& inputs) {
   compiler::Model m = compiler::load_model_bytes(b.bytes(), "m.onnx");
@@ -39,7 +28,7 @@ std::vector<float> run(test::OnnxBuilder& b, const std::vector<std::vector<uint8
   if (!c.ok()) return {};
   test::PlanRun r = test::run_plan(c.plan, inputs, 1 << 16);
   EXPECT_EQ(r.error, "");
-  return r.error.empty() ? floats(r.outputs.at(0)) : std::vector<float>{};
+  return r.error.empty() ? test::values_of<float>(r.outputs.at(0)) : std::vector<float>{};
 }
 
 TEST(SelectOps, HardmaxBeforeOpset13FlattensFromTheAxis) {
@@ -51,7 +40,7 @@ TEST(SelectOps, HardmaxBeforeOpset13FlattensFromTheAxis) {
   std::vector<float> x = {1,  5,  2,  5,  0,  3,    // max 5 first at 1
                           -1, -2, -3, -4, -1, -5};  // max -1 first at 0
   std::vector<float> want = {0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
-  EXPECT_EQ(run(b, {bytes(x)}), want);
+  EXPECT_EQ(run(b, {test::floats(x)}), want);
 }
 
 TEST(SelectOps, FloatTriluZeroesInfinitiesAndNan) {
@@ -62,7 +51,7 @@ TEST(SelectOps, FloatTriluZeroesInfinitiesAndNan) {
   b.init_ints("k", {}, {1});
   b.node("Trilu", {"x", "k"}, {"y"}, "tri");  // upper, k = 1: j - i >= 1
   std::vector<float> x = {inf, 2, 3, nan, -inf, 6};
-  std::vector<float> y = run(b, {bytes(x)});
+  std::vector<float> y = run(b, {test::floats(x)});
   ASSERT_EQ(y.size(), 6u);
   std::vector<float> want = {0, 2, 3, 0, 0, 6};
   for (size_t i = 0; i < 6; ++i) EXPECT_EQ(y[i], want[i]) << i;
@@ -75,7 +64,7 @@ TEST(SelectOps, GatherElementsWithConstantIndices) {
   b.init_ints("idx", {2, 2}, {2, -3, 0, 1});
   test::OnnxBuilder::attr(b.node("GatherElements", {"data", "idx"}, {"y"}, "ge"), "axis", int64_t{1});
   // y[i][j] = data[i][idx[i][j]], -3 wraps to 0.
-  EXPECT_EQ(run(b, {bytes({10, 11, 12, 20, 21, 22})}), (std::vector<float>{12, 10, 20, 21}));
+  EXPECT_EQ(run(b, {test::floats({10, 11, 12, 20, 21, 22})}), (std::vector<float>{12, 10, 20, 21}));
 }
 
 TEST(SelectOps, OneHotOutOfRangeIndicesAreAllOff) {
@@ -100,7 +89,7 @@ TEST(MathOps, PowWithARunTimeExponentKeepsSignsZerosAndNan) {
   b.node("Pow", {"x", "e"}, {"y"}, "pow");
   std::vector<float> x = {-2, -2, -8, 0, 0, 0, 3, 2};
   std::vector<float> e = {3, 2, 0.5f, 0, 2, -1, -2, 0.5f};
-  std::vector<float> y = run(b, {bytes(x), bytes(e)});
+  std::vector<float> y = run(b, {test::floats(x), test::floats(e)});
   ASSERT_EQ(y.size(), 8u);
   std::vector<float> want = {-8, 4, 0, 1, 0, 0, 1.0f / 9, std::sqrt(2.0f)};
   for (size_t i : {0u, 1u, 3u, 4u, 6u, 7u}) EXPECT_NEAR(y[i], want[i], 1e-6f * std::fabs(want[i]) + 1e-7f) << i;
@@ -115,7 +104,7 @@ TEST(MathOps, ReduceProdSignsAndZeros) {
   onnx::NodeProto& n = b.node("ReduceProd", {"x"}, {"y"}, "prod");
   test::OnnxBuilder::attr(n, "axes", std::vector<int64_t>{1});
   test::OnnxBuilder::attr(n, "keepdims", int64_t{0});
-  std::vector<float> y = run(b, {bytes({-1, 2, -3, 4, 0, -5, -0.5f, 4, 3})});
+  std::vector<float> y = run(b, {test::floats({-1, 2, -3, 4, 0, -5, -0.5f, 4, 3})});
   ASSERT_EQ(y.size(), 3u);
   EXPECT_NEAR(y[0], 6.0f, 6e-6f);
   EXPECT_EQ(y[1], 0.0f);

@@ -36,6 +36,9 @@ using plantest::Loaded;
 using plantest::Recorder;
 
 constexpr uint32_t A = TIGRIS_TENSOR_ALIGN;
+// The [1,2,2,4] float32 tensor most executor tests use, and its bytes (aligned for A <= 64).
+constexpr uint32_t U = 64;
+inline const std::vector<int32_t> kShape = {1, 2, 2, 4};
 
 inline uint32_t aligned(uint32_t n) { return (n + A - 1) / A * A; }
 

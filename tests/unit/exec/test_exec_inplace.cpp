@@ -7,8 +7,6 @@ using namespace exectest;
 
 namespace {
 
-constexpr uint32_t U = 64;
-const std::vector<int32_t> kShape = {1, 2, 2, 4};
 const std::vector<float> kW = iota(16, 0.5f, -0.125f);
 
 // z = relu(x + w), w in an LZ4 block of stage 0 (or no weight at all).

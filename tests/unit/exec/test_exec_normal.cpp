@@ -6,8 +6,6 @@ using namespace exectest;
 
 namespace {
 
-constexpr uint32_t U = 64;  // bytes of every [1,2,2,4] float32 tensor (aligned for A <= 64)
-const std::vector<int32_t> kShape = {1, 2, 2, 4};
 
 // x -> a = relu(x) | b = a + a | y = b - x  (y = |x|), one op per stage.
 PlanDesc three_stage_plan() {

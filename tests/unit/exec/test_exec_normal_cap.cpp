@@ -7,8 +7,6 @@ using namespace exectest;
 
 namespace {
 
-constexpr uint32_t U = 64;  // bytes of every [1,2,2,4] float32 tensor (aligned for A <= 64)
-const std::vector<int32_t> kShape = {1, 2, 2, 4};
 
 // x -> a = relu(x) -> b = a + a -> c = relu(b) -> y = c - x, stages {0, 1} and {2, 3}.
 // Live sets (inputs loaded at stage start, an op's output allocated before its dying inputs

@@ -9,15 +9,15 @@ using namespace exectest;
 
 namespace {
 
-const std::vector<int32_t> kShape = {1, 8, 2, 4};  // 256 bytes of float32
+const std::vector<int32_t> kPathShape = {1, 8, 2, 4};  // 256 bytes of float32
 
 // y = relu(x) in stage 0, z = relu(y) in stage 1, with a height-stripe record on stage 0.
 PlanDesc striped(uint32_t version) {
   PlanDesc p;
   p.version = version;
-  uint16_t x = add_tensor(p, "x", kShape, TIGRIS_TENSOR_MODEL_INPUT);
-  uint16_t y = add_tensor(p, "y", kShape);
-  uint16_t z = add_tensor(p, "z", kShape, TIGRIS_TENSOR_MODEL_OUTPUT);
+  uint16_t x = add_tensor(p, "x", kPathShape, TIGRIS_TENSOR_MODEL_INPUT);
+  uint16_t y = add_tensor(p, "y", kPathShape);
+  uint16_t z = add_tensor(p, "z", kPathShape, TIGRIS_TENSOR_MODEL_OUTPUT);
   add_op(p, TIGRIS_OP_RELU, {x}, {y});
   add_op(p, TIGRIS_OP_RELU, {y}, {z});
   add_stage(p, {0}, {x}, {y});

@@ -7,15 +7,15 @@ using tigris::plan::StateDesc;
 
 namespace {
 
-const std::vector<int32_t> kShape = {1, 4};
+const std::vector<int32_t> kStateShape = {1, 4};
 
 // s_out = s_in + x ; y = relu(s_out). s_in/s_out are a variable kept across runs.
 PlanDesc accumulator() {
   PlanDesc p;
-  uint16_t x = add_tensor(p, "x", kShape, TIGRIS_TENSOR_MODEL_INPUT);
-  uint16_t s_in = add_tensor(p, "s_in", kShape, TIGRIS_TENSOR_STATE);
-  uint16_t s_out = add_tensor(p, "s_out", kShape, TIGRIS_TENSOR_STATE);
-  uint16_t y = add_tensor(p, "y", kShape, TIGRIS_TENSOR_MODEL_OUTPUT);
+  uint16_t x = add_tensor(p, "x", kStateShape, TIGRIS_TENSOR_MODEL_INPUT);
+  uint16_t s_in = add_tensor(p, "s_in", kStateShape, TIGRIS_TENSOR_STATE);
+  uint16_t s_out = add_tensor(p, "s_out", kStateShape, TIGRIS_TENSOR_STATE);
+  uint16_t y = add_tensor(p, "y", kStateShape, TIGRIS_TENSOR_MODEL_OUTPUT);
   add_op(p, TIGRIS_OP_ADD, {s_in, x}, {s_out});
   add_op(p, TIGRIS_OP_RELU, {s_out}, {y});
   add_stage(p, {0}, {s_in, x}, {s_out});

@@ -7,8 +7,6 @@ using namespace exectest;
 
 namespace {
 
-constexpr uint32_t U = 64;
-const std::vector<int32_t> kShape = {1, 2, 2, 4};
 const std::vector<float> kW0 = iota(16, 1.0f, 0.5f);
 const std::vector<float> kW1 = iota(16, -4.0f, 0.25f);
 

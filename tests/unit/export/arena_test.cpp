@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "export/tflite/reader.h"
+#include "tests/unit/tflite/test_models.h"
 #include "export/tflm/arena.h"
 #include "export/tflm/kernels.h"
 #include "export/tflm/planner.h"
@@ -14,10 +15,6 @@ namespace {
 using namespace tigris;
 using tflm::Target;
 using tigris::test::ModelMaker;
-
-std::string model_path(const std::string& name) {
-  return std::string(TIGRIS_MODELS_DIR) + "/tflite/" + name + ".tflite";
-}
 
 struct Measured {
   const char* model;
@@ -39,7 +36,7 @@ TEST(TflmArena, ReproducesMeasuredLp64Figures) {
   if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder absent";
   for (const Measured& r : kMeasured) {
     SCOPED_TRACE(r.model);
-    tflite::Model m = tflite::read_model_file(model_path(r.model));
+    tflite::Model m = tflite::read_model_file(test::tflite_path(r.model));
     tflm::Arena a = tflm::compute_arena(m, Target::Lp64);
     EXPECT_EQ(a.head, r.head);
     EXPECT_EQ(a.tail, r.tail);
@@ -59,7 +56,7 @@ TEST(TflmArena, PredictedThirtyTwoBitTails) {
   if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder absent";
   for (const Measured& r : kMeasured) {
     SCOPED_TRACE(r.model);
-    tflite::Model m = tflite::read_model_file(model_path(r.model));
+    tflite::Model m = tflite::read_model_file(test::tflite_path(r.model));
     tflm::Arena ilp32 = tflm::compute_arena(m, Target::Ilp32);
     tflm::Arena arm = tflm::compute_arena(m, Target::ArmNoneEabi);
     EXPECT_EQ(ilp32.tail, r.ilp32_tail);

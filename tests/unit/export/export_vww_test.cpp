@@ -8,6 +8,7 @@
 #include "export/banding/macs.h"
 #include "export/command.h"
 #include "export/tflite/reader.h"
+#include "tests/unit/tflite/test_models.h"
 #include "export/tflite/writer.h"
 #include "tests/unit/export/mini_eval.h"
 
@@ -16,10 +17,6 @@ namespace {
 using namespace tigris;
 using exporter::ExportOptions;
 using exporter::Refusal;
-
-std::string model_path(const std::string& name) {
-  return std::string(TIGRIS_MODELS_DIR) + "/tflite/" + name + ".tflite";
-}
 
 // A fresh directory for files a test writes.
 struct TempDir {
@@ -45,7 +42,7 @@ struct TempDir {
 
 TEST(ExportVww, SpecFiguresOnArm) {
   REQUIRE_MODELS();
-  auto o = exporter::plan_export_file(model_path("vww_96_int8"));
+  auto o = exporter::plan_export_file(test::tflite_path("vww_96_int8"));
   ASSERT_EQ(o.refusal, Refusal::None) << o.reason;
   const exporter::ExportPlan& p = o.plan;
   ASSERT_EQ(p.runs.size(), 1u);
@@ -67,19 +64,19 @@ TEST(ExportVww, SpecFiguresOnArm) {
 
 TEST(ExportVww, SpecFiguresOnLp64AndIlp32) {
   REQUIRE_MODELS();
-  auto lp64 = exporter::plan_export_file(model_path("vww_96_int8"), ExportOptions{tflm::Target::Lp64, 1});
+  auto lp64 = exporter::plan_export_file(test::tflite_path("vww_96_int8"), ExportOptions{tflm::Target::Lp64, 1});
   ASSERT_EQ(lp64.refusal, Refusal::None);
   EXPECT_EQ(exporter::format_signed_bytes(lp64.plan.persistent_growth()), "+3.17 KiB");
   EXPECT_EQ(exporter::format_signed_bytes(lp64.plan.total_change()), "-23.83 KiB");
   EXPECT_EQ(lp64.plan.after.head, 46080);  // the head does not depend on the ABI
-  auto ilp32 = exporter::plan_export_file(model_path("vww_96_int8"), ExportOptions{tflm::Target::Ilp32, 1});
+  auto ilp32 = exporter::plan_export_file(test::tflite_path("vww_96_int8"), ExportOptions{tflm::Target::Ilp32, 1});
   ASSERT_EQ(ilp32.refusal, Refusal::None);
   EXPECT_EQ(ilp32.plan.after.head, 46080);
 }
 
 TEST(ExportVww, BandStructure) {
   REQUIRE_MODELS();
-  tflite::Model in = tflite::read_model_file(model_path("vww_96_int8"));
+  tflite::Model in = tflite::read_model_file(test::tflite_path("vww_96_int8"));
   auto o = exporter::plan_export(in);
   ASSERT_EQ(o.refusal, Refusal::None);
   const tflite::Model& m = o.model;
@@ -142,7 +139,7 @@ TEST(ExportVww, BandStructure) {
 
 TEST(ExportVww, BandedTensorsEqualTheOriginal) {
   REQUIRE_MODELS();
-  tflite::Model in = tflite::read_model_file(model_path("vww_96_int8"));
+  tflite::Model in = tflite::read_model_file(test::tflite_path("vww_96_int8"));
   for (int runs : {1, 3}) {
     auto o = exporter::plan_export(in, ExportOptions{tflm::Target::ArmNoneEabi, runs});
     ASSERT_EQ(o.refusal, Refusal::None);
@@ -167,7 +164,7 @@ TEST(ExportVww, MoreRunsDoNotHelpVww) {
   REQUIRE_MODELS();
   // After operators 2-3 the head is operator 0's input and output (45.00 KiB); banding
   // operator 0 needs its output whole again for the CONCATENATION, so no second run pays.
-  auto three = exporter::plan_export_file(model_path("vww_96_int8"), ExportOptions{tflm::Target::ArmNoneEabi, 3});
+  auto three = exporter::plan_export_file(test::tflite_path("vww_96_int8"), ExportOptions{tflm::Target::ArmNoneEabi, 3});
   ASSERT_EQ(three.refusal, Refusal::None);
   EXPECT_EQ(three.plan.runs.size(), 1u);
   EXPECT_EQ(three.plan.total_change(), -25280);
@@ -176,7 +173,7 @@ TEST(ExportVww, MoreRunsDoNotHelpVww) {
 TEST(ExportCommand, WritesTheSpecReport) {
   REQUIRE_MODELS();
   TempDir dir;
-  std::filesystem::copy_file(model_path("vww_96_int8"), dir.path / "vww_96_int8.tflite");
+  std::filesystem::copy_file(test::tflite_path("vww_96_int8"), dir.path / "vww_96_int8.tflite");
   exporter::ExportRequest req;
   req.model = (dir.path / "vww_96_int8.tflite").string();
   exporter::ExportResult r = exporter::run_export(req);
@@ -211,7 +208,7 @@ TEST(ExportCommand, OutputFlagAndTarget) {
   REQUIRE_MODELS();
   TempDir dir;
   exporter::ExportRequest req;
-  req.model = model_path("vww_96_int8");
+  req.model = test::tflite_path("vww_96_int8");
   req.output = (dir.path / "small.tflite").string();
   req.options.target = tflm::Target::Lp64;
   exporter::ExportResult r = exporter::run_export(req);
@@ -225,7 +222,7 @@ TEST(ExportCommand, OutputFlagAndTarget) {
 TEST(ExportCommand, KwsWritesNothing) {
   REQUIRE_MODELS();
   TempDir dir;
-  std::filesystem::copy_file(model_path("kws_ref_model"), dir.path / "kws_ref_model.tflite");
+  std::filesystem::copy_file(test::tflite_path("kws_ref_model"), dir.path / "kws_ref_model.tflite");
   exporter::ExportRequest req;
   req.model = (dir.path / "kws_ref_model.tflite").string();
   exporter::ExportResult r = exporter::run_export(req);
@@ -238,12 +235,12 @@ TEST(ExportCommand, KwsWritesNothing) {
 TEST(ExportModels, OtherMlperfModels) {
   REQUIRE_MODELS();
   for (const char* name : {"ad01_int8", "str_ww_ref_model", "vww_96_float", "kws_ref_model"}) {
-    auto o = exporter::plan_export_file(model_path(name));
+    auto o = exporter::plan_export_file(test::tflite_path(name));
     EXPECT_EQ(o.refusal, Refusal::NoGain) << name << ": " << o.reason;
   }
   // The ResNets band their first residual stages (ADD with two banded inputs).
   for (const char* name : {"pretrainedResnet_quant", "pretrainedResnet_large_int8"}) {
-    tflite::Model in = tflite::read_model_file(model_path(name));
+    tflite::Model in = tflite::read_model_file(test::tflite_path(name));
     auto o = exporter::plan_export(in);
     ASSERT_EQ(o.refusal, Refusal::None) << name;
     EXPECT_LT(o.plan.total_change(), 0);

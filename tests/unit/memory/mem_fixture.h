@@ -13,6 +13,8 @@
 
 namespace memtest {
 
+constexpr uint32_t A = TIGRIS_TENSOR_ALIGN;
+
 using plantest::Recorder;
 
 struct FakePlan {

@@ -9,8 +9,6 @@ using namespace tigris_rt;
 
 namespace {
 
-constexpr uint32_t A = TIGRIS_TENSOR_ALIGN;
-
 TEST(MemInit, NullArguments) {
   tigris_mem_t mem;
   void* ptrs[4];

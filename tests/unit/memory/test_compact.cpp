@@ -9,8 +9,6 @@ using namespace tigris_rt;
 
 namespace {
 
-constexpr uint32_t A = TIGRIS_TENSOR_ALIGN;
-
 void fill(void* p, uint8_t v, uint32_t n) { memset(p, v, n); }
 
 bool all_equal(const void* p, uint8_t v, uint32_t n) {

@@ -13,7 +13,7 @@ Counters g_cmsis_counters;
 
 // Without a reservation for this mem only the ops that need none are forwarded; factors are
 // taken as checked only for the plan prepared.
-int forward_prepared(const Call &call)
+int forward_prepared_cmsis(const Call &call)
 {
     const tigris_cmsis::Context &ctx = tigris_cmsis::context();
     if (!ctx.active || ctx.mem != call.mem) return tigris_cmsis::forward(call, tigris_cmsis::Workspace{});
@@ -32,5 +32,5 @@ extern "C" int tigris_dispatch_kernel_cmsis_nn(const tigris_plan_t *plan, const 
                                                tigris_mem_t *mem, void *user_ctx)
 {
     return tigris_accel::accel_dispatch(tigris_accel::Backend::kCmsisNn, tigris_accel::cmsis_nn_counters(),
-                                        tigris_accel::forward_prepared, plan, op, op_index, mem, user_ctx);
+                                        tigris_accel::forward_prepared_cmsis, plan, op, op_index, mem, user_ctx);
 }

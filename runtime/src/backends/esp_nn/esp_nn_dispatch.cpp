@@ -11,7 +11,7 @@ namespace {
 
 Counters g_esp_counters;
 
-int forward_prepared(const Call &call) { return tigris_esp::forward(call, tigris_esp::workspace()); }
+int forward_prepared_esp(const Call &call) { return tigris_esp::forward(call, tigris_esp::workspace()); }
 
 }  // namespace
 
@@ -23,5 +23,5 @@ extern "C" int tigris_dispatch_kernel_esp_nn(const tigris_plan_t *plan, const ti
                                              tigris_mem_t *mem, void *user_ctx)
 {
     return tigris_accel::accel_dispatch(tigris_accel::Backend::kEspNn, tigris_accel::esp_nn_counters(),
-                                        tigris_accel::forward_prepared, plan, op, op_index, mem, user_ctx);
+                                        tigris_accel::forward_prepared_esp, plan, op, op_index, mem, user_ctx);
 }

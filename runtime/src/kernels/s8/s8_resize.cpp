@@ -23,7 +23,7 @@ struct ResizeFlags {
     bool half_pixel_centers = false;
 };
 
-bool int8_io(const Operand &in, const Operand &out)
+bool int8_maps(const Operand &in, const Operand &out)
 {
     return in.dtype == TIGRIS_DTYPE_INT8 && out.dtype == TIGRIS_DTYPE_INT8 && in.rank == 4 && out.rank == 4;
 }
@@ -103,7 +103,7 @@ int resize_nearest(const Call &c)
     ResizeFlags f;
     // Modes TFLite lacks are plain byte movement: the float kernels' general formula.
     if (!resize_flags(c, true, &f)) return kDelegate;
-    if (!int8_io(in, out) || kern::map_geometry(c, &g) || g.c_in != g.c_out) return kError;
+    if (!int8_maps(in, out) || kern::map_geometry(c, &g) || g.c_in != g.c_out) return kError;
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     for (int32_t n = 0; n < g.n; n++) {
@@ -127,7 +127,7 @@ int resize_bilinear(const Call &c)
     kern::MapGeom g;
     if (input_operand(c, 0, &in) || output_operand(c, 0, &out)) return kError;
     ResizeFlags f;
-    if (!resize_flags(c, false, &f) || !int8_io(in, out) || kern::map_geometry(c, &g) || g.c_in != g.c_out)
+    if (!resize_flags(c, false, &f) || !int8_maps(in, out) || kern::map_geometry(c, &g) || g.c_in != g.c_out)
         return kError;
     const int32_t sh = scale_q10(g.full_in_h, g.full_out_h, f.align_corners);
     const int32_t sw = scale_q10(g.full_in_w, g.full_out_w, f.align_corners);

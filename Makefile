@@ -16,6 +16,10 @@ backends-note = $(if $(CMSIS_NN_DIR),,echo "backends: no CMSIS-NN tree at $(THIR
 
 PREFIX     ?= /usr/local
 
+# Ninja when it is installed (scripts/install-deps.sh installs it): it keeps both cores busy
+# across targets. A build folder configured before keeps the generator it has.
+generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja),-G Ninja))
+
 .PHONY: all deps configure build cortex-m test demo bench install clean
 
 all: build
@@ -25,13 +29,13 @@ deps:
 
 configure: deps
 	@$(backends-note)
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(BACKEND_ARGS) $(CMAKE_ARGS)
+	cmake -S . -B $(BUILD) $(call generator,$(BUILD)) -DCMAKE_BUILD_TYPE=Release $(BACKEND_ARGS) $(CMAKE_ARGS)
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 cortex-m: deps
-	cmake -S . -B $(BUILD_ARM) -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake \
+	cmake -S . -B $(BUILD_ARM) $(call generator,$(BUILD_ARM)) -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake \
 	  -DCMAKE_BUILD_TYPE=Release -DTIGRIS_BUILD_TOOLS=OFF -DTIGRIS_BUILD_TESTS=OFF \
 	  -DTIGRIS_CMSIS_NN_DIR=$(CMSIS_NN_DIR)
 	cmake --build $(BUILD_ARM) -j $(JOBS)

@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-  cmake make g++ pkg-config
+  cmake make ninja-build g++ pkg-config
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libflatbuffers-dev flatbuffers-compiler
   liblz4-dev libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev

@@ -22,6 +22,14 @@ bool is_chan(const BandRun &run) { return run.pctx.shape == PLAN_COST_CHANNELS; 
 
 CostTensor band_tensor(const BandRun &run, uint16_t t) { return band_memo_tensor(run.memo, t); }
 
+// Op j of the source: the memo's entry, or filled into *scratch.
+const CostOp &band_op(const BandRun &run, uint16_t j, CostOp *scratch)
+{
+    if (j < run.memo.num_ops) return run.memo.ops[j];
+    run.src.op(run.src.ctx, j, scratch);
+    return *scratch;
+}
+
 // The box of space sp's current band in tensor t: its rows and columns, or (channel bands)
 // its rows, every column and its channels.
 MemBox band_box(const BandRun &run, uint16_t t, const CostSpace &sp)
@@ -278,8 +286,8 @@ tigris_exec_error_t run_tile_ops(BandRun &run, bool first)
     for (uint16_t j = 0; j < run.src.num_ops; ++j) {
         while (j >= member_end && member + 1u < members) member_end += plan->stages[run.pctx.head + ++member].ops_count;
         run.kplan->weight_blob = run.blobs[member] != nullptr ? (const uint8_t *)run.blobs[member] : plan->weight_blob;
-        CostOp op;
-        run.src.op(run.src.ctx, j, &op);
+        CostOp scratch;
+        const CostOp &op = band_op(run, j, &scratch);
         tigris_exec_error_t rc = reload_inputs(run, op, space, space_start);
         if (rc != TIGRIS_EXEC_OK) return rc;
         if (op.spatial && space + 1 < run.n) ++space, space_start = ctx.mem->fast_used;

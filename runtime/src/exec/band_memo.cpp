@@ -33,8 +33,9 @@ CostSource band_memo_fill(BandMemo &memo, const CostSource &base)
     memo.base = base;
     memo.num_ops = base.num_ops < kBandMemoOps ? base.num_ops : kBandMemoOps;
     memo.num_tensors = 0;
-    for (uint16_t j = 0; j < memo.num_ops; ++j) {
-        CostOp &op = memo.ops[j];
+    for (uint16_t j = 0; j < base.num_ops && (j < memo.num_ops || memo.num_tensors < kBandMemoTensors); ++j) {
+        CostOp later;
+        CostOp &op = j < memo.num_ops ? memo.ops[j] : later;
         base.op(base.ctx, j, &op);
         for (uint8_t k = 0; k < op.num_inputs; ++k) remember(memo, op.inputs[k]);
         for (uint8_t k = 0; k < op.num_outputs; ++k) remember(memo, op.outputs[k]);

@@ -24,8 +24,9 @@ struct BandMemo {
     CostTensor tensors[kBandMemoTensors];
 };
 
-// Fill `memo` from `base` (its first ops, and the tensors they read and write in order of
-// first use) and return the source answering from it. `memo` must outlive the source.
+// Fill `memo` from `base` (its first ops, and the tensors the ops read and write in order of
+// first use) and return the source answering from it. `memo` must outlive the source, and
+// `base` must hand out op records whose tensor lists stay valid (a plan's do).
 CostSource band_memo_fill(BandMemo &memo, const CostSource &base);
 
 // The CostTensor of tensor `id`: from the table, else from the base source.

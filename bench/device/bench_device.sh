@@ -19,7 +19,9 @@
 # `tigris inspect`), fast and slow peak (measured by the firmware), plan bytes, flash: the
 # firmware's text+data without the plan and the input it embeds (runtime, vendor library,
 # libc/libgcc pieces, start-up; the linker keeps only what is reached, so a plan that uses
-# fewer kernels links fewer). --json prints the same rows as a JSON array.
+# fewer kernels links fewer). --json prints the same rows as a JSON array. A firmware whose output
+# bytes differ from the host run of the same plan and input (`tigris run --stored-order`: the
+# firmware passes the input in the plan's stored axis order) is not measured but reported.
 set -euo pipefail
 
 src=@CMAKE_SOURCE_DIR@
@@ -35,7 +37,7 @@ while [ $# -gt 0 ]; do
     --boards) boards=$2; shift 2 ;;
     --models) models=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "Error: unknown argument '$1' (bench-device --help)" >&2; exit 2 ;;
   esac
 done
@@ -141,6 +143,18 @@ for board in $boards; do
     instr=$(sed -n 's/^instructions \([0-9]*\) .*/\1/p' "$out")
     if [ "$status" -ne 0 ] || [ -z "$instr" ]; then
       refusals+=("$name at $budget ($backend, $board): $(head -c 300 "$out" | tr '\n' ' ')")
+      continue
+    fi
+    # A figure counts only for a run that computed the right bytes: the host runtime on the same
+    # plan and input bytes (stored axis order, as the firmware passes them) must print the same.
+    host_out=$example/$fw/host_output.bin
+    rm -f "$host_out"
+    "$tigris" run "$example/$fw/model.tgrs" --input "$example/$fw/model_input.bin" --stored-order \
+      --output "$host_out" >"$example/$fw/host_run.txt" 2>&1 || true
+    got=$(sed -n 's/^output 0 \([0-9a-f]*\)$/\1/p' "$out")
+    expected=$( [ -f "$host_out" ] && od -An -v -tx1 "$host_out" | tr -d ' \n' || true)
+    if [ -z "$expected" ] || [ "$got" != "$expected" ]; then
+      refusals+=("$name at $budget ($backend, $board): output bytes $got differ from the host run's ${expected:-(none)}")
       continue
     fi
     fast=$(sed -n 's/^fast arena peak \([0-9]*\) .*/\1/p' "$out")

@@ -53,6 +53,9 @@ TEST_F(CodegenCli, HeaderCommentStatesThePlan) {
   EXPECT_NE(s.find("#define TIGRIS_CODEGEN_FAST_ARENA_BYTES 4096u"), std::string::npos);
   EXPECT_NE(s.find("#define TIGRIS_CODEGEN_SLOW_ARENA_BYTES 2048u"), std::string::npos);
   EXPECT_NE(s.find("#define TIGRIS_CODEGEN_NUM_TENSORS 3u"), std::string::npos);
+  // The trim line: float32 ops keep the float data, no op on int16 data leaves the int16 kernels out.
+  EXPECT_EQ(s.find("-DTIGRIS_NO_KERNEL_FLOAT32"), std::string::npos);
+  EXPECT_NE(s.find("-DTIGRIS_NO_KERNEL_INT16"), std::string::npos);
 }
 
 TEST_F(CodegenCli, OneStaticAssertionPerRuntimeLimit) {

@@ -6,6 +6,7 @@
 #include "backends/common/accel_routes.h"
 #include "compiler/report/format.h"
 #include "kernels/kernel_set.h"
+#include "kernels/s16/s16_kernels.h"
 #include "tigris_executor.h"
 #include "tigris_iface.h"
 #include "tools/tigris/cli_errors.h"
@@ -94,10 +95,13 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
   p.required = required;
   bool used[tigris_rt::ops::kFamilyCount] = {};
   bool float32 = false;  // an operator on float32 data (TIGRIS_NO_KERNEL_FLOAT32 otherwise)
+  bool int16 = false;    // an operator on int16 data (TIGRIS_NO_KERNEL_INT16 otherwise)
   for (uint32_t i = 0; i < h.num_ops; ++i) {
     const tigris_rt::ops::OpInfo* row = tigris_rt::ops::op_info(plan.ops[i].op_type);
     if (row != nullptr) used[static_cast<uint8_t>(row->family)] = true;
-    float32 = float32 || tigris_rt::op_kernel_dtype(&plan, &plan.ops[i]) == TIGRIS_DTYPE_FLOAT32;
+    const uint8_t dtype = tigris_rt::op_kernel_dtype(&plan, &plan.ops[i]);
+    float32 = float32 || dtype == TIGRIS_DTYPE_FLOAT32;
+    int16 = int16 || dtype == TIGRIS_DTYPE_INT16 || tigris_s16::owns(&plan, &plan.ops[i]);
   }
   for (uint8_t f = 0; f < tigris_rt::ops::kFamilyCount; ++f) {
     const char* macro = tigris_rt::ops::family_macro(static_cast<tigris_rt::ops::Family>(f));
@@ -108,6 +112,7 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
       p.unused_family_defines.push_back(std::string("-DTIGRIS_NO_KERNEL_") + macro);
   }
   if (!float32) p.unused_family_defines.push_back("-DTIGRIS_NO_KERNEL_FLOAT32");
+  if (!int16) p.unused_family_defines.push_back("-DTIGRIS_NO_KERNEL_INT16");
   p.subgraphs = plan.num_subgraphs;
   p.subgraph_depth = plan.subgraph_depth;
   for (uint32_t i = 0; i < h.num_model_inputs; ++i) p.inputs.push_back(iface_of(plan, plan.model_inputs[i]));

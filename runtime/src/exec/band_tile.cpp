@@ -20,6 +20,16 @@ bool is_hw(const BandRun &run) { return run.src.hw != 0; }  // columns banded (H
 
 bool is_chan(const BandRun &run) { return run.pctx.shape == PLAN_COST_CHANNELS; }
 
+CostTensor band_tensor(const BandRun &run, uint16_t t) { return band_memo_tensor(run.memo, t); }
+
+// Op j of the source: the memo's entry, or filled into *scratch.
+const CostOp &band_op(const BandRun &run, uint16_t j, CostOp *scratch)
+{
+    if (j < run.memo.num_ops) return run.memo.ops[j];
+    run.src.op(run.src.ctx, j, scratch);
+    return *scratch;
+}
+
 // The box of space sp's current band in tensor t: its rows and columns, or (channel bands)
 // its rows, every column and its channels.
 MemBox band_box(const BandRun &run, uint16_t t, const CostSpace &sp)
@@ -86,7 +96,7 @@ void band_fill_info(BandRun &run)
         run.src.op(run.src.ctx, j, &op);
         for (uint8_t k = 0; k < op.num_inputs; ++k) {
             const uint16_t t = op.inputs[k];
-            const CostTensor ct = plan_cost_tensor(run.pctx, t);
+            const CostTensor ct = band_tensor(run, t);
             if (ct.flags & COST_CONSTANT) continue;
             if (ct.flags & COST_WHOLE) in[2 * t] = kWholeSpace;
             else if ((ct.flags & COST_LOADED) && in[2 * t] == kNoSpace) in[2 * t] = space;
@@ -110,7 +120,7 @@ tigris_exec_error_t alloc_line_buffers(BandRun &run)
     for (uint16_t i = 0; i < h.inputs_count; ++i) {
         const uint16_t t = ins[i];
         if (!first_listing(ins, i) || in[2 * t] < 0) continue;
-        const CostTensor ct = plan_cost_tensor(run.pctx, t);
+        const CostTensor ct = band_tensor(run, t);
         in[2 * t + 1] = (int32_t)mem->fast_used;
         if (mem_alloc_fast(mem, t, band_buffer_bytes(ct, run.spaces[in[2 * t]], false, true)) != TIGRIS_MEM_OK)
             return TIGRIS_EXEC_ERR_MEM;
@@ -120,7 +130,7 @@ tigris_exec_error_t alloc_line_buffers(BandRun &run)
         run.src.op(run.src.ctx, j, &op);
         for (uint8_t k = 0; k < op.num_outputs; ++k) {
             const uint16_t t = op.outputs[k];
-            const CostTensor ct = plan_cost_tensor(run.pctx, t);
+            const CostTensor ct = band_tensor(run, t);
             if (mem_alloc_fast(mem, t, band_buffer_bytes(ct, run.spaces[in[2 * t]], false, true)) != TIGRIS_MEM_OK)
                 return TIGRIS_EXEC_ERR_MEM;
         }
@@ -133,7 +143,7 @@ tigris_exec_error_t load_band(BandRun &run, uint16_t t, const CostSpace &sp)
 {
     RunContext &ctx = *run.ctx;
     void *full = ctx.ws.stage_in[input_slot(run, t)];
-    if (!is_hw(run)) return slab_load(ctx, t, full, slab_of(plan_cost_tensor(run.pctx, t)), sp.r0, sp.r1);
+    if (!is_hw(run)) return slab_load(ctx, t, full, slab_of(band_tensor(run, t)), sp.r0, sp.r1);
     ctx.mem->tensor_ptrs[t] = full;
     return mem_load_box(ctx.mem, ctx.plan, t, band_box(run, t, sp)) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK
                                                                                       : TIGRIS_EXEC_ERR_MEM;
@@ -169,7 +179,7 @@ tigris_exec_error_t load_tile_inputs(BandRun &run, bool first)
             if (rc != TIGRIS_EXEC_OK) return rc;
             continue;
         }
-        const Slab s = slab_of(plan_cost_tensor(run.pctx, t));
+        const Slab s = slab_of(band_tensor(run, t));
         uint8_t *buf = ctx.mem->fast_base + in[2 * t + 1];
         ctx.mem->tensor_ptrs[t] = buf;  // a reload of the previous tile may have moved it
         int32_t from = sp.r0;
@@ -194,7 +204,7 @@ tigris_exec_error_t reload_inputs(BandRun &run, const CostOp &op, int32_t space,
     const int32_t *in = info(run);
     for (uint8_t k = 0; k < op.num_inputs; ++k) {
         const uint16_t t = op.inputs[k];
-        if (in[2 * t] < 0 || in[2 * t] >= space || !(plan_cost_tensor(run.pctx, t).flags & COST_LOADED)) continue;
+        if (in[2 * t] < 0 || in[2 * t] >= space || !(band_tensor(run, t).flags & COST_LOADED)) continue;
         const void *p = ctx.mem->tensor_ptrs[t];
         if (p != nullptr && in_fast(ctx.mem, p) && pool_offset(ctx.mem, p) >= space_start) continue;
         tigris_exec_error_t rc = load_band(run, t, run.spaces[space]);
@@ -220,8 +230,8 @@ void set_op_tile(BandRun &run, const CostOp &op, int32_t k, int32_t q0)
     if (t.width_tiled) t.out_w = out.c1 - out.c0;
     if (op.spatial && k > 0) {
         const CostSpace &src = run.spaces[k - 1];
-        BandRows r;
-        band_input_rows(&op.row, src.rows, q0, out.r1, &r);
+        BandRows r{src.r0, src.r1, out.pad_top, out.pad_bottom};  // cost_band_ranges' figures for [out.r0, out.r1)
+        if (q0 != out.r0) band_input_rows(&op.row, src.rows, q0, out.r1, &r);
         t.in_h = r.in1 - r.in0;
         t.in_row_start = r.in0 - src.r0;
         t.in_row0 = r.in0;
@@ -252,7 +262,7 @@ tigris_exec_error_t place_outputs(BandRun &run, const CostOp &op, int32_t k, boo
     if (run.line_buffered && !first && sp.prev_r1 > sp.r0) *q0 = sp.prev_r1 < sp.r1 ? sp.prev_r1 : sp.r1;
     for (uint8_t m = 0; m < op.num_outputs; ++m) {
         const uint16_t t = op.outputs[m];
-        const CostTensor ct = plan_cost_tensor(run.pctx, t);
+        const CostTensor ct = band_tensor(run, t);
         if (!run.line_buffered) {
             if (mem_alloc_fast(ctx.mem, t, band_buffer_bytes(ct, sp, is_hw(run), false)) != TIGRIS_MEM_OK)
                 return TIGRIS_EXEC_ERR_MEM;
@@ -276,8 +286,8 @@ tigris_exec_error_t run_tile_ops(BandRun &run, bool first)
     for (uint16_t j = 0; j < run.src.num_ops; ++j) {
         while (j >= member_end && member + 1u < members) member_end += plan->stages[run.pctx.head + ++member].ops_count;
         run.kplan->weight_blob = run.blobs[member] != nullptr ? (const uint8_t *)run.blobs[member] : plan->weight_blob;
-        CostOp op;
-        run.src.op(run.src.ctx, j, &op);
+        CostOp scratch;
+        const CostOp &op = band_op(run, j, &scratch);
         tigris_exec_error_t rc = reload_inputs(run, op, space, space_start);
         if (rc != TIGRIS_EXEC_OK) return rc;
         if (op.spatial && space + 1 < run.n) ++space, space_start = ctx.mem->fast_used;
@@ -310,7 +320,7 @@ tigris_exec_error_t spill_tile_outputs(BandRun &run)
                      ? TIGRIS_EXEC_OK
                      : TIGRIS_EXEC_ERR_MEM;
         } else {
-            rc = slab_spill(ctx, t, full, slab_of(plan_cost_tensor(run.pctx, t)), sp.r0, sp.r1,
+            rc = slab_spill(ctx, t, full, slab_of(band_tensor(run, t)), sp.r0, sp.r1,
                             (const uint8_t *)ctx.mem->tensor_ptrs[t], sp.r1 - sp.r0, 0);
         }
         if (rc != TIGRIS_EXEC_OK) return rc;
@@ -337,8 +347,10 @@ tigris_exec_error_t run_tile(BandRun &run, uint32_t tile, bool first)
 
 tigris_exec_error_t band_describe(BandRun &run, uint16_t s, tigris_band_kind_t kind, uint16_t capacity)
 {
-    if (!plan_cost_source(run.ctx->plan, s, kind, &run.pctx, &run.src)) return TIGRIS_EXEC_ERR_TILE;
-    run.src.ctx = &run.pctx;  // the source points at this run's copy
+    CostSource plan_src;
+    if (!plan_cost_source(run.ctx->plan, s, kind, &run.pctx, &plan_src)) return TIGRIS_EXEC_ERR_TILE;
+    plan_src.ctx = &run.pctx;  // the source points at this run's copy
+    run.src = band_memo_fill(run.memo, plan_src);
     run.n = cost_spaces(run.src, run.spaces, capacity);
     return run.n == 0 ? TIGRIS_EXEC_ERR_TILE : TIGRIS_EXEC_OK;
 }

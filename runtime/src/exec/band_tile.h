@@ -12,6 +12,7 @@
 // (first) band (kNoSpace, kWholeSpace), info[2t + 1] = fast offset of its line buffer.
 #pragma once
 
+#include "exec/band_memo.h"
 #include "exec/exec_internal.h"
 #include "plan/band_cost_plan.h"
 
@@ -23,7 +24,8 @@ constexpr int32_t kWholeSpace = -2;
 struct BandRun {
     RunContext *ctx;
     PlanCostCtx pctx;
-    CostSource src;
+    CostSource src;  // answers from memo (band_describe): the description is computed once per stage
+    BandMemo memo;
     CostSpace *spaces;
     uint16_t n;
     bool line_buffered;

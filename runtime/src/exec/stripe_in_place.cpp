@@ -39,7 +39,7 @@ bool stripe_in_place(BandRun &run, uint16_t s, uint32_t rows, uint16_t *in_slot)
     const int32_t in_space = ctx.ws.roll[2 * in], out_space = ctx.ws.roll[2 * out];
     if (in_space < 0 || out_space < 0 || ctx.ws.last_stage[in] != s || ctx.ws.stage_in[*in_slot] == nullptr)
         return false;
-    const CostTensor ti = plan_cost_tensor(run.pctx, in), to = plan_cost_tensor(run.pctx, out);
+    const CostTensor ti = band_memo_tensor(run.memo, in), to = band_memo_tensor(run.memo, out);
     if (ti.bytes != to.bytes || ti.outer != to.outer) return false;
     const int32_t R = run.spaces[run.n - 1].rows;
     const int32_t b = rows < 1 ? 1 : (rows > (uint32_t)R ? R : (int32_t)rows);

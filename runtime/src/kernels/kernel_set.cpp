@@ -11,7 +11,8 @@ namespace tigris_rt {
 bool kernel_enabled_f32(uint8_t op_type, uint8_t dtype)
 {
     const ops::OpInfo *row = ops::op_info(op_type);
-    return row != nullptr && family_built(row->family) && (f32_dtypes_built(row->f32_dtypes) & ops::dtype_bit(dtype)) != 0;
+    return row != nullptr && family_built(row->family) &&
+           (f32_dtypes_built(row->f32_dtypes) & ops::dtype_bit(dtype)) != 0;
 }
 
 bool kernel_enabled_s8(uint8_t op_type)
@@ -23,13 +24,14 @@ bool kernel_enabled_s8(uint8_t op_type)
 bool kernel_enabled_s16(uint8_t op_type)
 {
     const ops::OpInfo *row = ops::op_info(op_type);
-    return row != nullptr && row->s16 != ops::S16::kNone && row->s16 != ops::S16::kByteMovement &&
+    return int16_built() && row != nullptr && row->s16 != ops::S16::kNone && row->s16 != ops::S16::kByteMovement &&
            family_built(row->family);
 }
 
 bool kernel_enabled(uint8_t op_type, uint8_t dtype)
 {
     if (dtype == TIGRIS_DTYPE_INT8 && kernel_enabled_s8(op_type)) return true;
+    if (dtype == TIGRIS_DTYPE_INT16 && !int16_built()) return false;  // quantized int16: the int16 kernels' only
     if (dtype == TIGRIS_DTYPE_INT16 && kernel_enabled_s16(op_type)) return true;
     return kernel_enabled_f32(op_type, dtype);
 }

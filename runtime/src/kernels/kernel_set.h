@@ -84,6 +84,17 @@ constexpr uint32_t f32_dtypes_built(uint32_t dtypes)
 #endif
 }
 
+// Whether this build has the int16 (16x8) kernels: TIGRIS_NO_KERNEL_INT16 (a firmware whose
+// plans hold no op on quantized int16 data) leaves them out, and the loader refuses such ops.
+constexpr bool int16_built()
+{
+#ifdef TIGRIS_NO_KERNEL_INT16
+    return false;
+#else
+    return true;
+#endif
+}
+
 constexpr bool f32_kernel_built(ops::F32 k)
 {
     for (const ops::OpInfo &row : ops::kOpTable.rows)

@@ -1,6 +1,7 @@
 // The band cost model against hand-derived byte counts: row spaces, clamped ranges and
 // paddings, band bytes, 2-D tiles, line buffers, the layout kinds and the broadcast rule.
 #include "bands_fixture.h"
+#include "exec/band_memo.h"
 
 using namespace bandtest;
 using namespace tigris_rt;
@@ -141,6 +142,75 @@ TEST(CostModel, TensorsAndBroadcast) {
   EXPECT_TRUE(cost_broadcast_whole(d4, 4, s4, 4, 1, 2));
   EXPECT_FALSE(cost_broadcast_whole(d4, 4, h4, 4, 1, 1));
   EXPECT_FALSE(cost_broadcast_whole(d4, 4, d4, 4, 1, 1));
+}
+
+// x [1,8,4,2] -> conv 3x3 s1 p1 -> then NEG and RELU alternately, `unary` ops, one stage banded
+// by 2 rows: more ops and tensors than the executor's BandMemo holds.
+PlanDesc conv_then_unaries(uint16_t unary) {
+  PlanDesc p;
+  const uint16_t x = add_tensor(p, "x", {1, 8, 4, 2}, TIGRIS_TENSOR_MODEL_INPUT);
+  uint16_t y = add_tensor(p, "y0", {1, 8, 4, 3});
+  const uint16_t c = add_op(p, TIGRIS_OP_CONV, {x}, {y});
+  p.ops[c].spatial = window(3, 3, 1, 1, 1, 1, 1, 1);
+  p.ops[c].weight = add_weight(p, std::vector<float>(3 * 3 * 3 * 2, 0.25f));
+  std::vector<uint16_t> ops = {c};
+  for (uint16_t i = 1; i <= unary; ++i) {
+    const uint16_t z =
+        add_tensor(p, "y" + std::to_string(i), {1, 8, 4, 3}, i == unary ? TIGRIS_TENSOR_MODEL_OUTPUT : (uint8_t)0);
+    ops.push_back(add_op(p, i % 2 ? TIGRIS_OP_NEG : TIGRIS_OP_RELU, {y}, {z}));
+    y = z;
+  }
+  add_stage(p, ops, {x}, {y});
+  p.model_inputs = {x};
+  p.model_outputs = {y};
+  tile_stage(p, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_STRIPE));
+  set_scheduled_peak(p);
+  return p;
+}
+
+// The memo answers every op and tensor as the plan's source does, those past its tables
+// included, so band figures and the banded run are the same with it.
+TEST(CostModel, MemoAnswersAsThePlanSource) {
+  const uint16_t unary = kBandMemoOps + 3;
+  const PlanDesc p = conv_then_unaries(unary);
+  Described d;
+  describe(p, TIGRIS_BAND_KIND_STRIPE, &d);
+  ASSERT_EQ(d.n, 2u);
+  BandMemo memo{};
+  const CostSource m = band_memo_fill(memo, d.src);
+  EXPECT_EQ(memo.num_ops, kBandMemoOps);
+  EXPECT_EQ(memo.num_tensors, kBandMemoTensors);
+  ASSERT_EQ(m.num_ops, d.src.num_ops);
+  for (uint16_t j = 0; j < m.num_ops; ++j) {
+    CostOp a, b;
+    d.src.op(d.src.ctx, j, &a);
+    m.op(m.ctx, j, &b);
+    EXPECT_EQ(a.spatial, b.spatial) << j;
+    EXPECT_EQ(a.inputs, b.inputs) << j;
+    EXPECT_EQ(a.outputs, b.outputs) << j;
+    EXPECT_EQ(a.num_inputs, b.num_inputs) << j;
+    EXPECT_EQ(a.num_outputs, b.num_outputs) << j;
+    EXPECT_EQ(0, std::memcmp(&a.row, &b.row, sizeof a.row)) << j;
+  }
+  for (uint16_t t = 0; t < d.f.plan.header->num_tensors; ++t) {
+    CostTensor a, b;
+    d.src.tensor(d.src.ctx, t, &a);
+    m.tensor(m.ctx, t, &b);
+    const CostTensor c = band_memo_tensor(memo, t);
+    EXPECT_EQ(0, std::memcmp(&a, &b, sizeof a)) << t;
+    EXPECT_EQ(0, std::memcmp(&a, &c, sizeof a)) << t;
+  }
+  CostSpace ms[8]{};
+  ASSERT_EQ(cost_spaces(m, ms, 8), d.n);
+  CostPeak pa, pb;
+  ASSERT_TRUE(cost_banded_peak(d.src, d.spaces, d.n, 2, 0, false, 32, &pa));
+  ASSERT_TRUE(cost_banded_peak(m, ms, d.n, 2, 0, false, 32, &pb));
+  EXPECT_EQ(pa.peak, pb.peak);
+  EXPECT_EQ(pa.tiles, pb.tiles);
+  // The executor bands it through the memo: bytes equal the whole run's, peak the scheduled.
+  std::vector<float> in(64);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = 0.125f * (float)((int)(i * 7 % 23) - 11);
+  expect_banded_equals_whole(p, {float_bytes(in)}, "conv + 11 unary ops");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #!/bin/sh
 # check_trimmed.sh DISPATCH_F32.o DISPATCH_S8.o RULES_MOVEMENT.o: the objects of a runtime built
-# with TIGRIS_NO_KERNEL_BINARY, _ACTIVATION, _MOVEMENT and _FLOAT32 reference no kernel or rule of
-# those families, and still reference the ones the build keeps.
+# with TIGRIS_NO_KERNEL_BINARY, _ACTIVATION, _MOVEMENT, _FLOAT32 and _INT16 reference no kernel or
+# rule of those families (nor the int16 kernels), and still reference the ones the build keeps.
 set -u
 f32=$1 s8=$2 movement=$3
 status=0
@@ -26,6 +26,9 @@ absent "$f32" tigris_rt::f32::conv tigris_rt::f32::pool tigris_rt::f32::softmax 
   tigris_rt::f32::pad tigris_rt::f32::transpose
 present "$f32" tigris_rt::f32::detection_postprocess tigris_rt::f32::cast tigris_rt::f32::reduce \
   tigris_rt::f32::binary tigris_rt::f32::unary
+# INT16: the float dispatcher no longer reaches the int16 kernels, only asks whether they own an op.
+absent "$f32" tigris_s16::dispatch
+present "$f32" tigris_s16::owns
 absent "$s8" tigris_s8::add tigris_s8::relu tigris_s8::copy tigris_s8::concat
 present "$s8" tigris_s8::conv tigris_s8::softmax tigris_s8::quantize_cast
 # Every movement rule is of a left-out family: the file references no rule helper at all.

@@ -73,8 +73,12 @@ extern "C" int tigris_dispatch_kernel(const tigris_plan_t *plan, const tigris_op
         if (ins[i] >= mem->num_tensors) return -1;
     for (uint8_t i = 0; i < op->num_outputs; ++i)
         if (outs[i] >= mem->num_tensors || mem->tensor_ptrs[outs[i]] == nullptr) return -1;
-    const int s16 = tigris_s16::dispatch(plan, op, op_index, mem);  // kDelegate: not the int16 kernels'
-    if (s16 != tigris_s16::kDelegate) return s16;
+    if (!tigris_rt::int16_built()) {  // TIGRIS_NO_KERNEL_INT16: the int16 kernels are not linked
+        if (tigris_s16::owns(plan, op)) return -1;
+    } else {
+        const int s16 = tigris_s16::dispatch(plan, op, op_index, mem);  // kDelegate: not the int16 kernels'
+        if (s16 != tigris_s16::kDelegate) return s16;
+    }
     if (!tigris_rt::kernel_enabled_f32(op->op_type, tigris_rt::op_kernel_dtype(plan, op))) return -1;
     Call c{plan, op, op_index, mem};
     return dispatch(c, tigris_rt::ops::op_info(op->op_type)->f32);

@@ -154,6 +154,19 @@ int32_t reduce_step(ReduceKind k, int32_t a, int32_t v)
     return a + v;
 }
 
+// reduce_step over `count` bytes `stride` apart, the kind's test hoisted out of the loop.
+int32_t reduce_run(ReduceKind k, int32_t a, const int8_t *x, uint32_t count, uint32_t stride)
+{
+    if (k == ReduceKind::kMax) {
+        for (; count > 0; --count, x += stride) a = *x > a ? *x : a;
+    } else if (k == ReduceKind::kMin) {
+        for (; count > 0; --count, x += stride) a = *x < a ? *x : a;
+    } else {
+        for (; count > 0; --count, x += stride) a += *x;
+    }
+    return a;
+}
+
 // The output byte of a reduced value (a raw max/min, or a raw sum over `count`).
 // SUM is TFLite's QuantizedMeanOrSum without the 1/count fold.
 int8_t reduced_value(ReduceKind kind, const PoolOut &p, const MeanOut &r, int32_t acc, int64_t count)
@@ -193,10 +206,7 @@ int spatial_reduce(const Call &c, ReduceKind kind)
             const bool fresh = !band.active || band.first;
             int32_t a = fresh ? reduce_init(kind) : acc[i];
             const int8_t *src = x + ((int64_t)n * buf_rows + row0) * cols * channels + ch;
-            for (int64_t e = 0; e < (int64_t)rows * cols; e++) {
-                const int32_t v = src[e * channels];
-                a = reduce_step(kind, a, v);
-            }
+            a = reduce_run(kind, a, src, (uint32_t)rows * (uint32_t)cols, (uint32_t)channels);
             if (band.active) acc[i] = a;
             if (!band.active || band.last) y[i] = reduced_value(kind, p, r, a, count);
         }

@@ -331,21 +331,35 @@ bool leading_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand
     return true;
 }
 
+// Whether tensor t has the channel stage's dtype: float32, or (an int8 stage) int8 with a
+// quant param, which the int8 kernels require.
+bool channel_stage_dtype(const tigris_plan_t *plan, uint16_t t, uint8_t dtype)
+{
+    const tigris_tensor_t &r = plan->tensors[t];
+    if (r.dtype != dtype) return false;
+    return dtype == TIGRIS_DTYPE_FLOAT32 || tigris_tensor_quant(plan, &r) != nullptr;
+}
+
 // Every op keeps each channel to itself: at most one channel-spatial op (Depthwise with one
 // output channel per input channel, MaxPool, AvgPool), unary and binary elementwise ops
-// otherwise (none with an axis attribute), rank-4 float32 stage I/O. The float kernels
-// index weights and broadcast operands by the global channel; the int8 ones do not.
+// otherwise (none with an axis attribute), rank-4 stage I/O, every tensor float32 or every
+// tensor quantized int8 (an int8 op then has an int8 kernel). The kernels index weights,
+// biases, per-channel requantization and broadcast operands by the global channel.
 bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
     if (s->inputs_count == 0 || s->outputs_count == 0 || !stage_io_rank(plan, s, 4)) return false;
     int32_t spatial = -1;
+    const uint8_t dtype = plan->tensors[rd_u16(plan->index_pool + s->inputs_off)].dtype;
+    if (dtype != TIGRIS_DTYPE_FLOAT32 && dtype != TIGRIS_DTYPE_INT8) return false;
     for (uint32_t j = 0; j < s->ops_count; j++) {
         const tigris_op_t &op = op_at(plan, s, j);
         if (op.num_inputs < 1 || op.num_outputs < 1 || ops::has_band(op.op_type, ops::kBandAxes)) return false;
+        if (dtype == TIGRIS_DTYPE_INT8 && (ops::op_info(op.op_type) == nullptr || ops::op_info(op.op_type)->s8 == ops::S8::kNone))
+            return false;
         for (uint32_t k = 0; k < op.num_inputs; k++)
-            if (plan->tensors[op_in(plan, op, k)].dtype != TIGRIS_DTYPE_FLOAT32) return false;
+            if (!channel_stage_dtype(plan, op_in(plan, op, k), dtype)) return false;
         for (uint32_t k = 0; k < op.num_outputs; k++)
-            if (plan->tensors[op_out(plan, op, k)].dtype != TIGRIS_DTYPE_FLOAT32) return false;
+            if (!channel_stage_dtype(plan, op_out(plan, op, k), dtype)) return false;
         if (ops::has_band(op.op_type, ops::kBandChannelSpatial)) {
             const uint16_t in = op_in(plan, op, 0), out = op_out(plan, op, 0);
             if (spatial >= 0 || plan->tensors[in].ndim != 4 || plan->tensors[out].ndim != 4 ||

@@ -387,6 +387,21 @@ bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
     return true;
 }
 
+// One Concat along axis a of distinct inputs of the output's rank, equal to it on every
+// other axis: bands of output rows along a, each reading only the inputs that cover them.
+bool concat_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
+{
+    const tigris_op_t *op = single_op(plan, s);
+    uint32_t axis = 0;
+    if (!op || op->op_type != TIGRIS_OP_CONCAT || !concat_band_axis(plan, stage_op(plan, s, 0), &axis)) return false;
+    const uint16_t out = op_out(plan, *op, 0);
+    b->extent = (uint32_t)tensor_dim(plan, out, axis);
+    b->axis = (uint8_t)axis;
+    b->rank = plan->tensors[out].ndim;
+    b->halo = 0;
+    return b->extent >= 1;
+}
+
 bool kind_conditions(const tigris_plan_t *plan, const tigris_stage_t *s, tigris_band_kind_t kind, StageBand *b)
 {
     switch (kind) {
@@ -398,6 +413,7 @@ bool kind_conditions(const tigris_plan_t *plan, const tigris_stage_t *s, tigris_
     case TIGRIS_BAND_KIND_LEADING: return leading_holds(plan, s, b);
     case TIGRIS_BAND_KIND_STRIPE: return stripe_holds(plan, s, b);
     case TIGRIS_BAND_KIND_CHANNELS: return channels_holds(plan, s, b);
+    case TIGRIS_BAND_KIND_CONCAT: return concat_holds(plan, s, b);
     default: return false;
     }
 }
@@ -449,6 +465,29 @@ bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, 
     }
     // LayerNorm normalizes every axis from its first named one.
     return t != TIGRIS_OP_LAYER_NORM || first > hi;
+}
+
+bool concat_band_axis(const tigris_plan_t *plan, uint16_t op_index, uint32_t *axis)
+{
+    const tigris_op_t &op = plan->ops[op_index];
+    if (op.op_type != TIGRIS_OP_CONCAT || op.num_inputs < 1 || op.num_outputs != 1) return false;
+    const uint16_t out = op_out(plan, op, 0);
+    const uint32_t rank = plan->tensors[out].ndim;
+    uint8_t len = 0;
+    const uint8_t *axes = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_AXES, &len);
+    if (rank == 0 || (axes != nullptr && (len != 1 || axes[0] >= rank))) return false;
+    *axis = axes != nullptr ? axes[0] : rank - 1u;
+    int64_t rows = 0;
+    for (uint32_t k = 0; k < op.num_inputs; k++) {
+        const uint16_t in = op_in(plan, op, k);
+        if (plan->tensors[in].ndim != rank || plan->tensors[in].dtype != plan->tensors[out].dtype) return false;
+        for (uint32_t j = 0; j < k; j++)
+            if (op_in(plan, op, j) == in) return false;  // each input is loaded once, as its own band
+        for (uint32_t a = 0; a < rank; a++)
+            if (a != *axis && tensor_dim(plan, in, a) != tensor_dim(plan, out, a)) return false;
+        rows += tensor_dim(plan, in, *axis);
+    }
+    return rows == tensor_dim(plan, out, *axis);
 }
 
 bool stripe_spatial_op(uint8_t type) { return ops::has_band(type, ops::kBandStripe); }
@@ -626,7 +665,7 @@ tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *s
     if (!bandable_stage(plan, stage)) return TIGRIS_BAND_KIND_NONE;
     const uint8_t band = plan->tile_plans_v11[stage->tile_plan_idx].facts.band;
     const uint8_t stated = TIGRIS_TILE_BAND_KIND(band);
-    if (stated == TIGRIS_BAND_KIND_NONE || stated > TIGRIS_BAND_KIND_CHANNELS) return TIGRIS_BAND_KIND_NONE;
+    if (stated == TIGRIS_BAND_KIND_NONE || stated > TIGRIS_BAND_KIND_CONCAT) return TIGRIS_BAND_KIND_NONE;
     const tigris_band_kind_t kind = (tigris_band_kind_t)stated;
     return band_kind_holds(plan, stage, kind, TIGRIS_TILE_BAND_MODE(band), out) ? kind : TIGRIS_BAND_KIND_NONE;
 }

@@ -199,7 +199,8 @@ TEST_P(TflmInt8ChannelBands, ChosenAtTightBudgetsAndBitExact) {
     check_all(fast);
     // In an arena of exactly the plan's requirement the runtime holds all of it: the
     // measured peak is the scheduled one.
-    const PlanRun r = run_plan(c.plan, cases_[0].inputs, static_cast<uint32_t>(c.schedule.slow.peak_bytes + (4u << 20)));
+    const PlanRun r =
+        run_plan(c.plan, cases_[0].inputs, static_cast<uint32_t>(c.schedule.slow.peak_bytes + (4u << 20)));
     ASSERT_EQ(r.error, "");
     EXPECT_EQ(r.fast_peak, r.fast_size) << "at " << fast;
   }

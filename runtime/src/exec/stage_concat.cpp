@@ -24,8 +24,8 @@ struct ConcatStage {
 Slab slab_along(const tigris_plan_t *plan, uint16_t t, uint32_t axis)
 {
     const tigris_tensor_t &x = plan->tensors[t];
-    const CostTensor c =
-        cost_tensor(tigris_tensor_shape(plan, &x), x.ndim, (uint8_t)tigris_dtype_size(x.dtype), (uint8_t)axis, false, 0);
+    const CostTensor c = cost_tensor(tigris_tensor_shape(plan, &x), x.ndim, (uint8_t)tigris_dtype_size(x.dtype),
+                                     (uint8_t)axis, false, 0);
     return slab_of(c);
 }
 

@@ -354,7 +354,8 @@ bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
     for (uint32_t j = 0; j < s->ops_count; j++) {
         const tigris_op_t &op = op_at(plan, s, j);
         if (op.num_inputs < 1 || op.num_outputs < 1 || ops::has_band(op.op_type, ops::kBandAxes)) return false;
-        if (dtype == TIGRIS_DTYPE_INT8 && (ops::op_info(op.op_type) == nullptr || ops::op_info(op.op_type)->s8 == ops::S8::kNone))
+        if (dtype == TIGRIS_DTYPE_INT8 &&
+            (ops::op_info(op.op_type) == nullptr || ops::op_info(op.op_type)->s8 == ops::S8::kNone))
             return false;
         for (uint32_t k = 0; k < op.num_inputs; k++)
             if (!channel_stage_dtype(plan, op_in(plan, op, k), dtype)) return false;

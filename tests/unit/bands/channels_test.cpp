@@ -191,10 +191,11 @@ PlanDesc per_channel_factors(PlanDesc p) {
   return p;
 }
 
-void check_s8_bands(const SpatialCase& c, std::initializer_list<std::pair<uint32_t, uint16_t>> sizes, const char* what) {
+void check_s8_bands(const SpatialCase& c, std::initializer_list<std::pair<uint32_t, uint16_t>> sizes,
+                    const char* what) {
   for (auto [h, ch] : sizes) {
-    const PlanDesc p =
-        c.type == TIGRIS_OP_DEPTHWISE ? per_channel_factors(spatial_plan(c, chans(h, ch))) : spatial_plan(c, chans(h, ch));
+    const PlanDesc p = c.type == TIGRIS_OP_DEPTHWISE ? per_channel_factors(spatial_plan(c, chans(h, ch)))
+                                                     : spatial_plan(c, chans(h, ch));
     const std::string name = std::string(what) + " " + std::to_string(h) + " rows x " + std::to_string(ch) + " ch";
     const RunResult r = expect_banded_equals_whole(p, inputs_for(p), name);
     EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_CHANNELS}) << name;
@@ -207,8 +208,8 @@ void check_s8_bands(const SpatialCase& c, std::initializer_list<std::pair<uint32
 
 TEST(Channels, Int8DepthwiseBandsEqualWhole) {
   // Per-channel requantization: the factors of channel c are not those of channel 0.
-  const PlanDesc p = per_channel_factors(spatial_plan(
-      s8_depthwise({1, 6, 4, 9}, window(3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 9)), chans(2, 4)));
+  const PlanDesc p = per_channel_factors(
+      spatial_plan(s8_depthwise({1, 6, 4, 9}, window(3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 9)), chans(2, 4)));
   const QuantDesc& q = p.quant[p.tensors[1].quant];
   ASSERT_EQ(q.multipliers.size(), 9u);
   EXPECT_NE(q.multipliers[0], q.multipliers[5]);
@@ -243,8 +244,8 @@ TEST(Channels, Int8PoolsBandsEqualWhole) {
 TEST(Channels, Int8BroadcastAndResidualOperands) {
   for (auto [h, ch] : std::initializer_list<std::pair<uint32_t, uint16_t>>{{1, 1}, {2, 4}, {3, 5}, {6, 6}}) {
     const std::string hc = std::to_string(h) + "x" + std::to_string(ch);
-    for (std::vector<int32_t> shape : {std::vector<int32_t>{1, 1, 1, 6}, std::vector<int32_t>{1, 6, 5, 6},
-                                       std::vector<int32_t>{1, 6, 1, 6}}) {
+    for (std::vector<int32_t> shape :
+         {std::vector<int32_t>{1, 1, 1, 6}, std::vector<int32_t>{1, 6, 5, 6}, std::vector<int32_t>{1, 6, 1, 6}}) {
       const PlanDesc p = per_channel_factors(depthwise_add(shape, chans(h, ch), true));
       const RunResult r = expect_banded_equals_whole(p, inputs_for(p), "int8 add " + hc);
       EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_CHANNELS}) << hc;

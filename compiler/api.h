@@ -148,8 +148,8 @@ struct StageSummary {
   uint64_t slow_bytes = 0;           // slow memory in use at the end of this stage
   bool fits = true;                  // peak_bytes <= fast budget
   bool needs_tiling = false;         // banded or chained: too large to run whole
-  // How it runs: "untiled", "stripe", "2D tile", "row bands", "reduce by rows", "transpose",
-  // "reshape bands", "leading bands", or "chain" (every member).
+  // How it runs: "untiled", "stripe", "2D tile", "channel bands", "concat bands", "row bands",
+  // "reduce by rows", "transpose", "reshape bands", "leading bands", or "chain" (every member).
   std::string kind = "untiled";
   uint32_t tiles = 0;       // bands (x column tiles); a chain's on its head
   uint32_t tile_rows = 0;   // rows per band (a chain head: chain_tile_h)

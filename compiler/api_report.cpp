@@ -111,6 +111,7 @@ const char* kind_name(const schedule::Stage& st) {
   case TIGRIS_BAND_KIND_STRIPE: return "stripe";
   case TIGRIS_BAND_KIND_HW: return "2D tile";
   case TIGRIS_BAND_KIND_CHANNELS: return "channel bands";
+  case TIGRIS_BAND_KIND_CONCAT: return "concat bands";
   case TIGRIS_BAND_KIND_ROWS: return "row bands";
   case TIGRIS_BAND_KIND_BY_INPUT: return "reduce by rows";
   case TIGRIS_BAND_KIND_TRANSPOSE: return "transpose";

@@ -547,7 +547,7 @@ tigris_tile_facts_t stage_facts(const tigris_plan_t& plan, size_t s, const tigri
   if (stated == TIGRIS_BAND_KIND_NONE) {
     if (tigris_rt::derive_band_kind(&plan, stage, &band) == TIGRIS_BAND_KIND_NONE)
       fail(what + ": no band kind holds for its tile record");
-  } else if (stated > TIGRIS_BAND_KIND_CHANNELS ||
+  } else if (stated > TIGRIS_BAND_KIND_CONCAT ||
              !tigris_rt::band_kind_holds(&plan, stage, static_cast<tigris_band_kind_t>(stated),
                                          TIGRIS_TILE_BAND_MODE(rec.facts.band), &band)) {
     fail(what + ": its tile record's band kind " + std::to_string(stated) + " does not hold");

@@ -20,6 +20,7 @@ std::string band_kind_name(uint8_t kind) {
   case TIGRIS_BAND_KIND_HW: return "HW";
   case TIGRIS_BAND_KIND_STRIPE: return "STRIPE";
   case TIGRIS_BAND_KIND_CHANNELS: return "CHANNELS";
+  case TIGRIS_BAND_KIND_CONCAT: return "CONCAT";
   default: return "";
   }
 }

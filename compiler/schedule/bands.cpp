@@ -104,8 +104,10 @@ Candidate banded_layout(Probe& probe, uint16_t s, uint8_t kind, const StageBand&
   c.band.extent = b.extent;
   c.band.tiles = (b.extent + lo - 1) / lo;
   static const char* names[] = {
-      "", "reshape bands", "leading bands", "row bands", "transpose bands", "reduction by input rows", "", "", ""};
-  c.decision = std::string(names[kind <= 8 ? kind : 0]) + " of " + std::to_string(lo) + " of " + std::to_string(b.extent);
+      "", "reshape bands", "leading bands", "row bands", "transpose bands", "reduction by input rows", "", "",
+      "", "concat bands"};
+  c.decision =
+      std::string(names[kind <= 9 ? kind : 0]) + " of " + std::to_string(lo) + " of " + std::to_string(b.extent);
   return c;
 }
 
@@ -123,11 +125,16 @@ struct KindTry {
   uint16_t flags;
 };
 
-constexpr KindTry kKinds[] = {
-    {TIGRIS_BAND_KIND_STRIPE, 0},    {TIGRIS_BAND_KIND_HW, 0},        {TIGRIS_BAND_KIND_CHANNELS, 0},
-    {TIGRIS_BAND_KIND_ROWS, 0},      {TIGRIS_BAND_KIND_BY_INPUT, 0},
-    {TIGRIS_BAND_KIND_TRANSPOSE, 0}, {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
-    {TIGRIS_BAND_KIND_RESHAPE, 0},   {TIGRIS_BAND_KIND_LEADING, 0}};
+constexpr KindTry kKinds[] = {{TIGRIS_BAND_KIND_STRIPE, 0},
+                              {TIGRIS_BAND_KIND_HW, 0},
+                              {TIGRIS_BAND_KIND_CHANNELS, 0},
+                              {TIGRIS_BAND_KIND_ROWS, 0},
+                              {TIGRIS_BAND_KIND_BY_INPUT, 0},
+                              {TIGRIS_BAND_KIND_TRANSPOSE, 0},
+                              {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
+                              {TIGRIS_BAND_KIND_RESHAPE, 0},
+                              {TIGRIS_BAND_KIND_LEADING, 0},
+                              {TIGRIS_BAND_KIND_CONCAT, 0}};
 
 // Calls fn(kind try, stage band) for every kind whose conditions, band access and facts
 // hold for ops [first, end) as stage 0 of the probe (with a record stating the kind).
@@ -137,6 +144,7 @@ void each_kind(Probe& probe, int first, int end, const std::vector<ir::TensorId>
   if (inputs.empty() || outputs.empty() || inputs.size() > kMaxStageInputs || outputs.size() > kMaxStageOutputs) return;
   for (const KindTry& t : kKinds) {
     const auto kind = static_cast<tigris_band_kind_t>(t.kind);
+    if (kind == TIGRIS_BAND_KIND_CONCAT && end - first != 1) continue;  // one op: skip the probe
     probe.clear();
     const uint16_t s = probe.add_stage(first, end, inputs, outputs);
     probe.set_record(s, record_for(t.kind, 0, 1, 1, t.flags));

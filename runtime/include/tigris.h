@@ -114,7 +114,8 @@ typedef enum {
     TIGRIS_BAND_KIND_BY_INPUT = 5,
     TIGRIS_BAND_KIND_HW = 6,
     TIGRIS_BAND_KIND_STRIPE = 7,
-    TIGRIS_BAND_KIND_CHANNELS = 8 /* rows x channel bands of channel-separable ops (float32) */
+    TIGRIS_BAND_KIND_CHANNELS = 8, /* rows x channel bands of channel-separable ops (float32 or int8) */
+    TIGRIS_BAND_KIND_CONCAT = 9    /* a Concat banded along its own axis */
 } tigris_band_kind_t;
 
 /* Leading band modes (high nibble of `band`). */

@@ -53,6 +53,10 @@ typedef enum {
  * [chan0, chan0 + chans) of its rows (every column), packed; channel-separable
  * kernels (depthwise, pools, elementwise) index weights and broadcast operands
  * by the global channel.
+ * concat_tiled: a Concat banded along its own axis; the output buffer holds
+ * units [out_row0, out_row0 + out_h) of that axis of every block of the axes
+ * before it, packed; input k's buffer holds, packed the same way, the units of
+ * its own that fall in that range (none: the input is not read).
  * transposed_tile: the executor gathers a packed band; the kernel transposes
  * t_outer blocks of [t_rows, t_cols] into [t_cols, t_rows], each element
  * t_block elements wide.
@@ -76,6 +80,8 @@ typedef struct {
     int32_t t_outer, t_rows, t_cols, t_block;
     void *reduce_acc;
     int32_t chan0, chans;
+    uint8_t concat_tiled;
+    uint8_t reserved[3];
 } tigris_tile_ctx_t;
 
 struct tigris_exec_stats;

@@ -38,7 +38,8 @@ typedef enum {
     TIGRIS_PATH_CHAIN = 7,
     TIGRIS_PATH_CONTROL = 8,
     TIGRIS_PATH_LEADING = 9,
-    TIGRIS_PATH_CHANNELS = 10 /* rows x channel bands */
+    TIGRIS_PATH_CHANNELS = 10, /* rows x channel bands */
+    TIGRIS_PATH_CONCAT = 11    /* a Concat banded along its own axis */
 } tigris_trace_path_t;
 
 #define TIGRIS_TRACE_POOL_FAST 0

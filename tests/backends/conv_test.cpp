@@ -208,3 +208,39 @@ TEST(ConvFactors, ShiftOf31FallsBackWhetherCheckedPerCallOrAtPrepare) {
   c.w_scales = {0.01f, 0.5f, 0.02f, 0.03f};
   EXPECT_TRUE(tigris_accel::plan_factors_in_range(conv_plan(c, 5).plan));
 }
+
+// A channel band (chan_tiled: channels [chan0, chan0 + chans) of every row and column,
+// packed) reads weights, biases and factors at the global channel, which the vendors' calls
+// do not: both adapters fall back, per-tensor factors included, and the band holds the whole
+// run's channels.
+TEST(DepthwiseBands, ChannelBandsFallBack) {
+  BACKENDS_OR_SKIP();
+  for (bool per_tensor : {false, true}) {
+    ConvCase c = dwise({1, 6, 5, 8}, 1, 3, 1, 1, 1, 1, 1);
+    c.per_tensor = per_tensor;
+    const OpPlan p = conv_plan(c, 31);
+    constexpr int32_t kPixels = 6 * 5, kC = 8, kChan0 = 3, kChans = 4;
+    std::vector<Bytes> bufs(2);
+    for (int32_t px = 0; px < kPixels; ++px)
+      for (int32_t k = 0; k < kChans; ++k) bufs[0].push_back(p.bufs[0][(size_t)(px * kC + kChan0 + k)]);
+    bufs[1] = Bytes((size_t)kPixels * kChans, 0x55);
+    tigris_tile_ctx_t t{};
+    t.active = 1;
+    t.chan_tiled = 1;
+    t.chan0 = kChan0;
+    t.chans = kChans;
+    t.in_h = 6;
+    t.out_h = 6;
+    t.pad_top = t.pad_bottom = 1;
+    for (const Backend& b : backends()) {
+      const std::string name = std::string(b.name) + (per_tensor ? " per-tensor" : " per-channel") + " channel band";
+      const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
+      const Compared r = compare_op(p.plan, p.op, bufs, b, t);
+      expect_identical(r, false, name);
+      ASSERT_EQ(r.acc.size(), 1u);
+      for (int32_t px = 0; px < kPixels; ++px)
+        for (int32_t k = 0; k < kChans; ++k)
+          ASSERT_EQ(r.acc[0][(size_t)(px * kChans + k)], whole.ref[0][(size_t)(px * kC + kChan0 + k)]) << name;
+    }
+  }
+}

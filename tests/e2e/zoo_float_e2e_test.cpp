@@ -4,7 +4,8 @@
 // folded (static_shapes.cpp); its channel shuffles become Gathers that, with its channel Slices and Concats, band
 // along rows, so it also runs and matches at 64K and at its floor in an arena of exactly the budget. lstm_h32_t20's
 // LSTM node maps onto the plan's LSTM op (passes/recurrent.cpp); it also runs and matches at its floor, the smallest
-// budget the scheduler finds.
+// budget the scheduler finds. DenseNet-121's Concats band along their own axis, so it runs
+// and matches at its floor too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -155,3 +156,28 @@ TEST(ZooLstm, MatchesPyTorchAtItsFloor) {
 }
 
 }  // namespace
+
+// DenseNet-121's dense blocks join many layers' outputs with Concats along the channels.
+// Banded along their own axis (CONCAT), each band of channels reads only the inputs that
+// cover it, so no Concat holds its inputs together: the floor falls from 64K (set by
+// denseblock1's Concat) to 8K, where the plan matches PyTorch in an arena of exactly the
+// budget.
+TEST(ZooDenseNet, ConcatBandsAtItsFloorMatchPyTorch) {
+  if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << models_dir() << " is absent";
+  const std::string name = "densenet121_128";
+  compiler::Model m = compiler::load_model(zoo(name + ".onnx"));
+  NpyArray in = read_npy(zoo(name + ".input.npy"));
+  std::vector<float> ref = read_npy(zoo(name + ".output.npy")).floats();
+  compiler::Budgets probe;
+  probe.fast = 16u << 20;
+  const uint64_t floor = compiler::schedule(m, probe).fast.minimum_for_partition_bytes;
+  EXPECT_LT(floor, 64u * 1024) << "Concats no longer band along their axis";
+  CompiledRun r = run_in_exactly(m, floor, in.data);
+  ASSERT_EQ(r.run.error, "") << "at " << floor;
+  size_t concat_stages = 0;
+  for (const compiler::StageSummary& s : r.compile.schedule.stages) concat_stages += s.kind == "concat bands";
+  EXPECT_GT(concat_stages, 0u);
+  EXPECT_EQ(r.run.fast_size, floor);
+  EXPECT_LE(r.run.fast_peak, floor);
+  expect_close(r.run.outputs.at(0), ref, name + " at its floor " + std::to_string(floor));
+}

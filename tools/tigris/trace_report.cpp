@@ -77,6 +77,7 @@ std::string trace_kind_name(uint8_t path, uint16_t stages) {
   case TIGRIS_PATH_CONTROL: return "control";
   case TIGRIS_PATH_LEADING: return "leading bands";
   case TIGRIS_PATH_CHANNELS: return "channel bands";
+  case TIGRIS_PATH_CONCAT: return "concat bands";
   default: return "path " + std::to_string(path);
   }
 }

@@ -46,7 +46,8 @@ enum class StagePath : uint8_t {
     Chain = TIGRIS_PATH_CHAIN,
     Control = TIGRIS_PATH_CONTROL,
     Leading = TIGRIS_PATH_LEADING,
-    Channels = TIGRIS_PATH_CHANNELS
+    Channels = TIGRIS_PATH_CHANNELS,
+    Concat = TIGRIS_PATH_CONCAT
 };
 
 // run_plan.cpp: the stage loop. run_stages runs the main graph; run_stage_range the
@@ -73,6 +74,7 @@ tigris_exec_error_t run_stage_transpose(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_stage_rows(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_stage_reshape(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_stage_leading(RunContext &ctx, uint16_t s);
+tigris_exec_error_t run_stage_concat(RunContext &ctx, uint16_t s);  // stage_concat.cpp
 tigris_exec_error_t run_stage_channels(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_chain(RunContext &ctx, uint16_t head, uint16_t *consumed);
 

@@ -51,6 +51,7 @@ bool path_of_kind(tigris_band_kind_t kind, StagePath *path)
     case TIGRIS_BAND_KIND_RESHAPE: *path = StagePath::Reshape; return true;
     case TIGRIS_BAND_KIND_LEADING: *path = StagePath::Leading; return true;
     case TIGRIS_BAND_KIND_CHANNELS: *path = StagePath::Channels; return true;
+    case TIGRIS_BAND_KIND_CONCAT: *path = StagePath::Concat; return true;
     case TIGRIS_BAND_KIND_NONE: break;
     }
     return false;
@@ -91,6 +92,7 @@ tigris_exec_error_t run_stage(RunContext &ctx, uint16_t s, StagePath path, uint1
     case StagePath::Reshape: return run_stage_reshape(ctx, s);
     case StagePath::Leading: return run_stage_leading(ctx, s);
     case StagePath::Channels: return run_stage_channels(ctx, s);
+    case StagePath::Concat: return run_stage_concat(ctx, s);
     case StagePath::Chain: return run_chain(ctx, s, consumed);
     }
     return TIGRIS_EXEC_ERR_TILE;

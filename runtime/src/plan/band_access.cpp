@@ -178,6 +178,20 @@ bool single_op_band_ok(const tigris_plan_t *p, const tigris_stage_t *s)
     return list_at(p, op.outputs_off, 0) == list_at(p, s->outputs_off, 0);
 }
 
+// CONCAT: every input of the one op a non-constant stage input (each is loaded in pieces),
+// its one output the stage's only output.
+bool concat_band_ok(const tigris_plan_t *p, const tigris_stage_t *s)
+{
+    if (s->ops_count != 1 || s->outputs_count != 1) return false;
+    const tigris_op_t &op = p->ops[list_at(p, s->ops_off, 0)];
+    if (op.num_inputs < 1 || op.num_outputs != 1) return false;
+    for (uint32_t k = 0; k < op.num_inputs; k++) {
+        const uint16_t in = list_at(p, op.inputs_off, k);
+        if (is_constant(p, in) || !in_list(p, s->inputs_off, s->inputs_count, in)) return false;
+    }
+    return list_at(p, op.outputs_off, 0) == list_at(p, s->outputs_off, 0);
+}
+
 }  // namespace
 
 tigris_error_t check_tile_band(const tigris_plan_t *plan, const tigris_stage_t *stage, const StageBand *band)
@@ -203,6 +217,7 @@ tigris_error_t check_tile_band(const tigris_plan_t *plan, const tigris_stage_t *
         w.ext0 = band->extent;
         break;
     case TIGRIS_BAND_KIND_NONE: return TIGRIS_OK;
+    case TIGRIS_BAND_KIND_CONCAT: return concat_band_ok(plan, stage) ? TIGRIS_OK : TIGRIS_ERR_TILE_BAND;
     default: return single_op_band_ok(plan, stage) ? TIGRIS_OK : TIGRIS_ERR_TILE_BAND;
     }
     return walk_stage(w) ? TIGRIS_OK : TIGRIS_ERR_TILE_BAND;

@@ -151,6 +151,30 @@ void plan_stated_band(const tigris_plan_t *plan, uint16_t s, uint32_t extent, ui
     *cols = w;
 }
 
+uint64_t plan_concat_peak(const tigris_plan_t *plan, uint16_t op_index, uint32_t axis, uint32_t band, uint32_t align)
+{
+    const tigris_op_t &op = plan->ops[op_index];
+    const tigris_tensor_t &y = plan->tensors[tigris_op_outputs(plan, &op)[0]];
+    const int32_t extent = tensor_dim(plan, tigris_op_outputs(plan, &op)[0], axis);
+    if (extent < 1 || y.size_bytes % (uint32_t)extent != 0) return UINT64_MAX;
+    const uint64_t row_bytes = y.size_bytes / (uint32_t)extent;  // outer x cell bytes per row of the axis
+    const int32_t b = band < 1 ? 1 : (band > (uint32_t)extent ? extent : (int32_t)band);
+    uint64_t peak = 0;
+    for (int32_t o0 = 0; o0 < extent; o0 += b) {
+        const int32_t o1 = o0 + b < extent ? o0 + b : extent;
+        uint64_t bytes = cost_align(row_bytes * (uint64_t)(o1 - o0), align);
+        int32_t off = 0;
+        for (uint32_t k = 0; k < op.num_inputs; k++) {
+            const int32_t n = tensor_dim(plan, tigris_op_inputs(plan, &op)[k], axis);
+            const int32_t lo = o0 > off ? o0 : off, hi = o1 < off + n ? o1 : off + n;
+            if (hi > lo) bytes += cost_align(row_bytes * (uint64_t)(hi - lo), align);
+            off += n;
+        }
+        if (bytes > peak) peak = bytes;
+    }
+    return peak;
+}
+
 bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, CostSpace *spaces, uint16_t capacity,
                      CostPeak *out)
 {
@@ -161,6 +185,14 @@ bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, Cost
     if (st.chain_len < 2) {
         kind = stage_band(plan, &st, &band);
         if (kind == TIGRIS_BAND_KIND_NONE) return false;
+    }
+    if (kind == TIGRIS_BAND_KIND_CONCAT) {
+        uint32_t rows, cols;
+        plan_stated_band(plan, s, band.extent, 1, &rows, &cols);
+        out->peak = plan_concat_peak(plan, tigris_stage_ops(plan, &st)[0], band.axis, rows, align);
+        out->band = out->peak;
+        out->tiles = (band.extent + rows - 1u) / rows;
+        return out->peak != UINT64_MAX;
     }
     if (kind != TIGRIS_BAND_KIND_NONE && kind != TIGRIS_BAND_KIND_STRIPE && kind != TIGRIS_BAND_KIND_HW &&
         kind != TIGRIS_BAND_KIND_ROWS && kind != TIGRIS_BAND_KIND_CHANNELS) {

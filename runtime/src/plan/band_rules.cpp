@@ -326,21 +326,36 @@ bool leading_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand
     return true;
 }
 
+// Whether tensor t has the channel stage's dtype: float32, or (an int8 stage) int8 with a
+// quant param, which the int8 kernels require.
+bool channel_stage_dtype(const tigris_plan_t *plan, uint16_t t, uint8_t dtype)
+{
+    const tigris_tensor_t &r = plan->tensors[t];
+    if (r.dtype != dtype) return false;
+    return dtype == TIGRIS_DTYPE_FLOAT32 || tigris_tensor_quant(plan, &r) != nullptr;
+}
+
 // Every op keeps each channel to itself: at most one channel-spatial op (Depthwise with one
 // output channel per input channel, MaxPool, AvgPool), unary and binary elementwise ops
-// otherwise (none with an axis attribute), rank-4 float32 stage I/O. The float kernels
-// index weights and broadcast operands by the global channel; the int8 ones do not.
+// otherwise (none with an axis attribute), rank-4 stage I/O, every tensor float32 or every
+// tensor quantized int8 (an int8 op then has an int8 kernel). The kernels index weights,
+// biases, per-channel requantization and broadcast operands by the global channel.
 bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
     if (s->inputs_count == 0 || s->outputs_count == 0 || !stage_io_rank(plan, s, 4)) return false;
     int32_t spatial = -1;
+    const uint8_t dtype = plan->tensors[rd_u16(plan->index_pool + s->inputs_off)].dtype;
+    if (dtype != TIGRIS_DTYPE_FLOAT32 && dtype != TIGRIS_DTYPE_INT8) return false;
     for (uint32_t j = 0; j < s->ops_count; j++) {
         const tigris_op_t &op = op_at(plan, s, j);
         if (op.num_inputs < 1 || op.num_outputs < 1 || ops::has_band(op.op_type, ops::kBandAxes)) return false;
+        if (dtype == TIGRIS_DTYPE_INT8 &&
+            (ops::op_info(op.op_type) == nullptr || ops::op_info(op.op_type)->s8 == ops::S8::kNone))
+            return false;
         for (uint32_t k = 0; k < op.num_inputs; k++)
-            if (plan->tensors[op_in(plan, op, k)].dtype != TIGRIS_DTYPE_FLOAT32) return false;
+            if (!channel_stage_dtype(plan, op_in(plan, op, k), dtype)) return false;
         for (uint32_t k = 0; k < op.num_outputs; k++)
-            if (plan->tensors[op_out(plan, op, k)].dtype != TIGRIS_DTYPE_FLOAT32) return false;
+            if (!channel_stage_dtype(plan, op_out(plan, op, k), dtype)) return false;
         if (ops::has_band(op.op_type, ops::kBandChannelSpatial)) {
             const uint16_t in = op_in(plan, op, 0), out = op_out(plan, op, 0);
             if (spatial >= 0 || plan->tensors[in].ndim != 4 || plan->tensors[out].ndim != 4 ||
@@ -368,6 +383,21 @@ bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
     return true;
 }
 
+// One Concat along axis a of distinct inputs of the output's rank, equal to it on every
+// other axis: bands of output rows along a, each reading only the inputs that cover them.
+bool concat_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
+{
+    const tigris_op_t *op = single_op(plan, s);
+    uint32_t axis = 0;
+    if (!op || op->op_type != TIGRIS_OP_CONCAT || !concat_band_axis(plan, stage_op(plan, s, 0), &axis)) return false;
+    const uint16_t out = op_out(plan, *op, 0);
+    b->extent = (uint32_t)tensor_dim(plan, out, axis);
+    b->axis = (uint8_t)axis;
+    b->rank = plan->tensors[out].ndim;
+    b->halo = 0;
+    return b->extent >= 1;
+}
+
 bool kind_conditions(const tigris_plan_t *plan, const tigris_stage_t *s, tigris_band_kind_t kind, StageBand *b)
 {
     switch (kind) {
@@ -379,6 +409,7 @@ bool kind_conditions(const tigris_plan_t *plan, const tigris_stage_t *s, tigris_
     case TIGRIS_BAND_KIND_LEADING: return leading_holds(plan, s, b);
     case TIGRIS_BAND_KIND_STRIPE: return stripe_holds(plan, s, b);
     case TIGRIS_BAND_KIND_CHANNELS: return channels_holds(plan, s, b);
+    case TIGRIS_BAND_KIND_CONCAT: return concat_holds(plan, s, b);
     default: return false;
     }
 }
@@ -430,6 +461,29 @@ bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, 
     }
     // LayerNorm normalizes every axis from its first named one.
     return t != TIGRIS_OP_LAYER_NORM || first > hi;
+}
+
+bool concat_band_axis(const tigris_plan_t *plan, uint16_t op_index, uint32_t *axis)
+{
+    const tigris_op_t &op = plan->ops[op_index];
+    if (op.op_type != TIGRIS_OP_CONCAT || op.num_inputs < 1 || op.num_outputs != 1) return false;
+    const uint16_t out = op_out(plan, op, 0);
+    const uint32_t rank = plan->tensors[out].ndim;
+    uint8_t len = 0;
+    const uint8_t *axes = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_AXES, &len);
+    if (rank == 0 || (axes != nullptr && (len != 1 || axes[0] >= rank))) return false;
+    *axis = axes != nullptr ? axes[0] : rank - 1u;
+    int64_t rows = 0;
+    for (uint32_t k = 0; k < op.num_inputs; k++) {
+        const uint16_t in = op_in(plan, op, k);
+        if (plan->tensors[in].ndim != rank || plan->tensors[in].dtype != plan->tensors[out].dtype) return false;
+        for (uint32_t j = 0; j < k; j++)
+            if (op_in(plan, op, j) == in) return false;  // each input is loaded once, as its own band
+        for (uint32_t a = 0; a < rank; a++)
+            if (a != *axis && tensor_dim(plan, in, a) != tensor_dim(plan, out, a)) return false;
+        rows += tensor_dim(plan, in, *axis);
+    }
+    return rows == tensor_dim(plan, out, *axis);
 }
 
 bool stripe_spatial_op(uint8_t type) { return ops::has_band(type, ops::kBandStripe); }
@@ -607,7 +661,7 @@ tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *s
     if (!bandable_stage(plan, stage)) return TIGRIS_BAND_KIND_NONE;
     const uint8_t band = plan->tile_plans_v11[stage->tile_plan_idx].facts.band;
     const uint8_t stated = TIGRIS_TILE_BAND_KIND(band);
-    if (stated == TIGRIS_BAND_KIND_NONE || stated > TIGRIS_BAND_KIND_CHANNELS) return TIGRIS_BAND_KIND_NONE;
+    if (stated == TIGRIS_BAND_KIND_NONE || stated > TIGRIS_BAND_KIND_CONCAT) return TIGRIS_BAND_KIND_NONE;
     const tigris_band_kind_t kind = (tigris_band_kind_t)stated;
     return band_kind_holds(plan, stage, kind, TIGRIS_TILE_BAND_MODE(band), out) ? kind : TIGRIS_BAND_KIND_NONE;
 }

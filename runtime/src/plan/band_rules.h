@@ -32,6 +32,11 @@ bool band_pointwise_op(uint8_t type);
 // True for every other op.
 bool op_axes_outside(const tigris_plan_t *plan, uint16_t op_index, uint32_t lo, uint32_t hi);
 // The spatial op of a rank-4 stripe: Conv, Depthwise, MaxPool, AvgPool, Resize (nearest).
+// A Concat that can band along its own axis (band kind CONCAT): one output, distinct
+// inputs of its rank and dtype, equal to it on every axis but the concat axis (AXES, one
+// value, or the last), whose extents add up to the output's. Sets *axis.
+bool concat_band_axis(const tigris_plan_t *plan, uint16_t op_index, uint32_t *axis);
+
 bool stripe_spatial_op(uint8_t type);
 // The spatial op of a 2-D (HW) tile: the stripe set and ConvTranspose.
 bool hw_spatial_op(uint8_t type);

@@ -195,4 +195,123 @@ TEST(MovementBands, RowMovementDoesNotBand) {
   }
 }
 
+// ---- Concat along the banded axis (band kind CONCAT) ----
+
+// x0 [1,3,W,4], x1 [1,1,W,4], x2 [1,5,W,4] -> Concat along the rows -> y [1,9,W,4], one stage
+// banded by `rows` output rows. int8: each input quantized on its own (`requant`: not the
+// output's, so the kernel requantizes them) or all like the output.
+PlanDesc concat_rows(bool int8, bool requant, uint32_t rows) {
+  PlanDesc p;
+  const uint8_t dt = int8 ? TIGRIS_DTYPE_INT8 : TIGRIS_DTYPE_FLOAT32;
+  auto q = [&](float scale, int32_t zp) {
+    return int8 ? add_quant(p, requant ? scale : 0.05f, requant ? zp : 3) : (uint16_t)TIGRIS_NONE;
+  };
+  const uint16_t x0 = add_tensor(p, "x0", {1, 3, W, 4}, TIGRIS_TENSOR_MODEL_INPUT, dt, q(0.04f, -7));
+  const uint16_t x1 = add_tensor(p, "x1", {1, 1, W, 4}, TIGRIS_TENSOR_MODEL_INPUT, dt, q(0.05f, 3));
+  const uint16_t x2 = add_tensor(p, "x2", {1, 5, W, 4}, TIGRIS_TENSOR_MODEL_INPUT, dt, q(0.09f, 11));
+  const uint16_t y = add_tensor(p, "y", {1, 9, W, 4}, TIGRIS_TENSOR_MODEL_OUTPUT, dt, q(0.05f, 3));
+  const uint16_t cat = add_op(p, TIGRIS_OP_CONCAT, {x0, x1, x2}, {y});
+  axes_attr(p, cat, 1);
+  add_stage(p, {cat}, {x0, x1, x2}, {y});
+  p.model_inputs = {x0, x1, x2};
+  p.model_outputs = {y};
+  tile_stage(p, 0, record(TIGRIS_TILE_AXIS_HEIGHT, rows, TIGRIS_BAND_KIND_CONCAT));
+  return p;
+}
+
+TEST(ConcatBands, AlongRowsEqualWholeAtEveryBandHeight) {
+  struct Form {
+    bool int8, requant;
+    const char* what;
+  };
+  for (Form f : {Form{false, false, "float"}, Form{true, false, "int8"}, Form{true, true, "int8 requantized"}}) {
+    for (uint32_t rows : {1u, 2u, 3u, 7u, 9u}) {
+      const PlanDesc p = concat_rows(f.int8, f.requant, rows);
+      const std::string what = std::string(f.what) + " " + std::to_string(rows) + " rows";
+      const RunResult r = expect_banded_equals_whole(p, inputs_for(p), what);
+      EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_CONCAT}) << what;
+      EXPECT_EQ(r.stats.total_tiles, (9 + rows - 1) / rows) << what;
+      // Every input element is loaded once, every output element spilled once.
+      const uint32_t e = f.int8 ? 1 : 4;
+      EXPECT_EQ(r.stats.loads_bytes, 9u * W * 4 * e) << what;
+      EXPECT_EQ(r.stats.spills_bytes, 9u * W * 4 * e) << what;
+    }
+  }
+}
+
+TEST(ConcatBands, RequantizedInt8IsHandDerived) {
+  // x0 = 10 at scale 0.04, zero point -7 is (10 + 7) * 0.04 = 0.68; at the output's scale
+  // 0.05 and zero point 3: 0.68 / 0.05 = 13.6 -> 14, + 3 = 17.
+  PlanDesc p = concat_rows(true, true, 2);
+  set_scheduled_peak(p);
+  std::vector<Bytes> in = inputs_for(p);
+  in[0][0] = 10;
+  const RunResult r = run_plan(p, in);
+  ASSERT_EQ(r.rc, TIGRIS_EXEC_OK);
+  EXPECT_EQ((int8_t)r.outputs[0][0], 17);
+  // x1 (same quantization as the output) moves unchanged to row 3.
+  EXPECT_EQ(r.outputs[0][3 * W * 4], in[1][0]);
+}
+
+TEST(ConcatBands, BandHoldsItsRowsOfEachInputItCovers) {
+  // Float, 48 bytes per row. Bands of 2 rows: [2,4) holds 2 output rows, x0's row 2 and x1's
+  // row 3 (two buffers of one row), which is the largest band; the inputs are never whole.
+  PlanDesc p = concat_rows(false, false, 2);
+  set_scheduled_peak(p);
+  EXPECT_EQ(p.scheduled_peak, al(96) + 2 * al(48));
+  const RunResult r = run_plan(p, inputs_for(p));
+  ASSERT_EQ(r.rc, TIGRIS_EXEC_OK);
+  EXPECT_EQ(r.fast_peak, p.scheduled_peak);
+  const tigris_tile_facts_t& f = p.tile_plans[0].facts;
+  EXPECT_EQ(f.tile_extent, 2u);
+  EXPECT_EQ(f.num_tiles, 5u);
+  EXPECT_EQ(f.original_extent, 9u);
+  EXPECT_EQ(f.band_axis, 1u);
+  EXPECT_EQ(f.halo, 0u);
+  EXPECT_EQ(f.band, TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CONCAT, 0));
+}
+
+TEST(ConcatBands, InconsistentRecordsAreRefused) {
+  ASSERT_EQ(load_error(concat_rows(false, false, 2)), TIGRIS_OK);
+  {  // facts that are not the stage's
+    PlanDesc p = concat_rows(true, true, 2);
+    p.tile_plans[0].facts.num_tiles = 4;
+    EXPECT_EQ(load_error(p), TIGRIS_ERR_TILE_FACTS);
+    p = concat_rows(true, true, 2);
+    p.tile_plans[0].facts.band_axis = 3;
+    EXPECT_EQ(load_error(p), TIGRIS_ERR_TILE_FACTS);
+    p = concat_rows(false, false, 2);
+    p.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CONCAT, 1);  // no modes
+    EXPECT_EQ(load_error(p), TIGRIS_ERR_TILE_FACTS);
+  }
+  {  // one input twice: its pieces would share one tensor pointer
+    PlanDesc p = concat_rows(false, false, 2);
+    p.tensors[p.ops[0].outputs[0]].shape = {1, 6, W, 4};
+    p.ops[0].inputs = {0, 0};
+    p.stages[0].inputs = {0};
+    p.model_inputs = {0, 1, 2};
+    EXPECT_EQ(load_error(whole_plan(p)), TIGRIS_OK);  // the op itself is valid
+    EXPECT_EQ(load_error(p), TIGRIS_ERR_TILE_FACTS);
+  }
+  {  // a stated CONCAT on a stage whose op is not a Concat
+    ShufflePlan s(false);
+    tile_stage(s.p, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_STRIPE));
+    PlanDesc p = s.p;
+    p.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CONCAT, 0);
+    EXPECT_EQ(load_error(p), TIGRIS_ERR_TILE_FACTS);
+  }
+  {  // an input that is a constant is not loaded in pieces
+    PlanDesc p = concat_rows(false, false, 2);
+    p.tensors[1].flags = TIGRIS_TENSOR_CONSTANT;
+    p.model_inputs = {0, 2};
+    p.stages[0].inputs = {0, 2};
+    const tigris_error_t e = load_error(p);
+    EXPECT_EQ(e, TIGRIS_ERR_TILE_BAND);
+  }
+  // The writer states no CONCAT facts for a stage it does not hold for.
+  ShufflePlan s(false);
+  EXPECT_THROW(tile_stage(s.p, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CONCAT)),
+               tigris::plan::PlanWriteError);
+}
+
 }  // namespace

@@ -162,6 +162,8 @@ int conv_layer(const Call &c, ConvLayer *l, bool factors_checked)
     const uint8_t type = c.op->op_type;
     if (type != TIGRIS_OP_CONV && type != TIGRIS_OP_DEPTHWISE) return kFallback;
     l->depthwise = type == TIGRIS_OP_DEPTHWISE;
+    // A channel band reads weights, biases and factors at its global channels: reference only.
+    if (c.tiled() && c.tile().chan_tiled) return kFallback;
     if (tigris_rt::kern::spatial_geometry(c, &l->g) || !dims_in_range(l->g) || !tight_window(l->g, &l->win))
         return kFallback;
     const SpatialGeom &g = l->g;

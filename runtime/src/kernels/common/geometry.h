@@ -92,6 +92,18 @@ struct Band {
 };
 Band pointwise_band(const tigris_mem_t *mem);
 
+// A Concat banded along its own axis (tile.concat_tiled): the output band is units
+// [o0, o0 + rows) of the axis; an input covering output units [offset, offset + extent)
+// holds its share [lo, hi) of them (empty: hi <= lo), at band units lo - o0.
+struct ConcatPiece {
+    int32_t lo, hi;
+};
+inline ConcatPiece concat_piece(const tigris_tile_ctx_t &t, int32_t offset, int32_t extent)
+{
+    const int32_t o0 = t.out_row0, o1 = t.out_row0 + t.out_h;
+    return ConcatPiece{o0 > offset ? o0 : offset, o1 < offset + extent ? o1 : offset + extent};
+}
+
 // Whole tensor (or constant) of `shape`, dense, origin 0.
 View whole_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t elem);
 // Output `t` of the op under `band` (a band-shaped view, origin at the band's global row/col).

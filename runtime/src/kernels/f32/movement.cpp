@@ -25,6 +25,41 @@ kern::View slice_along(kern::View v, int axis, int32_t offset, int32_t extent)
     return v;
 }
 
+// A band of `rows` units along `axis` of a tensor of shape `s`, packed at `data`.
+kern::View band_along(const void *data, const int32_t *s, uint8_t rank, uint8_t e, int axis, int32_t rows)
+{
+    int32_t shape[kern::kMaxRank];
+    for (uint8_t d = 0; d < rank; ++d) shape[d] = s[d];
+    shape[axis] = rows;
+    return kern::whole_view(data, shape, rank, e);
+}
+
+// A Concat banded along its own axis (concat_tiled): each input's piece into its units of
+// the output band.
+int concat_band(const Call &c, int axis, uint8_t e)
+{
+    const tigris_tile_ctx_t &t = c.tile();
+    const tigris_tensor_t &out = c.out(0);
+    const int32_t *os = c.shape(out);
+    if (out.ndim > kern::kMaxRank || t.out_row0 < 0 || t.out_h < 1 || t.out_row0 + t.out_h > os[axis] ||
+        c.out_ptr(0) == nullptr)
+        return -1;
+    const kern::View ov = band_along(c.out_ptr(0), os, out.ndim, e, axis, t.out_h);
+    int32_t offset = 0;
+    for (uint8_t k = 0; k < c.op->num_inputs; ++k) {
+        const tigris_tensor_t &in = c.in(k);
+        const int32_t *s = c.shape(in);
+        if (in.ndim != out.ndim) return -1;
+        const kern::ConcatPiece p = kern::concat_piece(t, offset, s[axis]);
+        offset += s[axis];
+        if (p.hi <= p.lo) continue;
+        if (c.in_ptr(k) == nullptr) return -1;
+        const kern::View part = band_along(c.in_ptr(k), s, in.ndim, e, axis, p.hi - p.lo);
+        if (kern::copy_view(slice_along(ov, axis, p.lo - t.out_row0, p.hi - p.lo), part) != 0) return -1;
+    }
+    return offset == os[axis] ? 0 : -1;
+}
+
 }  // namespace
 
 int concat_split(const Call &c)
@@ -32,6 +67,10 @@ int concat_split(const Call &c)
     bool split = c.op->op_type == TIGRIS_OP_SPLIT;
     const tigris_tensor_t &whole = split ? c.in(0) : c.out(0);
     int axis = axis_attr(c, whole.ndim);
+    if (c.tiled() && c.tile().concat_tiled) {
+        if (split || axis >= whole.ndim) return -1;
+        return concat_band(c, axis, (uint8_t)tigris_dtype_size(whole.dtype));
+    }
     kern::Band band = kern::pointwise_band(c.mem);
     if (whole.ndim == 0 || kern::band_cuts_axis(band, axis)) return -1;
     uint8_t e = (uint8_t)tigris_dtype_size(whole.dtype);

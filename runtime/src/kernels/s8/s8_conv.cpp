@@ -3,7 +3,9 @@
 //   acc = sum w * (x - in_zp) [+ bias]         (int32, wrapping)
 //   y   = clamp(MBQM(acc, m[c], s[c]) + out_zp, act_min, act_max)
 // Taps outside the input (padding) are skipped. (m[c], s[c]) are the per-channel (or
-// per-tensor) factors the compiler stored on the output tensor's quant param.
+// per-tensor) factors the compiler stored on the output tensor's quant param. A depthwise
+// in a channel band (chan_tiled) computes channels [chan0, chan0 + chans) and reads the
+// weights, biases and factors of those global channels.
 //
 // The loops are arranged for a microcontroller: output channels outermost (two at a time for
 // convolutions and fully connected layers, four adjacent ones for depthwise), their factors
@@ -65,7 +67,7 @@ int conv(const Call &c)
     Operand in, out;
     kern::SpatialGeom g;
     if (input_operand(c, 0, &in) || output_operand(c, 0, &out) || !io_int8(in, out)) return kError;
-    if (kern::spatial_geometry(c, &g)) return kError;
+    if (kern::spatial_geometry(c, &g) || (c.tiled() && c.tile().chan_tiled)) return kError;  // channels mix
     const int32_t groups = c.op->spatial.group > 1 ? c.op->spatial.group : 1;
     if (g.c_in % groups != 0 || g.c_out % groups != 0) return kError;
     const int32_t group_in_c = g.c_in / groups, group_out_c = g.c_out / groups;
@@ -130,9 +132,13 @@ int depthwise(const Call &c)
     if (input_operand(c, 0, &in) || output_operand(c, 0, &out) || !io_int8(in, out)) return kError;
     if (kern::spatial_geometry(c, &g) || g.c_in <= 0 || g.c_out % g.c_in != 0) return kError;
     const int32_t multiplier = g.c_out / g.c_in;
+    // A channel band (g.chan0, g.c_out of the layer's wc channels): weights, biases and
+    // requantization factors are read at the global channel chan0 + oc.
+    const int32_t wc = out.shape[out.rank - 1], ch0 = g.chan0;
+    if (ch0 < 0 || ch0 + g.c_out > wc) return kError;
     const int8_t *w;
     const uint8_t *bias;
-    if (!layer_weights(c, (uint32_t)(g.k_h * g.k_w * g.c_out), g.c_out, &w, &bias)) return kError;
+    if (!layer_weights(c, (uint32_t)(g.k_h * g.k_w * wc), wc, &w, &bias)) return kError;
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     const int32_t in_offset = -in.zero_point;
@@ -144,8 +150,8 @@ int depthwise(const Call &c)
         ChannelRequant r[4];
         int32_t b[4] = {0, 0, 0, 0};
         for (int32_t k = 0; k < lanes; k++) {
-            if (!channel_requant(c, out, oc + k, &r[k])) return kError;
-            if (bias) b[k] = rd_i32(bias + 4 * (oc + k));
+            if (!channel_requant(c, out, ch0 + oc + k, &r[k])) return kError;
+            if (bias) b[k] = rd_i32(bias + 4 * (ch0 + oc + k));
         }
         const int32_t ic = oc / multiplier;
         for (int32_t n = 0; n < g.n; n++) {
@@ -162,16 +168,16 @@ int depthwise(const Call &c)
                     int32_t acc[4] = {0, 0, 0, 0};
                     for (int32_t ky = ky_lo; ky < ky_hi; ky++) {
                         const int8_t *src = xn + (int64_t)(y0 + ky * g.d_h) * g.in_row;
-                        const int8_t *wk = w + ((int64_t)ky * g.k_w) * g.c_out + oc;
+                        const int8_t *wk = w + ((int64_t)ky * g.k_w) * wc + ch0 + oc;
                         if (lanes == 4) {
                             for (int32_t kx = kx_lo; kx < kx_hi; kx++) {
-                                mac4_channels(src + (int64_t)(x0 + kx * g.d_w) * g.c_in, wk + (int64_t)kx * g.c_out,
+                                mac4_channels(src + (int64_t)(x0 + kx * g.d_w) * g.c_in, wk + (int64_t)kx * wc,
                                               in_offset, acc);
                             }
                         } else {
                             for (int32_t kx = kx_lo; kx < kx_hi; kx++) {
                                 const int32_t xv = src[(int64_t)(x0 + kx * g.d_w) * g.c_in];
-                                acc[0] = wrap_add(acc[0], wrap_mul(wk[(int64_t)kx * g.c_out], wrap_add(xv, in_offset)));
+                                acc[0] = wrap_add(acc[0], wrap_mul(wk[(int64_t)kx * wc], wrap_add(xv, in_offset)));
                             }
                         }
                     }

@@ -82,6 +82,40 @@ int copy(const Call &c)
     return 0;
 }
 
+namespace {
+
+// A band of `rows` units along `axis` of an operand, packed at its buffer.
+kern::View band_along(const Operand &o, int axis, int32_t rows)
+{
+    int32_t shape[kMaxRank];
+    for (int d = 0; d < o.rank; d++) shape[d] = o.shape[d];
+    shape[axis] = rows;
+    return kern::whole_view(o.data, shape, o.rank, 1);
+}
+
+// CONCATENATION banded along its own axis (concat_tiled): each input's piece, requantized
+// to the output's parameters where they differ, into its units of the output band.
+int concat_band(const Call &c, const Operand &out, int axis)
+{
+    const tigris_tile_ctx_t &t = c.tile();
+    if (out.rank > kMaxRank || t.out_row0 < 0 || t.out_h < 1 || t.out_row0 + t.out_h > out.shape[axis]) return kError;
+    const kern::View vo = band_along(out, axis, t.out_h);
+    int32_t offset = 0;
+    for (int i = 0; i < c.op->num_inputs; i++) {
+        Operand in;
+        if (input_operand(c, i, &in) || in.dtype != TIGRIS_DTYPE_INT8 || in.rank != out.rank) return kError;
+        const kern::ConcatPiece p = kern::concat_piece(t, offset, in.shape[axis]);
+        offset += in.shape[axis];
+        if (p.hi <= p.lo) continue;
+        kern::View dst = vo;
+        narrow(&dst, axis, p.lo - t.out_row0, p.hi - p.lo);
+        if (copy_through(dst, band_along(in, axis, p.hi - p.lo), requantizer(in, out))) return kError;
+    }
+    return offset == out.shape[axis] ? 0 : kError;
+}
+
+}  // namespace
+
 // CONCATENATION along the AXES attribute's axis (default: the last axis).
 int concat(const Call &c)
 {
@@ -90,6 +124,7 @@ int concat(const Call &c)
     uint8_t len = 0;
     const uint8_t *axes = c.attr(TIGRIS_ATTR_AXES, &len);
     const int axis = axes != nullptr && len >= 1 ? axes[0] : out.rank - 1;
+    if (c.tiled() && c.tile().concat_tiled) return axis < out.rank ? concat_band(c, out, axis) : kError;
     const kern::Band band = kern::pointwise_band(c.mem);
     if (axis >= out.rank || kern::band_cuts_axis(band, axis)) return kError;
     const kern::View vo = kern::output_view(band, out.data, out.shape, out.rank, 1);

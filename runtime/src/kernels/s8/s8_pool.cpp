@@ -185,7 +185,8 @@ int spatial_reduce(const Call &c, ReduceKind kind)
     Operand in, out;
     if (input_operand(c, 0, &in) || output_operand(c, 0, &out)) return kError;
     if (in.dtype != TIGRIS_DTYPE_INT8 || out.dtype != TIGRIS_DTYPE_INT8 || in.rank < 2) return kError;
-    const int32_t batches = in.shape[0], channels = in.shape[in.rank - 1];
+    const int32_t batches = in.shape[0];
+    int32_t channels = in.shape[in.rank - 1];
     int32_t rows = in.rank >= 3 ? in.shape[1] : 1, cols = 1;
     for (int d = 2; d < in.rank - 1; d++) cols *= in.shape[d];
     const int64_t count = (int64_t)rows * cols;
@@ -195,7 +196,15 @@ int spatial_reduce(const Call &c, ReduceKind kind)
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     const kern::ReduceBand band = kern::reduce_band(c.mem);
-    if (c.tiled() && (!band.active || in.rank < 3 || band.in_h < 0)) return kError;
+    if (c.tiled() && c.tile().chan_tiled) {  // a channel band: every row and column of its channels
+        const tigris_tile_ctx_t &t = c.tile();
+        if (band.active || t.in_h != rows || t.in_row_start != 0 || t.chan0 < 0 || t.chans < 1 ||
+            t.chan0 + t.chans > channels)
+            return kError;
+        channels = t.chans;  // buffers hold the band's channels, packed
+    } else if (c.tiled() && (!band.active || in.rank < 3 || band.in_h < 0)) {
+        return kError;
+    }
     const int32_t row0 = band.active ? band.in_row_start : 0;
     const int32_t buf_rows = band.active ? band.in_row_start + band.in_h : rows;
     if (band.active) rows = band.in_h;

@@ -29,16 +29,6 @@ Slab slab_along(const tigris_plan_t *plan, uint16_t t, uint32_t axis)
     return slab_of(c);
 }
 
-void trace_band_begin(RunContext &ctx, uint32_t tile, int32_t u0, int32_t u1)
-{
-    if (!trace_enabled(ctx.mem)) return;
-    tigris_trace_event_t e = trace_blank(TIGRIS_TRACE_TILE_BEGIN);
-    e.op = (uint16_t)(tile > 0xFFFFu ? 0xFFFFu : tile);
-    e.row0 = u0;
-    e.row1 = u1;
-    trace_send(ctx.mem, &e);
-}
-
 // Load every input's share of output units [o0, o1); the others keep pointing at their
 // slow buffers (`srcs`), which the kernel does not read.
 tigris_exec_error_t load_pieces(RunContext &ctx, const ConcatStage &c, void *const *srcs, int32_t o0, int32_t o1)
@@ -66,7 +56,7 @@ tigris_exec_error_t run_bands(RunContext &ctx, const tigris_plan_t *kplan, const
     uint32_t tile = 0;
     for (int32_t u0 = 0; u0 < E; u0 += (int32_t)units, ++tile) {
         const int32_t u1 = u0 + (int32_t)units < E ? u0 + (int32_t)units : E;
-        trace_band_begin(ctx, tile, u0, u1);
+        trace_tile_begin(ctx.mem, tile, u0, u1);
         tigris_exec_error_t rc = TIGRIS_EXEC_OK;
         if (mem_alloc_fast(ctx.mem, c.out, slab_bytes(c.out_slab, u0, u1)) != TIGRIS_MEM_OK) rc = TIGRIS_EXEC_ERR_MEM;
         if (rc == TIGRIS_EXEC_OK) rc = load_pieces(ctx, c, srcs, u0, u1);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/api.h"
+#include "compiler/report/analysis_build.h"
 #include "tigris_loader.h"
 #include "unit/compiler/onnx_builder.h"
 
@@ -54,6 +55,34 @@ TEST(OutputChannels, ClassifierFloorIsItsInputRowAndOneColumn) {
   EXPECT_EQ(facts.num_tiles, 3u);
   budget.fast = 256 + 32 - 1;  // below the floor
   EXPECT_FALSE(compiler::compile(m, budget).ok());
+}
+
+// `analyze -v`'s tiling cell names each form and the axis its bands run along.
+TEST(OutputChannels, AnalyzeNamesTheFormAndTheBandAxis) {
+  compiler::Model m = classifier();
+  compiler::Budgets budget;
+  budget.fast = 1024;
+  compiler::ScheduleResult s = compiler::schedule(m, budget);
+  report::AnalysisReport r = report::build_analysis("classifier.onnx", m.summary(), budget, &s, nullptr);
+  ASSERT_EQ(r.stages.size(), 1u);
+  EXPECT_EQ(r.stages[0].tiling, "output-channel bands, 3 tiles of 1 rows x 192 channels, halo 0");
+  // A Concat of two [1,2,1,64] inputs along their last axis (no spatial op: stored as
+  // declared): a row of axis 1 of both inputs and the output (2 x 256 + 512 bytes) does not
+  // fit 512, bands along axis 3 do. The cell used to print the record's height axis (1).
+  test::OnnxBuilder b;
+  b.input("a", {1, 2, 1, 64});
+  b.input("c", {1, 2, 1, 64});
+  onnx::NodeProto& cat = b.node("Concat", {"a", "c"}, {"y"}, "cat");
+  test::OnnxBuilder::attr(cat, "axis", int64_t{3});
+  b.output("y", {1, 2, 1, 128});
+  compiler::Model cm = compiler::load_model_bytes(b.bytes(), "cat.onnx");
+  budget.fast = 512;
+  compiler::ScheduleResult cs = compiler::schedule(cm, budget);
+  ASSERT_EQ(cs.stages.size(), 1u);
+  ASSERT_EQ(cs.stages[0].kind, "concat bands") << cs.stages[0].decision;
+  EXPECT_EQ(cs.stages[0].band_axis, 3u) << cs.stages[0].decision << " / " << cs.stages[0].extent;
+  report::AnalysisReport cr = report::build_analysis("cat.onnx", cm.summary(), budget, &cs, nullptr);
+  EXPECT_NE(cr.stages[0].tiling.find(", axis 3, halo 0"), std::string::npos) << cr.stages[0].tiling;
 }
 
 }  // namespace outchan

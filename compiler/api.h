@@ -148,8 +148,9 @@ struct StageSummary {
   uint64_t slow_bytes = 0;           // slow memory in use at the end of this stage
   bool fits = true;                  // peak_bytes <= fast budget
   bool needs_tiling = false;         // banded or chained: too large to run whole
-  // How it runs: "untiled", "stripe", "2D tile", "channel bands", "concat bands", "row bands",
-  // "reduce by rows", "transpose", "reshape bands", "leading bands", or "chain" (every member).
+  // How it runs: "untiled", "stripe", "2D tile", "channel bands", "output-channel bands",
+  // "concat bands", "row bands", "reduce by rows", "transpose", "reshape bands", "leading bands",
+  // or "chain" (every member).
   std::string kind = "untiled";
   uint32_t tiles = 0;       // bands (x column tiles); a chain's on its head
   uint32_t tile_rows = 0;   // rows per band (a chain head: chain_tile_h)
@@ -157,6 +158,7 @@ struct StageSummary {
   uint32_t extent = 0;      // rows the bands divide
   uint32_t halo = 0;        // rows a band reads beyond its own
   uint32_t axis = 0;        // tile record axis (1 height, 3 HW), 0 untiled
+  uint32_t band_axis = 0;   // banded stages: the tensor axis the bands run along (a Concat's own axis)
   int32_t chain_head = -1;  // chain: the head stage's index
   uint32_t chain_len = 0;
   bool line_buffered = false;  // chain head: rows kept between tiles

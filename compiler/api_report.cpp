@@ -110,7 +110,8 @@ const char* kind_name(const schedule::Stage& st) {
   switch (st.band.kind) {
   case TIGRIS_BAND_KIND_STRIPE: return "stripe";
   case TIGRIS_BAND_KIND_HW: return "2D tile";
-  case TIGRIS_BAND_KIND_CHANNELS: return "channel bands";
+  case TIGRIS_BAND_KIND_CHANNELS:
+    return st.band.mode == TIGRIS_CHANNELS_MODE_OUTPUT ? "output-channel bands" : "channel bands";
   case TIGRIS_BAND_KIND_CONCAT: return "concat bands";
   case TIGRIS_BAND_KIND_ROWS: return "row bands";
   case TIGRIS_BAND_KIND_BY_INPUT: return "reduce by rows";
@@ -149,7 +150,7 @@ StageSummary stage_summary(const ir::Graph& g, const schedule::Stage& st, uint32
     s.halo = st.band.halo;
     s.line_buffered = st.band.line_buffered;
   }
-  if (st.form == schedule::StageForm::Banded) s.axis = st.band.axis;
+  if (st.form == schedule::StageForm::Banded) s.axis = st.band.axis, s.band_axis = st.band.band_axis;
   if (st.form == schedule::StageForm::Chain) {
     s.axis = TIGRIS_TILE_AXIS_HEIGHT;
     s.chain_head = st.chain_head;

@@ -73,10 +73,11 @@ std::string tiling_cell(const compiler::StageSummary& s) {
   if (s.kind == "2D tile")
     return cell + " of " + std::to_string(s.tile_rows) + "x" + std::to_string(s.tile_cols) + ", halo " +
            std::to_string(s.halo);
-  if (s.kind == "channel bands")
+  if (s.kind == "channel bands" || s.kind == "output-channel bands")
     return cell + " of " + std::to_string(s.tile_rows) + " rows x " + std::to_string(s.tile_cols) + " channels, halo " +
            std::to_string(s.halo);
-  return cell + ", axis " + std::to_string(s.axis) + ", halo " + std::to_string(s.halo);
+  // The axis the bands run along (a Concat's own axis), not the record's height axis.
+  return cell + ", axis " + std::to_string(s.band_axis) + ", halo " + std::to_string(s.halo);
 }
 
 AnalysisStage stage_of(const compiler::StageSummary& s) {

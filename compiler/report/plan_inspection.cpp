@@ -105,6 +105,9 @@ void describe_tiling(const tigris_plan_t& plan, uint32_t s, PlanStage& row) {
     row.original_extent = facts.original_extent;
     row.band_axis = facts.band_axis;
     row.band_kind = band_kind_name(TIGRIS_TILE_BAND_KIND(facts.band));
+    if (TIGRIS_TILE_BAND_KIND(facts.band) == TIGRIS_BAND_KIND_CHANNELS &&
+        TIGRIS_TILE_BAND_MODE(facts.band) == TIGRIS_CHANNELS_MODE_OUTPUT)
+      row.band_kind += " OUTPUT";  // output-channel bands of a Conv or FullyConnected
   } else {
     row.tiles = tiles.num_tiles;
     row.halo = tiles.halo;

@@ -59,7 +59,13 @@ Candidate banded_2d(Probe& probe, uint16_t s, tigris_band_kind_t kind, const Sta
     if (!finish(d, h, lo, false, &c)) continue;
     if (!best.ok || c.cost() < best.cost()) best = c;
   }
-  if (best.ok && kind == TIGRIS_BAND_KIND_CHANNELS) {
+  if (best.ok && kind == TIGRIS_BAND_KIND_CHANNELS && b.mode == TIGRIS_CHANNELS_MODE_OUTPUT) {
+    best.band.halo = b.halo;
+    best.decision = "output-channel bands of " + std::to_string(best.band.rows) + " rows x " +
+                    std::to_string(best.band.cols) + " channels (" + std::to_string(R) + " rows x " +
+                    std::to_string(C) + " output channels; each band reads every input channel and only its " +
+                    "channels' weights; no row fits with every output channel)";
+  } else if (best.ok && kind == TIGRIS_BAND_KIND_CHANNELS) {
     best.band.halo = b.halo;
     best.decision = "channel bands of " + std::to_string(best.band.rows) + " rows x " +
                     std::to_string(best.band.cols) + " channels (" + std::to_string(R) + " rows x " +
@@ -167,6 +173,7 @@ void label(Candidate& c, const KindTry& t, const StageBand& b) {
   c.band.mode = b.mode;
   c.band.flags = t.flags;
   c.band.axis = t.kind == TIGRIS_BAND_KIND_HW ? TIGRIS_TILE_AXIS_HW : TIGRIS_TILE_AXIS_HEIGHT;
+  c.band.band_axis = b.axis;
 }
 
 }  // namespace

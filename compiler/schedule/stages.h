@@ -31,8 +31,9 @@ enum class StageForm : uint8_t {
 // The band a banded stage (or a chain, on its head) states, and what it costs.
 struct BandChoice {
   uint8_t kind = 0;         // tigris_band_kind_t (banded stages)
-  uint8_t mode = 0;         // LEADING mode
+  uint8_t mode = 0;         // LEADING or CHANNELS mode
   uint8_t axis = 0;         // record axis: TIGRIS_TILE_AXIS_HEIGHT or TIGRIS_TILE_AXIS_HW
+  uint8_t band_axis = 0;    // the tensor axis the bands run along (a Concat's own axis)
   uint16_t flags = 0;       // record flags (TIGRIS_TILE_BAND_ON_COLUMNS)
   uint32_t rows = 0;        // rows per band (tile_extent_wide), a chain's chain_tile_h
   uint32_t cols = 0;        // HW: columns per tile (0: every column)

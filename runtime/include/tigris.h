@@ -114,13 +114,17 @@ typedef enum {
     TIGRIS_BAND_KIND_BY_INPUT = 5,
     TIGRIS_BAND_KIND_HW = 6,
     TIGRIS_BAND_KIND_STRIPE = 7,
-    TIGRIS_BAND_KIND_CHANNELS = 8, /* rows x channel bands of channel-separable ops (float32 or int8) */
+    TIGRIS_BAND_KIND_CHANNELS = 8, /* rows x channels (float32 or int8); modes TIGRIS_CHANNELS_MODE_* */
     TIGRIS_BAND_KIND_CONCAT = 9    /* a Concat banded along its own axis */
 } tigris_band_kind_t;
 
 /* Leading band modes (high nibble of `band`). */
 #define TIGRIS_LEADING_MODE_ROWS  0 /* bands run along the rows of the leading axis */
 #define TIGRIS_LEADING_MODE_BATCH 1 /* the leading axes are batch-like blocks */
+
+/* Channel band modes (high nibble of `band`, kind CHANNELS). */
+#define TIGRIS_CHANNELS_MODE_SEPARABLE 0 /* every op keeps each channel to itself */
+#define TIGRIS_CHANNELS_MODE_OUTPUT    1 /* one Conv (one group) writes output-channel bands from every input channel */
 
 #define TIGRIS_TILE_BAND_KIND(b)     ((uint8_t)((b)&0x0Fu))
 #define TIGRIS_TILE_BAND_MODE(b)     ((uint8_t)(((b) >> 4) & 0x0Fu))

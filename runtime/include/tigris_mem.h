@@ -52,7 +52,10 @@ typedef enum {
  * chan_tiled: a channel band; every banded tensor holds channels
  * [chan0, chan0 + chans) of its rows (every column), packed; channel-separable
  * kernels (depthwise, pools, elementwise) index weights and broadcast operands
- * by the global channel.
+ * by the global channel. chan_mix (with chan_tiled): the op mixes channels
+ * (a Conv of one group in an output-channel band): its input holds every
+ * channel, its output channels [chan0, chan0 + chans) of the layer's, and it
+ * reads the weights, bias and quantization factors of those channels.
  * concat_tiled: a Concat banded along its own axis; the output buffer holds
  * units [out_row0, out_row0 + out_h) of that axis of every block of the axes
  * before it, packed; input k's buffer holds, packed the same way, the units of
@@ -81,7 +84,8 @@ typedef struct {
     void *reduce_acc;
     int32_t chan0, chans;
     uint8_t concat_tiled;
-    uint8_t reserved[3];
+    uint8_t chan_mix;
+    uint8_t reserved[2];
 } tigris_tile_ctx_t;
 
 struct tigris_exec_stats;

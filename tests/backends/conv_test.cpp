@@ -213,6 +213,35 @@ TEST(ConvFactors, ShiftOf31FallsBackWhetherCheckedPerCallOrAtPrepare) {
 // packed) reads weights, biases and factors at the global channel, which the vendors' calls
 // do not: both adapters fall back, per-tensor factors included, and the band holds the whole
 // run's channels.
+// An output-channel band of a convolution (chan_mix: every input channel in, channels
+// [chan0, chan0 + chans) of the layer out): both adapters fall back, and the band equals
+// those channels of the whole run.
+TEST(ConvBands, OutputChannelBandsFallBack) {
+  BACKENDS_OR_SKIP();
+  const OpPlan p = conv_plan(conv({1, 6, 5, 4}, 9, 3, 1, 1, 1, 1, 1), 37);
+  constexpr int32_t kPixels = 6 * 5, kOutC = 9, kChan0 = 2, kChans = 5;
+  const std::vector<Bytes> bufs = {p.bufs[0], Bytes((size_t)kPixels * kChans, 0x55)};
+  tigris_tile_ctx_t t{};
+  t.active = 1;
+  t.chan_tiled = 1;
+  t.chan_mix = 1;
+  t.chan0 = kChan0;
+  t.chans = kChans;
+  t.in_h = 6;
+  t.out_h = 6;
+  t.pad_top = t.pad_bottom = 1;
+  for (const Backend& b : backends()) {
+    const std::string name = std::string(b.name) + " conv output-channel band";
+    const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
+    const Compared r = compare_op(p.plan, p.op, bufs, b, t);
+    expect_identical(r, false, name);
+    ASSERT_EQ(r.acc.size(), 1u);
+    for (int32_t px = 0; px < kPixels; ++px)
+      for (int32_t k = 0; k < kChans; ++k)
+        ASSERT_EQ(r.acc[0][(size_t)(px * kChans + k)], whole.ref[0][(size_t)(px * kOutC + kChan0 + k)]) << name;
+  }
+}
+
 TEST(DepthwiseBands, ChannelBandsFallBack) {
   BACKENDS_OR_SKIP();
   for (bool per_tensor : {false, true}) {

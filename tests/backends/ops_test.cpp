@@ -172,6 +172,32 @@ TEST(FullyConnected, TiledWithoutRowBandFallsBack) {
   }
 }
 
+// An output-channel band (chan_tiled + chan_mix + row_tiled): columns [chan0, chan0 + chans)
+// of rows [1, 4), packed, from every input column. The adapters would compute every column:
+// both fall back, and the band equals those columns of the whole run.
+TEST(FullyConnected, OutputChannelBandFallsBack) {
+  BACKENDS_OR_SKIP();
+  const OpPlan p = fc_plan(5, 24, 11, true, true);
+  constexpr int32_t kChan0 = 3, kChans = 5, kOutC = 11;
+  tigris_tile_ctx_t t{};
+  t.active = 1, t.row_tiled = 1, t.out_h = 3, t.in_h = 3, t.in_row_start = 0, t.out_row_start = 0;
+  t.in_row0 = t.out_row0 = 1;
+  t.chan_tiled = 1, t.chan_mix = 1, t.chan0 = kChan0, t.chans = kChans;
+  const Bytes in(p.bufs[0].begin() + 24, p.bufs[0].begin() + 4 * 24);
+  const std::vector<Bytes> bufs = {in, Bytes((size_t)3 * kChans, 0x55)};
+  for (const Backend& b : backends()) {
+    const std::string name = std::string(b.name) + " fc output-channel band";
+    const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
+    const Compared r = compare_op(p.plan, p.op, bufs, b, t);
+    expect_identical(r, false, name);
+    ASSERT_EQ(r.acc.size(), 1u);
+    for (int32_t row = 0; row < 3; ++row)
+      for (int32_t k = 0; k < kChans; ++k)
+        ASSERT_EQ(r.acc[0][(size_t)(row * kChans + k)], whole.ref[0][(size_t)((1 + row) * kOutC + kChan0 + k)])
+            << name;
+  }
+}
+
 TEST(AvgPool, PaddedBordersStrideTwo) {
   BACKENDS_OR_SKIP();
   check(pool_plan(TIGRIS_OP_AVG_POOL, {2, 9, 8, 5}, window(3, 2, 1, 1, 1, 1), 0), kNativeBoth, "avg 3x3 s2 pad 1");

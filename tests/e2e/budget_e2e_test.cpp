@@ -68,6 +68,31 @@ INSTANTIATE_TEST_SUITE_P(Onnx, Budget,
                                            Case{"unet_small_128", kAll}, Case{"mobilenet_v2_224", kAll}),
                          [](const auto& info) { return case_name(info.param); });
 
+// MobileNetV2-224's classifier (Gemm 1280 -> 1000 on the pooled features) held its input and
+// output together: 5120 + 4000 = 9120 bytes, the model's floor. In output-channel bands it
+// holds its input row and a band of its outputs, so the floor falls to the 1x1 convolution
+// 320 -> 1280 on the 7x7 map, whose smallest form is a 2-D tile of one pixel: 320 and 1280
+// floats, 6400 bytes. At that floor the plan runs in exactly the budget, its measured peak is
+// the scheduled one and it matches PyTorch (Budget.RunsInExactlyItsBudget above).
+TEST(BudgetOutputChannels, MobileNetV2ClassifierBandsItsOutputChannels) {
+  if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << test::models_dir() << " is absent";
+  compiler::Model m = compiler::load_model(test::models_dir() + "/onnx/mobilenet_v2_224.onnx");
+  compiler::Budgets probe;
+  probe.fast = 1;
+  const uint64_t floor = compiler::schedule(m, probe).fast.minimum_for_partition_bytes;
+  EXPECT_EQ(floor, 6400u);
+  const std::vector<uint8_t> input = test::model_input(m, "mobilenet_v2_224");
+  const test::BudgetResult r = test::run_at_budget(m, floor, input);
+  ASSERT_TRUE(r.ok);
+  const compiler::StageSummary& last = r.compiled.schedule.stages.back();
+  EXPECT_EQ(last.kind, "output-channel bands") << last.decision;
+  EXPECT_EQ(last.band_axis, 0u);  // rows of the [1, 1000] output
+  EXPECT_EQ(r.run.fast_peak, r.compiled.schedule.fast.scheduled_peak_bytes);
+  const std::vector<float> ref =
+      test::read_npy(test::models_dir() + "/refs/mobilenet_v2_224.output.npy").floats();
+  test::expect_close(r.output, ref, 1e-4, "mobilenet_v2_224 at its floor");
+}
+
 }  // namespace
 
 namespace {

@@ -175,7 +175,14 @@ TEST(ZooDenseNet, ConcatBandsAtItsFloorMatchPyTorch) {
   CompiledRun r = run_in_exactly(m, floor, in.data);
   ASSERT_EQ(r.run.error, "") << "at " << floor;
   size_t concat_stages = 0;
-  for (const compiler::StageSummary& s : r.compile.schedule.stages) concat_stages += s.kind == "concat bands";
+  for (const compiler::StageSummary& s : r.compile.schedule.stages) {
+    if (s.kind != "concat bands") continue;
+    ++concat_stages;
+    // The report names the axis the bands run along: the channels (stored NHWC axis 3), not
+    // the record's height axis.
+    EXPECT_EQ(s.band_axis, 3u) << s.index;
+    EXPECT_EQ(s.axis, static_cast<uint32_t>(TIGRIS_TILE_AXIS_HEIGHT)) << s.index;
+  }
   EXPECT_GT(concat_stages, 0u);
   EXPECT_EQ(r.run.fast_size, floor);
   EXPECT_LE(r.run.fast_peak, floor);

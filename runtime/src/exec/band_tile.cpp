@@ -34,8 +34,9 @@ const CostOp &band_op(const BandRun &run, uint16_t j, CostOp *scratch)
 // its rows, every column and its channels.
 MemBox band_box(const BandRun &run, uint16_t t, const CostSpace &sp)
 {
-    if (!is_chan(run)) return MemBox{sp.r0, sp.r1, sp.c0, sp.c1, 0, tensor_dim(run.ctx->plan, t, 3)};
-    return MemBox{sp.r0, sp.r1, 0, tensor_dim(run.ctx->plan, t, 2), sp.c0, sp.c1};
+    if (!is_chan(run)) return MemBox{sp.r0, sp.r1, sp.c0, sp.c1, 0, tensor_dim(run.ctx->plan, t, 3), 0};
+    if (run.pctx.lo == 0) return MemBox{sp.r0, sp.r1, 0, 1, sp.c0, sp.c1, 1};  // a matrix stage: [rows, columns]
+    return MemBox{sp.r0, sp.r1, 0, tensor_dim(run.ctx->plan, t, 2), sp.c0, sp.c1, 0};
 }
 
 // Whether list[i] is the first listing of its tensor.
@@ -222,7 +223,11 @@ void set_op_tile(BandRun &run, const CostOp &op, int32_t k, int32_t q0)
     t.active = 1;
     t.width_tiled = is_hw(run) && !is_chan(run) ? 1 : 0;
     if (is_chan(run)) t.chan_tiled = 1, t.chan0 = out.c0, t.chans = out.c1 - out.c0;
+    // A Conv (FullyConnected) in an output-channel band reads every input channel (column).
+    if (is_chan(run) && op.spatial && op.col.kind == BAND_GEOM_ALL) t.chan_mix = 1;
+    // Rank-2 channel bands: rows of a matrix (axis 0), columns its channels (axis 1).
     t.row_tiled = run.pctx.shape == PLAN_COST_ROWS ? 1 : 0;
+    if (is_chan(run) && run.pctx.lo == 0) t.row_tiled = 1;
     t.out_h = out.r1 - q0;
     t.out_row_start = q0 - out.r0;
     t.out_row0 = q0;

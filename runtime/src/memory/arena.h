@@ -115,8 +115,11 @@ tigris_mem_error_t mem_spill_rect(tigris_mem_t *mem, const tigris_plan_t *plan, 
 
 // Boxes [h0, h1) x [w0, w1) x channels [c0, c1) of a rank-4 NHWC tensor, packed as
 // N x rows x cols x channels (channel bands; a rectangle is the box of every channel).
+// `matrix`: the tensor (any rank >= 2) seen as [dim 0, product of the rest] with one batch
+// and one column (w0 = 0, w1 = 1): rows [h0, h1) x columns [c0, c1) of a matrix stage.
 struct MemBox {
     int32_t h0, h1, w0, w1, c0, c1;
+    uint8_t matrix;
 };
 tigris_mem_error_t mem_load_box(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, const MemBox &box);
 tigris_mem_error_t mem_spill_box(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t idx, void *full,

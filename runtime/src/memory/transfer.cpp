@@ -30,6 +30,26 @@ bool geometry(const tigris_plan_t *plan, uint16_t idx, bool need_rank4, Geometry
     return g->elem != 0;
 }
 
+// A box's geometry: NHWC, or (box.matrix) the tensor as a [dim 0, the rest] matrix of one
+// batch, one column per pixel row and the rest as channels.
+bool box_geometry(const tigris_plan_t *plan, uint16_t idx, const MemBox &box, Geometry *g)
+{
+    if (!box.matrix) return geometry(plan, idx, true, g);
+    if (plan == nullptr || plan->header == nullptr || idx >= plan->header->num_tensors) return false;
+    const tigris_tensor_t *t = &plan->tensors[idx];
+    if (t->ndim < 2) return false;
+    const int32_t *shape = tigris_tensor_shape(plan, t);
+    uint64_t rest = 1;
+    for (uint8_t d = 0; d < t->ndim; ++d) {
+        if (shape[d] <= 0) return false;
+        if (d > 0) rest *= (uint64_t)shape[d];
+    }
+    if (rest > UINT32_MAX) return false;
+    g->n = 1, g->h = (uint32_t)shape[0], g->w = 1, g->c = (uint32_t)rest;
+    g->elem = tigris_dtype_size(t->dtype);
+    return g->elem != 0;
+}
+
 bool rows_valid(const Geometry &g, int32_t h0, int32_t h1) { return h0 >= 0 && h1 > h0 && (uint32_t)h1 <= g.h; }
 
 // Allocate a fast buffer for tensor idx without the ALLOC event (the LOAD reports it).
@@ -165,7 +185,7 @@ tigris_mem_error_t mem_load_box(tigris_mem_t *mem, const tigris_plan_t *plan, ui
     tigris_mem_error_t err = check_tensor(mem, idx);
     if (err != TIGRIS_MEM_OK) return err;
     Geometry g;
-    if (!geometry(plan, idx, true, &g) || !box_valid(g, box)) return TIGRIS_MEM_ERR_BAD_INDEX;
+    if (!box_geometry(plan, idx, box, &g) || !box_valid(g, box)) return TIGRIS_MEM_ERR_BAD_INDEX;
     uint8_t *src = (uint8_t *)mem->tensor_ptrs[idx];
     const uint32_t bytes = box_bytes(g, box);
     uint8_t *dst = nullptr;
@@ -184,7 +204,7 @@ tigris_mem_error_t mem_spill_box(tigris_mem_t *mem, const tigris_plan_t *plan, u
     tigris_mem_error_t err = check_tensor(mem, idx);
     if (err != TIGRIS_MEM_OK) return err;
     Geometry g;
-    if (!geometry(plan, idx, true, &g) || !box_valid(g, box)) return TIGRIS_MEM_ERR_BAD_INDEX;
+    if (!box_geometry(plan, idx, box, &g) || !box_valid(g, box)) return TIGRIS_MEM_ERR_BAD_INDEX;
     uint8_t *src = (uint8_t *)mem->tensor_ptrs[idx];
     const uint32_t bytes = box_bytes(g, box);
     copy_box(g, (uint8_t *)full, src, box, false);
@@ -201,7 +221,7 @@ MemBox rect_box(const tigris_plan_t *plan, uint16_t idx, int32_t h0, int32_t h1,
 {
     Geometry g;
     const int32_t c = geometry(plan, idx, true, &g) ? (int32_t)g.c : 1;
-    return MemBox{h0, h1, w0, w1, 0, c};
+    return MemBox{h0, h1, w0, w1, 0, c, 0};
 }
 
 }  // namespace

@@ -223,6 +223,8 @@ enum : uint16_t {
     kBandByInput = 1u << 10,      // a reduction read by bands of input rows
     kBandReshape = 1u << 11,      // a byte copy banded over a leading extent both shapes share
     kBandChannelSpatial = 1u << 12,  // the spatial op of a channel band: each output channel reads its own
+    kBandChannelMix = 1u << 13,      // the spatial op of an output-channel band: every input channel (one group)
+                                     // (Conv on rank 4; FullyConnected on rank 2: output columns)
 };
 
 // Other traits the runtime asks.
@@ -351,7 +353,7 @@ constexpr uint32_t kSignalAttrs = attr(TIGRIS_ATTR_SIGNAL) | attr(TIGRIS_ATTR_CO
 inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_CONV, "CONV", "Conv")
         .kernel(Family::kConv, F32::kConv, kF).int8(S8::kConv).int16(S16::kConv).contract(Rule::kConv, DtypeClass::kF, row::q8)
-        .bands(row::kWindowBands).with(kTraitWindow | kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
+        .bands(row::kWindowBands | kBandChannelMix).with(kTraitWindow | kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
     op(TIGRIS_OP_DEPTHWISE, "DEPTHWISE", "DepthwiseConv")
         .kernel(Family::kConv, F32::kConv, kF).int8(S8::kDepthwise).int16(S16::kDepthwise).contract(Rule::kConv, DtypeClass::kF, row::q8)
         .bands(row::kWindowBands | kBandChannelSpatial).with(kTraitWindow | kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
@@ -379,7 +381,7 @@ inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_FULLY_CONN, "FULLY_CONN", "Gemm")
         .kernel(Family::kMatrix, F32::kFullyConnected, kF).int8(S8::kFullyConnected).int16(S16::kFullyConnected)
         .contract(Rule::kFullyConnected, DtypeClass::kF, row::q8)
-        .with(kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
+        .bands(kBandChannelMix).with(kTraitFusedAct).accelerated(kAccelCmsisNn | kAccelEspNn),
     op(TIGRIS_OP_SOFTMAX, "SOFTMAX", "Softmax")
         .kernel(Family::kSoftmax, F32::kSoftmax, kF).int8(S8::kSoftmax).int16(S16::kSoftmax)
         .contract(Rule::kSoftmax, DtypeClass::kF, row::q8, row::kAxes | attr(TIGRIS_ATTR_ALPHA))

@@ -17,7 +17,8 @@ namespace {
 constexpr uint8_t kUnset = 0xFF;
 constexpr uint8_t kWhole = 0xFE;  // a broadcast stage input read whole by elementwise ops
 
-// AXES_HC: rows and channels (axes 1 and 3); every space has the same channels.
+// AXES_HC: rows and channels (axes 1 and 3); every space has the same channels, except
+// after a channel-mixing op (CHANNELS mode OUTPUT: the Conv's output channels).
 enum WalkAxes : uint8_t { AXES_H, AXES_HW, AXES_ROWS, AXES_HC };
 
 struct Walk {
@@ -28,6 +29,7 @@ struct Walk {
     uint8_t axes;
     bool inputs_in_space0;              // chains: stage inputs arrive as the first space's band
     bool allow_whole;                   // tiles: broadcast stage inputs may be read whole
+    bool chans_per_space;               // AXES_HC: each space fixes its own channel count
     bool (*spatial)(uint8_t type);      // ops that open a new space (nullptr: none)
     uint8_t space[TIGRIS_MAX_TENSORS];  // per tensor, kUnset when not seen
     int64_t ext0, ext1;                 // current space extents (-1 = not yet fixed)
@@ -54,6 +56,11 @@ bool fix(int64_t &slot, int64_t value)
 bool extent_ok(Walk &w, uint16_t t)
 {
     const tigris_plan_t *p = w.plan;
+    if (w.axes == AXES_HC && w.rank == 2) {  // a matrix stage: [dim 0, the rest] (a FullyConnected's flattened input)
+        int64_t rest = 1;
+        for (uint32_t a = 1; a < p->tensors[t].ndim; a++) rest *= tensor_dim(p, t, a);
+        return p->tensors[t].ndim >= 2 && fix(w.ext0, tensor_dim(p, t, 0)) && fix(w.ext1, rest);
+    }
     if (p->tensors[t].ndim != w.rank) return false;
     if (w.axes == AXES_ROWS) return fix(w.ext0, tensor_dim(p, t, 0));
     if (!fix(w.batch, tensor_dim(p, t, 0)) || !fix(w.ext0, tensor_dim(p, t, 1))) return false;
@@ -82,7 +89,7 @@ bool broadcast_along_band(const Walk &w, const tigris_op_t &op, uint16_t t)
     if (!band_binary_op(op.op_type) || op.num_outputs < 1) return false;
     const uint16_t o = list_at(p, op.outputs_off, 0);
     const uint32_t R = p->tensors[o].ndim, r = p->tensors[t].ndim;
-    const uint32_t lo = w.axes == AXES_ROWS ? 0u : 1u, hi = w.axes == AXES_HW ? 2u : lo;
+    const uint32_t lo = w.axes == AXES_ROWS || w.rank == 2 ? 0u : 1u, hi = w.axes == AXES_HW ? 2u : lo;
     if (r > R || hi >= R) return false;
     bool longer = false;
     for (uint32_t a = lo; a <= hi; a++) {
@@ -137,7 +144,7 @@ bool walk_stage(Walk &w)
             if (cur + 1u >= kWhole) return false;
             cur++;
             w.ext0 = -1;
-            if (w.axes != AXES_HC) w.ext1 = -1;
+            if (w.axes != AXES_HC || w.chans_per_space) w.ext1 = -1;
         }
         for (uint32_t k = 0; k < op.num_outputs; k++) {
             const uint16_t t = list_at(p, op.outputs_off, k);
@@ -160,6 +167,7 @@ void init_walk(Walk &w, const tigris_plan_t *plan, const tigris_stage_t *stage)
     w.loads = stage;
     w.inputs_in_space0 = false;
     w.allow_whole = true;
+    w.chans_per_space = false;
     w.spatial = nullptr;
     w.ext0 = w.ext1 = w.batch = -1;
 }
@@ -210,7 +218,9 @@ tigris_error_t check_tile_band(const tigris_plan_t *plan, const tigris_stage_t *
         break;
     case TIGRIS_BAND_KIND_CHANNELS:
         w.axes = AXES_HC;
-        w.spatial = [](uint8_t type) { return ops::has_band(type, ops::kBandChannelSpatial); };
+        w.chans_per_space = band->mode == TIGRIS_CHANNELS_MODE_OUTPUT;
+        if (w.chans_per_space) w.spatial = [](uint8_t type) { return ops::has_band(type, ops::kBandChannelMix); };
+        else w.spatial = [](uint8_t type) { return ops::has_band(type, ops::kBandChannelSpatial); };
         break;
     case TIGRIS_BAND_KIND_ROWS:
         w.axes = AXES_ROWS;

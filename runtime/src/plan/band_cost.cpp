@@ -117,6 +117,10 @@ CostTensor cost_tensor(const int32_t *dims, uint8_t rank, uint8_t elem, uint8_t 
 
 CostTensor cost_tensor_channels(const int32_t *dims, uint8_t rank, uint8_t elem, uint8_t flags)
 {
+    if (rank == 2) {  // [rows, columns]: one outer block, cells of one element
+        CostTensor t = cost_tensor(dims, rank, elem, 0, true, flags);
+        return t;
+    }
     CostTensor t = cost_tensor(dims, rank, elem, 1, false, flags);
     if (rank != 4 || dims[3] <= 0 || dims[2] <= 0) return t;
     t.cols = (uint32_t)dims[3];

@@ -106,6 +106,7 @@ CostTensor cost_tensor(const int32_t *dims, uint8_t rank, uint8_t elem, uint8_t 
 // second operand in a ROWS band is read whole too.
 // Channel bands: a rank-4 NHWC tensor as outer N, rows H, columns C (the banded channels)
 // and cells of W elements: a band of r rows and c channels holds N x r x W x c elements.
+// A rank-2 [rows, columns] tensor (output-channel bands of a FullyConnected): rows x columns.
 CostTensor cost_tensor_channels(const int32_t *dims, uint8_t rank, uint8_t elem, uint8_t flags);
 
 bool cost_broadcast_whole(const int32_t *out_dims, uint8_t out_rank, const int32_t *dims, uint8_t rank, uint8_t lo,

@@ -13,7 +13,7 @@ bool spatial_for(uint8_t shape, const tigris_plan_t *plan, const tigris_op_t &op
     case PLAN_COST_STRIPE: return stripe_spatial_op(op.op_type) || line_spatial_op(op.op_type);
     case PLAN_COST_HW: return hw_spatial_op(op.op_type);
     case PLAN_COST_CHAIN: return chain_spatial_op(op.op_type);
-    case PLAN_COST_CHANNELS: return ops::has_band(op.op_type, ops::kBandChannelSpatial);
+    case PLAN_COST_CHANNELS: return ops::has_band(op.op_type, ops::kBandChannelSpatial) || channel_mix_op(plan, &op);
     default: (void)plan; return false;
     }
 }
@@ -31,10 +31,10 @@ void source_op(const void *vctx, uint16_t j, CostOp *out)
                                                     : op_band_geom(&op, 0, &out->row);
     out->spatial = spatial_for(c.shape, c.plan, op) && geom ? 1u : 0u;
     if (out->spatial && c.shape == PLAN_COST_HW && !op_band_geom(&op, 1, &out->col)) out->spatial = 0;
-    if (c.shape == PLAN_COST_CHANNELS) {  // output channel c reads input channel c
+    if (c.shape == PLAN_COST_CHANNELS) {  // output channel c reads input channel c, or (a Conv) every one
         out->col = BandGeom{};
         out->col.eff_k = out->col.stride = 1;
-        out->col.kind = BAND_GEOM_WINDOW;
+        out->col.kind = channel_mix_op(c.plan, &op) ? BAND_GEOM_ALL : BAND_GEOM_WINDOW;
     }
 }
 
@@ -93,6 +93,15 @@ CostTensor plan_cost_tensor(const PlanCostCtx &c, uint16_t t)
     if (c.shape != PLAN_COST_CHAIN && (flags & COST_LOADED) && read_whole(c, t, source_ops(plan, c.head, c.last)))
         flags |= COST_WHOLE;
     const uint8_t axis = c.shape == PLAN_COST_ROWS ? 0 : 1;
+    if (c.shape == PLAN_COST_CHANNELS && c.lo == 0) {  // a matrix stage: [dim 0, the rest]
+        const int32_t *d = tigris_tensor_shape(plan, &tt);
+        int64_t rest = 1;
+        for (uint8_t a = 1; a < tt.ndim; ++a) rest *= d[a];
+        const int32_t dims[2] = {tt.ndim > 0 ? d[0] : 1, rest > INT32_MAX ? INT32_MAX : (int32_t)rest};
+        CostTensor m = cost_tensor_channels(dims, 2, (uint8_t)tigris_dtype_size(tt.dtype), flags);
+        m.bytes = tt.size_bytes;
+        return m;
+    }
     CostTensor out = c.shape == PLAN_COST_CHANNELS
                          ? cost_tensor_channels(tigris_tensor_shape(plan, &tt), tt.ndim,
                                                 (uint8_t)tigris_dtype_size(tt.dtype), flags)
@@ -112,7 +121,12 @@ bool plan_cost_source(const tigris_plan_t *plan, uint16_t s, tigris_band_kind_t 
     case TIGRIS_BAND_KIND_STRIPE: ctx->shape = PLAN_COST_STRIPE, ctx->lo = ctx->hi = 1; break;
     case TIGRIS_BAND_KIND_HW: ctx->shape = PLAN_COST_HW, ctx->lo = 1, ctx->hi = 2; break;
     case TIGRIS_BAND_KIND_ROWS: ctx->shape = PLAN_COST_ROWS, ctx->lo = ctx->hi = 0; break;
-    case TIGRIS_BAND_KIND_CHANNELS: ctx->shape = PLAN_COST_CHANNELS, ctx->lo = ctx->hi = 1; break;
+    case TIGRIS_BAND_KIND_CHANNELS: {  // rows: axis 1 of NHWC, axis 0 of a rank-2 stage
+        const uint16_t out = st.outputs_count ? plan->index_pool[st.outputs_off] : 0;
+        const uint8_t rows = st.outputs_count && plan->tensors[out].ndim == 2 ? 0 : 1;
+        ctx->shape = PLAN_COST_CHANNELS, ctx->lo = ctx->hi = rows;
+        break;
+    }
     case TIGRIS_BAND_KIND_NONE:
         if (st.chain_len < 2 || st.chain_id != s || (uint32_t)s + st.chain_len > plan->header->num_stages) return false;
         ctx->shape = PLAN_COST_CHAIN, ctx->lo = ctx->hi = 1;

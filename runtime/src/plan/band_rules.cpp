@@ -335,15 +335,28 @@ bool channel_stage_dtype(const tigris_plan_t *plan, uint16_t t, uint8_t dtype)
     return dtype == TIGRIS_DTYPE_FLOAT32 || tigris_tensor_quant(plan, &r) != nullptr;
 }
 
-// Every op keeps each channel to itself: at most one channel-spatial op (Depthwise with one
-// output channel per input channel, MaxPool, AvgPool), unary and binary elementwise ops
-// otherwise (none with an axis attribute), rank-4 stage I/O, every tensor float32 or every
-// tensor quantized int8 (an int8 op then has an int8 kernel). The kernels index weights,
-// biases, per-channel requantization and broadcast operands by the global channel.
+// Every op keeps each channel to itself (mode SEPARABLE): at most one channel-spatial op
+// (Depthwise with one output channel per input channel, MaxPool, AvgPool), unary and binary
+// elementwise ops otherwise (none with an axis attribute), rank-4 stage I/O, every tensor
+// float32 or every tensor quantized int8 (an int8 op then has an int8 kernel). The kernels
+// index weights, biases, per-channel requantization and broadcast operands by the global
+// channel. Mode OUTPUT: the one spatial op is a Conv of one group or, on rank-2 stages, a
+// FullyConnected (channel_mix_op); the ops before it see every input channel, the op and
+// the ops after it a band of its output's (rank 2: rows along axis 0, columns along axis 1).
 bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
-    if (s->inputs_count == 0 || s->outputs_count == 0 || !stage_io_rank(plan, s, 4)) return false;
+    if (s->inputs_count == 0 || s->outputs_count == 0) return false;
+    // Rank 4 (NHWC), or rank 2 around a FullyConnected: rows x output columns (its input,
+    // of any rank, seen as [dim 0, the rest]; every other tensor rank 2).
+    const uint8_t rank = plan->tensors[rd_u16(plan->index_pool + s->outputs_off)].ndim;
+    if (rank == 2) {  // the ops' checks below bound the inputs
+        for (uint32_t k = 0; k < s->outputs_count; k++)
+            if (plan->tensors[rd_u16(plan->index_pool + s->outputs_off + k)].ndim != 2) return false;
+    } else if (rank != 4 || !stage_io_rank(plan, s, rank)) {
+        return false;
+    }
     int32_t spatial = -1;
+    bool mix = false;
     const uint8_t dtype = plan->tensors[rd_u16(plan->index_pool + s->inputs_off)].dtype;
     if (dtype != TIGRIS_DTYPE_FLOAT32 && dtype != TIGRIS_DTYPE_INT8) return false;
     for (uint32_t j = 0; j < s->ops_count; j++) {
@@ -356,12 +369,18 @@ bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
             if (!channel_stage_dtype(plan, op_in(plan, op, k), dtype)) return false;
         for (uint32_t k = 0; k < op.num_outputs; k++)
             if (!channel_stage_dtype(plan, op_out(plan, op, k), dtype)) return false;
-        if (ops::has_band(op.op_type, ops::kBandChannelSpatial)) {
+        const bool sep = ops::has_band(op.op_type, ops::kBandChannelSpatial), mixes = channel_mix_op(plan, &op);
+        for (uint32_t k = 0; rank == 2 && k < op.num_inputs + op.num_outputs; k++) {
+            const uint16_t t = k < op.num_inputs ? op_in(plan, op, k) : op_out(plan, op, k - op.num_inputs);
+            if (plan->tensors[t].ndim != 2 && !is_constant(plan, t) && !(mixes && k == 0)) return false;
+        }
+        if (sep || mixes) {
             const uint16_t in = op_in(plan, op, 0), out = op_out(plan, op, 0);
-            if (spatial >= 0 || plan->tensors[in].ndim != 4 || plan->tensors[out].ndim != 4 ||
-                tensor_dim(plan, in, 3) != tensor_dim(plan, out, 3))
+            if (spatial >= 0 || plan->tensors[out].ndim != rank || (rank == 4 && plan->tensors[in].ndim != 4) ||
+                (sep && (rank != 4 || tensor_dim(plan, in, 3) != tensor_dim(plan, out, 3))))
                 return false;
             spatial = (int32_t)j;
+            mix = mixes;
         } else if (!band_unary_op(op.op_type) && !band_binary_op(op.op_type)) {
             return false;
         }
@@ -375,11 +394,13 @@ bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
         out = op_out(plan, op, 0);
         b->halo = band_halo(&g);
     }
+    if (rank == 2 && !mix) return false;  // a rank-2 stage without a FullyConnected is ROWS's
+    b->mode = mix ? TIGRIS_CHANNELS_MODE_OUTPUT : TIGRIS_CHANNELS_MODE_SEPARABLE;
     b->spatial = spatial;
-    b->extent = (uint32_t)tensor_dim(plan, out, 1);
-    b->col_extent = (uint32_t)tensor_dim(plan, out, 3);
-    b->axis = 1;
-    b->rank = 4;
+    b->axis = rank == 4 ? 1 : 0;
+    b->extent = (uint32_t)tensor_dim(plan, out, b->axis);
+    b->col_extent = (uint32_t)tensor_dim(plan, out, rank - 1u);
+    b->rank = rank;
     return true;
 }
 
@@ -544,8 +565,24 @@ bool op_band_geom(const tigris_op_t *op, int axis, BandGeom *out)
     return true;
 }
 
+bool channel_mix_op(const tigris_plan_t *plan, const tigris_op_t *op)
+{
+    if (!ops::has_band(op->op_type, ops::kBandChannelMix) || op->num_inputs < 1 || op->num_outputs < 1) return false;
+    const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
+    if (op->op_type == TIGRIS_OP_FULLY_CONN)  // [N, OC] from [N, ...] (a flattened input)
+        return plan->tensors[out].ndim == 2 && plan->tensors[in].ndim >= 2 &&
+               tensor_dim(plan, in, 0) == tensor_dim(plan, out, 0);
+    return op->spatial.group <= 1 && plan->tensors[in].ndim == 4 && plan->tensors[out].ndim == 4;
+}
+
 bool channel_band_geom(const tigris_plan_t *plan, const tigris_op_t *op, BandGeom *out)
 {
+    if (op->op_type == TIGRIS_OP_FULLY_CONN) {  // output row r reads input row r
+        *out = BandGeom{};
+        out->kind = BAND_GEOM_WINDOW;
+        out->eff_k = out->stride = 1;
+        return true;
+    }
     if (op->op_type != TIGRIS_OP_GLOBAL_AVG && op->op_type != TIGRIS_OP_GLOBAL_MAX) return op_band_geom(op, 0, out);
     if (op->num_inputs < 1) return false;
     const int32_t h = tensor_dim(plan, op_in(plan, *op, 0), 1);
@@ -562,6 +599,7 @@ uint32_t band_halo(const BandGeom *g)
     switch (g->kind) {
     case BAND_GEOM_WINDOW: return g->eff_k > g->stride ? g->eff_k - g->stride : 0u;
     case BAND_GEOM_TRANSPOSED: return (g->eff_k - 1u + g->stride - 1u) / g->stride;
+    case BAND_GEOM_ALL: return 0;
     default: return g->stride > 1u ? 1u : 0u;
     }
 }
@@ -570,7 +608,10 @@ void band_input_rows(const BandGeom *g, int32_t in_extent, int32_t o0, int32_t o
 {
     const int64_t s = g->stride, k = g->eff_k, p = g->pad_before;
     int64_t i0, i1;
-    if (g->kind == BAND_GEOM_WINDOW) {
+    if (g->kind == BAND_GEOM_ALL) {
+        i0 = 0;
+        i1 = in_extent;
+    } else if (g->kind == BAND_GEOM_WINDOW) {
         i0 = (int64_t)o0 * s - p;
         i1 = (int64_t)(o1 - 1) * s - p + k;
     } else if (g->kind == BAND_GEOM_UPSAMPLE) {

@@ -56,9 +56,10 @@ bool leading_swap(const uint8_t *perm, uint8_t len, uint8_t p, uint8_t *m, uint8
 // ---- Geometry of one spatial op along one axis ------------------------------------
 
 enum BandGeomKind : uint8_t {
-    BAND_GEOM_WINDOW = 0,     // conv/pool: out = (in + pads - eff_k) / stride + 1
-    BAND_GEOM_UPSAMPLE = 1,   // nearest resize: out = in * stride
-    BAND_GEOM_TRANSPOSED = 2  // conv-transpose: the window relation inverted
+    BAND_GEOM_WINDOW = 0,      // conv/pool: out = (in + pads - eff_k) / stride + 1
+    BAND_GEOM_UPSAMPLE = 1,    // nearest resize: out = in * stride
+    BAND_GEOM_TRANSPOSED = 2,  // conv-transpose: the window relation inverted
+    BAND_GEOM_ALL = 3          // every input index (a channel-mixing op's channels)
 };
 
 struct BandGeom {
@@ -77,12 +78,18 @@ bool op_band_geom(const tigris_op_t *op, int axis, BandGeom *out);
 // window max(eff_k - stride, 0); transposed ceil((eff_k - 1) / stride); upsample 1 if stride > 1.
 uint32_t band_halo(const BandGeom *g);
 
-// A channel band's spatial op along the rows: op_band_geom (axis 0), or for GlobalAvg /
-// GlobalMax one output row reading every input row (a window of the input's height).
+// A channel band's spatial op along the rows: op_band_geom (axis 0), for GlobalAvg /
+// GlobalMax one output row reading every input row (a window of the input's height), for
+// FullyConnected output row r reading input row r.
 bool channel_band_geom(const tigris_plan_t *plan, const tigris_op_t *op, BandGeom *out);
 
+// The spatial op of an output-channel band (CHANNELS mode OUTPUT): a Conv of one group
+// with rank-4 input and output, or a FullyConnected with rank-2 input and output; each
+// output channel (column) reads every input channel.
+bool channel_mix_op(const tigris_plan_t *plan, const tigris_op_t *op);
+
 // Input rows [in0, in1) a band of output rows [o0, o1) reads, clamped to [0, in_extent),
-// with the padding rows the clamp removed (window only; 0 otherwise).
+// with the padding rows the clamp removed (window only; 0 otherwise). ALL: [0, in_extent).
 struct BandRows {
     int32_t in0, in1;
     int32_t pad_before, pad_after;
@@ -97,7 +104,7 @@ void band_compose(BandGeom *acc, const BandGeom *next);
 
 struct StageBand {
     tigris_band_kind_t kind;
-    uint8_t mode;         // TIGRIS_LEADING_MODE_* for LEADING, else 0
+    uint8_t mode;         // TIGRIS_LEADING_MODE_* for LEADING, TIGRIS_CHANNELS_MODE_* for CHANNELS, else 0
     uint8_t axis;         // serialized axis of the stage's first input the bands run along
     uint8_t rank;         // rank of the banded tensors (0 when not applicable)
     int32_t spatial;      // position in the stage's op list of its spatial op, -1 none

@@ -188,6 +188,8 @@ int conv_layer(const Call &c, ConvLayer *l, bool factors_checked)
 int fc_layer(const Call &c, FcLayer *l, bool factors_checked)
 {
     if (c.op->op_type != TIGRIS_OP_FULLY_CONN) return kFallback;
+    // An output-channel band reads weights, biases and factors at its global columns: reference only.
+    if (c.tiled() && c.tile().chan_tiled) return kFallback;
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     if (out.ndim < 1 || in.ndim < 1) return kFallback;
     const int32_t *is = c.shape(in), *os = c.shape(out);

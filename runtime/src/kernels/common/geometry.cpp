@@ -69,7 +69,11 @@ int spatial_geometry(const Call &call, SpatialGeom *g)
             g->pad_left = t.pad_left;
             g->pad_right = t.pad_right;
         }
-        if (t.chan_tiled) {  // channels [chan0, chan0 + chans) of a channel-separable op
+        if (t.chan_tiled && t.chan_mix) {  // output channels [chan0, chan0 + chans) from every input channel
+            if (!wide || t.chan0 < 0 || t.chans < 1 || t.chan0 + t.chans > g->c_out) return -1;
+            g->chan0 = t.chan0;
+            g->c_out = t.chans;
+        } else if (t.chan_tiled) {  // channels [chan0, chan0 + chans) of a channel-separable op
             if (!wide || g->c_in != g->c_out || t.chan0 < 0 || t.chans < 1 || t.chan0 + t.chans > g->c_in) return -1;
             g->chan0 = t.chan0;
             g->c_in = g->c_out = t.chans;
@@ -142,8 +146,8 @@ Band pointwise_band(const tigris_mem_t *mem)
         b.in_cols = t.in_w;
         b.out_cols = t.out_w;
     }
-    if (t.chan_tiled && !t.row_tiled) {  // rank-4 NHWC: the channels are axis 3
-        b.col_axis = 3;
+    if (t.chan_tiled) {  // rank-4 NHWC: the channels are axis 3; a row-tiled matrix: its columns
+        b.col_axis = t.row_tiled ? 1 : 3;
         b.cols = b.in_cols = b.out_cols = t.chans;
         b.col0 = t.chan0;
         b.chans = true;

@@ -163,9 +163,10 @@ int conv(const Call &c)
     if (dw ? (a.g.c_out % a.g.c_in != 0) : (a.g.c_in % groups != 0 || a.g.c_out % groups != 0)) return -1;
     a.wc = a.g.c_out;
     if (a.g.chan0 != 0 || a.g.c_out != c.shape(c.out(0))[c.out(0).ndim - 1]) {  // a channel band
-        if (!dw) return -1;
+        if (!dw && (groups != 1 || !c.tiled() || !c.tile().chan_mix)) return -1;
         a.wc = c.shape(c.out(0))[c.out(0).ndim - 1];
-        a.w += a.g.chan0;
+        // Depthwise: weights [KH, KW, C] read at w + chan0; Conv: rows [chan0, ...) of [OC, KH, KW, IC].
+        a.w += dw ? (int64_t)a.g.chan0 : (int64_t)a.g.chan0 * a.g.k_h * a.g.k_w * a.g.c_in;
         if (a.b) a.b += a.g.chan0;
     }
     for (int32_t n = 0; n < a.g.n; ++n)

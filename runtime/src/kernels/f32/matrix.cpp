@@ -21,15 +21,22 @@ int fully_connected(const Call &c)
     const float *w = static_cast<const float *>(c.weight());
     const float *b = static_cast<const float *>(c.bias());
     if (in == nullptr || o == nullptr || w == nullptr) return -1;
+    // An output-channel band (chan_mix): columns [j0, j0 + cols) of the layer's oc, packed.
+    int32_t j0 = 0, cols = oc;
+    if (c.tiled() && c.tile().chan_tiled) {
+        const tigris_tile_ctx_t &t = c.tile();
+        if (!t.chan_mix || out.ndim != 2 || t.chan0 < 0 || t.chans < 1 || t.chan0 + t.chans > oc) return -1;
+        j0 = t.chan0, cols = t.chans;
+    }
     in += (int64_t)rb.in_row_start * ic;
-    o += (int64_t)rb.out_row_start * oc;
+    o += (int64_t)rb.out_row_start * cols;
     for (int32_t r = 0; r < rb.rows; ++r)
-        for (int32_t j = 0; j < oc; ++j) {
+        for (int32_t j = 0; j < cols; ++j) {
             // TensorFlow Lite's order: the products, then the bias (same float rounding).
             float acc = 0.0f;
-            const float *x = in + r * ic, *wr = w + j * ic;
+            const float *x = in + r * ic, *wr = w + (int64_t)(j0 + j) * ic;
             for (int64_t k = 0; k < ic; ++k) acc += x[k] * wr[k];
-            o[(int64_t)r * oc + j] = fused(acc + (b ? b[j] : 0.0f), c.op->fused_act);
+            o[(int64_t)r * cols + j] = fused(acc + (b ? b[j0 + j] : 0.0f), c.op->fused_act);
         }
     return 0;
 }

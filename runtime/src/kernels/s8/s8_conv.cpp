@@ -5,7 +5,8 @@
 // Taps outside the input (padding) are skipped. (m[c], s[c]) are the per-channel (or
 // per-tensor) factors the compiler stored on the output tensor's quant param. A depthwise
 // in a channel band (chan_tiled) computes channels [chan0, chan0 + chans) and reads the
-// weights, biases and factors of those global channels.
+// weights, biases and factors of those global channels; so does a convolution of one group
+// in an output-channel band (chan_mix), from every input channel.
 //
 // The loops are arranged for a microcontroller: output channels outermost (two at a time for
 // convolutions and fully connected layers, four adjacent ones for depthwise), their factors
@@ -67,13 +68,19 @@ int conv(const Call &c)
     Operand in, out;
     kern::SpatialGeom g;
     if (input_operand(c, 0, &in) || output_operand(c, 0, &out) || !io_int8(in, out)) return kError;
-    if (kern::spatial_geometry(c, &g) || (c.tiled() && c.tile().chan_tiled)) return kError;  // channels mix
+    if (kern::spatial_geometry(c, &g)) return kError;
+    // An output-channel band (chan_mix, one group) computes the layer's channels [ch0, ch0 +
+    // g.c_out) of wc from every input channel: weights, biases and factors at ch0 + oc.
+    const bool mix = c.tiled() && c.tile().chan_tiled;
+    if (mix && (!c.tile().chan_mix || c.op->spatial.group > 1)) return kError;  // a separable band: channels mix
     const int32_t groups = c.op->spatial.group > 1 ? c.op->spatial.group : 1;
     if (g.c_in % groups != 0 || g.c_out % groups != 0) return kError;
     const int32_t group_in_c = g.c_in / groups, group_out_c = g.c_out / groups;
+    const int32_t wc = out.shape[out.rank - 1], ch0 = mix ? g.chan0 : 0;
+    if (ch0 < 0 || ch0 + g.c_out > wc) return kError;
     const int8_t *w;
     const uint8_t *bias;
-    if (!layer_weights(c, (uint32_t)(g.c_out * g.k_h * g.k_w * group_in_c), g.c_out, &w, &bias)) return kError;
+    if (!layer_weights(c, (uint32_t)(wc * g.k_h * g.k_w * group_in_c), wc, &w, &bias)) return kError;
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     const int32_t in_offset = -in.zero_point;
@@ -85,10 +92,10 @@ int conv(const Call &c)
         // Two channels of one group share their input runs; an odd last one pairs with itself.
         oc1 = oc + 1 < g.c_out && (oc + 1) / group_out_c == oc / group_out_c ? oc + 1 : oc;
         ChannelRequant r0, r1;
-        if (!channel_requant(c, out, oc, &r0) || !channel_requant(c, out, oc1, &r1)) return kError;
+        if (!channel_requant(c, out, ch0 + oc, &r0) || !channel_requant(c, out, ch0 + oc1, &r1)) return kError;
         const int32_t ic0 = (oc / group_out_c) * group_in_c;
-        const int32_t b0 = bias ? rd_i32(bias + 4 * oc) : 0, b1 = bias ? rd_i32(bias + 4 * oc1) : 0;
-        const int8_t *w0 = w + oc * w_stride, *w1 = w + oc1 * w_stride;
+        const int32_t b0 = bias ? rd_i32(bias + 4 * (ch0 + oc)) : 0, b1 = bias ? rd_i32(bias + 4 * (ch0 + oc1)) : 0;
+        const int8_t *w0 = w + (ch0 + oc) * w_stride, *w1 = w + (ch0 + oc1) * w_stride;
         for (int32_t n = 0; n < g.n; n++) {
             const int8_t *xn = x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + ic0;
             int8_t *yn = y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row;
@@ -203,24 +210,32 @@ int fully_connected(const Call &c)
     const int32_t in_c = (int32_t)(in.elements / (uint32_t)full_rows);
     const kern::RowBand band = kern::row_band(c.mem, full_rows);
     if (c.tiled() && !band.active) return kError;
+    // An output-channel band (chan_mix): columns [ch0, ch0 + cols) of out_c, packed; weights,
+    // biases and factors of those columns.
+    int32_t ch0 = 0, cols = out_c;
+    if (c.tiled() && c.tile().chan_tiled) {
+        const tigris_tile_ctx_t &t = c.tile();
+        if (!t.chan_mix || out.rank != 2 || t.chan0 < 0 || t.chans < 1 || t.chan0 + t.chans > out_c) return kError;
+        ch0 = t.chan0, cols = t.chans;
+    }
     const int8_t *x = (const int8_t *)in.data + (int64_t)band.in_row_start * in_c;
-    int8_t *y = (int8_t *)out.data + (int64_t)band.out_row_start * out_c;
+    int8_t *y = (int8_t *)out.data + (int64_t)band.out_row_start * cols;
     const int8_t *w;
     const uint8_t *bias;
     if (!layer_weights(c, (uint32_t)(out_c * in_c), out_c, &w, &bias)) return kError;
     const int32_t in_offset = -in.zero_point;
 
-    for (int32_t oc = 0; oc < out_c; oc += 2) {
-        const int32_t oc1 = oc + 1 < out_c ? oc + 1 : oc;
+    for (int32_t oc = 0; oc < cols; oc += 2) {
+        const int32_t oc1 = oc + 1 < cols ? oc + 1 : oc;
         ChannelRequant r0, r1;
-        if (!channel_requant(c, out, oc, &r0) || !channel_requant(c, out, oc1, &r1)) return kError;
-        const int8_t *w0 = w + (int64_t)oc * in_c, *w1 = w + (int64_t)oc1 * in_c;
-        const int32_t b0 = bias ? rd_i32(bias + 4 * oc) : 0, b1 = bias ? rd_i32(bias + 4 * oc1) : 0;
+        if (!channel_requant(c, out, ch0 + oc, &r0) || !channel_requant(c, out, ch0 + oc1, &r1)) return kError;
+        const int8_t *w0 = w + (int64_t)(ch0 + oc) * in_c, *w1 = w + (int64_t)(ch0 + oc1) * in_c;
+        const int32_t b0 = bias ? rd_i32(bias + 4 * (ch0 + oc)) : 0, b1 = bias ? rd_i32(bias + 4 * (ch0 + oc1)) : 0;
         for (int32_t row = 0; row < band.rows; row++) {
             int32_t acc0 = 0, acc1 = 0;
             dot2(x + (int64_t)row * in_c, w0, w1, in_c, in_offset, &acc0, &acc1);
-            y[(int64_t)row * out_c + oc] = r0.apply(wrap_add(acc0, b0));
-            y[(int64_t)row * out_c + oc1] = r1.apply(wrap_add(acc1, b1));
+            y[(int64_t)row * cols + oc] = r0.apply(wrap_add(acc0, b0));
+            y[(int64_t)row * cols + oc1] = r1.apply(wrap_add(acc1, b1));
         }
     }
     return 0;

@@ -7,15 +7,8 @@ namespace tigris_s8 {
 
 namespace {
 
-int exact_bits(uint64_t v)
-{
-    int n = 0;
-    while (v != 0) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
+// Bit length of v (0 for 0).
+int exact_bits(uint64_t v) { return v == 0 ? 0 : 64 - __builtin_clzll(v); }
 
 }  // namespace
 
@@ -61,14 +54,23 @@ ExactReal exact_div(ExactReal a, ExactReal b)
         return r;
     }
     if (a.m == 0) return r;
-    // q = floor(a.m · 2^k / b.m) with 62 or 63 bits, by long division in 31-bit steps.
-    const int k = 62 - exact_bits(a.m) + exact_bits(b.m);
-    uint64_t q = a.m / b.m, rem = a.m % b.m;
-    for (int left = k; left > 0;) {
-        const int c = left < 31 ? left : 31;
-        q = (q << c) | ((rem << c) / b.m);
-        rem = (rem << c) % b.m;
-        left -= c;
+    if (b.m >= (1u << 24)) return ExactReal{0, 0, r.negative, false};  // not a float's mantissa
+    // q = floor(a.m · 2^k / b.m) with 56 or 57 bits (53, a guard bit and more; the remainder is
+    // the sticky bit): long division of a.m's bits then k zero bits, 8 at a time, so that every
+    // step is one 32-bit division (the remainder stays below b.m < 2^24).
+    const int k = 56 - exact_bits(a.m) + exact_bits(b.m);
+    const uint32_t d = (uint32_t)b.m;
+    uint64_t q = 0;
+    uint32_t rem = 0;
+    for (int pos = exact_bits(a.m) + k; pos > 0;) {
+        const int c = pos < 8 ? pos : 8;
+        pos -= c;
+        // Bits [pos, pos + c) of a.m · 2^k: zero below bit k.
+        const uint32_t chunk =
+            pos + c <= k ? 0u : (uint32_t)((pos >= k ? a.m >> (pos - k) : a.m << (k - pos)) & ((1u << c) - 1u));
+        rem = (rem << c) | chunk;
+        q = (q << c) | (rem / d);
+        rem %= d;
     }
     // Round to 53 bits, nearest, ties to even; the remainder is the sticky bit.
     const int drop = exact_bits(q) - 53;

@@ -5,7 +5,8 @@
 // record from schema 11): from schema 11 always, with the record's band, so the run holds
 // exactly the plan's scheduled peak; before, only when its inputs and outputs do not fit
 // the fast arena above the reserved prefix (after its weights). A record that asks for
-// banding the runtime cannot classify fails closed with TILE.
+// banding the runtime cannot classify fails closed with TILE, as does every chain or tileable
+// record in a build without bands (TIGRIS_NO_BANDS, common/features.h).
 #include "common/features.h"
 #include "exec/exec_internal.h"
 #include "memory/arena.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-device [--json] [--boards "mps2-an386 mps3-an547"] [--models DIR] [--only NAME]
+# bench-device [--json] [--trim] [--boards "mps2-an386 mps3-an547"] [--models DIR] [--only NAME]
 #
 # Instructions per inference of TiGrIS firmware on QEMU's Cortex-M boards. For each model (the
 # MLPerf Tiny models of MODELS/tflite, TFLite Micro's person_detect, the QDQ MobileNetV2-0.35
@@ -19,7 +19,9 @@
 # `tigris inspect`), fast and slow peak (measured by the firmware), plan bytes, flash: the
 # firmware's text+data without the plan and the input it embeds (runtime, vendor library,
 # libc/libgcc pieces, start-up; the linker keeps only what is reached, so a plan that uses
-# fewer kernels links fewer). --json prints the same rows as a JSON array. A firmware whose output
+# fewer kernels links fewer). --trim adds the flash of the same firmware linked against a runtime
+# built for its plan (the `trim` defines `tigris codegen` writes, TIGRIS_RUNTIME_DEFINES; one cross
+# build per distinct set, several minutes more). --json prints the same rows as a JSON array. A firmware whose output
 # bytes differ from the host run of the same plan and input (`tigris run --stored-order`: the
 # firmware passes the input in the plan's stored axis order) is not measured but reported.
 set -euo pipefail
@@ -29,15 +31,17 @@ host=@CMAKE_BINARY_DIR@
 models=@TIGRIS_MODELS_DIR@
 cmsis=@TIGRIS_CMSIS_NN_DIR@
 json=0
+trim=0
 boards="mps2-an386"
 only=""
 while [ $# -gt 0 ]; do
   case $1 in
     --json) json=1; shift ;;
+    --trim) trim=1; shift ;;
     --boards) boards=$2; shift 2 ;;
     --models) models=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "Error: unknown argument '$1' (bench-device --help)" >&2; exit 2 ;;
   esac
 done
@@ -76,6 +80,30 @@ cross_dir() {
 cpu_of() {
   case $1 in mps2-an386) echo cortex-m4 ;; mps3-an547) echo cortex-m55 ;; mps2-an500) echo cortex-m7 ;;
     *) echo "Error: unknown board '$1'" >&2; exit 2 ;; esac
+}
+
+# Flash of firmware FW (built in EXAMPLE from LIST) linked against a runtime built with the trim
+# defines of its generated core: the cross build is shared by the firmware with the same defines.
+trimmed_flash() {  # BOARD CPU EXAMPLE LIST FW PLAN INPUT
+  local board=$1 cpu=$2 example=$3 list=$4 fw=$5 plan=$6 input=$7
+  local defs key rt out
+  mkdir -p "$work/trim"
+  defs=$(sed -n '/ \*   trim /,/ \*   format /p' "$example/$fw/model.c" | grep -o -- '-DTIGRIS_[A-Z0-9_]*' | sed 's/^-D//' | paste -sd';' -)
+  key=$(printf '%s' "$defs" | md5sum | cut -c1-10)
+  rt=$work/trim/$board-$key
+  if [ ! -f "$rt/lib/libtigris_runtime.a" ]; then
+    cmake -S "$src" -B "$rt" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/arm-none-eabi.cmake" -DTIGRIS_CORTEX_M_CPU="$cpu" \
+      -DCMAKE_BUILD_TYPE=Release -DTIGRIS_BUILD_TOOLS=OFF -DTIGRIS_BUILD_TESTS=OFF -DTIGRIS_CMSIS_NN_DIR="$cmsis" \
+      -DTIGRIS_RUNTIME_DEFINES="$defs" >"$rt.log" 2>&1 && cmake --build "$rt" -j 2 >>"$rt.log" 2>&1 || return 1
+  fi
+  out=$work/trim/$board-$fw
+  grep "^$fw " "$list" >"$out.list"
+  cmake -S "$src/examples/cortex-m" -B "$out" -DTIGRIS_BOARD="$board" -DTIGRIS_HOST_BIN="$host/bin" \
+    -DTIGRIS_RUNTIME_ARCHIVE="$rt/lib/libtigris_runtime.a" -DTIGRIS_MODELS_DIR="$models" \
+    -DTIGRIS_FIRMWARE_LIST="$out.list" >"$out.log" 2>&1 && cmake --build "$out" -j 2 >>"$out.log" 2>&1 || return 1
+  local image
+  image=$(arm-none-eabi-size -A "$out/$fw.elf" | awk '$1 == ".vectors" || $1 == ".text" || $1 == ".ARM.exidx" || $1 == ".data" {s += $2} END {print s}')
+  echo $((image - plan - input))
 }
 
 rows=()
@@ -164,7 +192,11 @@ for board in $boards; do
     # text + data of the image (data is copied from flash), less the embedded plan and input.
     image=$(arm-none-eabi-size -A "$elf" | awk '$1 == ".vectors" || $1 == ".text" || $1 == ".ARM.exidx" || $1 == ".data" {s += $2} END {print s}')
     flash=$((image - plan - input))
-    rows+=("$name|$budget|$backend|$board|$instr|$macs|$fast|$slow|$plan|$flash")
+    trimmed=-
+    if [ "$trim" -eq 1 ]; then
+      trimmed=$(trimmed_flash "$board" "$cpu" "$example" "$list" "$fw" "$plan" "$input") || trimmed=-
+    fi
+    rows+=("$name|$budget|$backend|$board|$instr|$macs|$fast|$slow|$plan|$flash|$trimmed")
   done <"$work/$board.meta"
 done
 
@@ -173,23 +205,25 @@ if [ "$json" -eq 1 ]; then
   printf '['
   sep=""
   for r in "${rows[@]}"; do
-    IFS='|' read -r name budget backend board instr macs fast slow plan flash <<<"$r"
+    IFS='|' read -r name budget backend board instr macs fast slow plan flash trimmed <<<"$r"
     b=$( [ "$budget" = "4M" ] && echo '"untiled"' || echo "$budget" )
     m=$( [ "$macs" -gt 0 ] && echo "$macs" || echo null )
-    printf '%s\n  {"model": "%s", "budget": %s, "kernels": "%s", "board": "%s", "instructions": %s, "macs": %s, "fast_peak": %s, "slow_peak": %s, "plan_bytes": %s, "flash_bytes": %s}' \
-      "$sep" "$name" "$b" "$backend" "$board" "$instr" "$m" "$fast" "$slow" "$plan" "$flash"
+    t=$( [ "$trimmed" = "-" ] && echo null || echo "$trimmed" )
+    printf '%s\n  {"model": "%s", "budget": %s, "kernels": "%s", "board": "%s", "instructions": %s, "macs": %s, "fast_peak": %s, "slow_peak": %s, "plan_bytes": %s, "flash_bytes": %s, "trimmed_flash_bytes": %s}' \
+      "$sep" "$name" "$b" "$backend" "$board" "$instr" "$m" "$fast" "$slow" "$plan" "$flash" "$t"
     sep=","
   done
   printf '\n]\n'
 else
   echo "bench-device: instructions per inference under qemu-system-arm -icount shift=0 (1 instruction = 1 ns of"
-  echo "virtual time; SysTick read around model_run); flash = firmware text+data without plan and input"
-  printf '%-22s %-8s %-10s %-11s %13s %9s %9s %9s %9s %9s\n' model budget kernels board instructions instr/MAC fast_peak slow_peak plan flash
+  echo "virtual time; SysTick read around model_run); flash = firmware text+data without plan and input; trimmed = the same"
+  echo "with the runtime built for the plan (--trim: codegen's trim defines)"
+  printf '%-22s %-8s %-10s %-11s %13s %9s %9s %9s %9s %9s %9s\n' model budget kernels board instructions instr/MAC fast_peak slow_peak plan flash trimmed
   for r in "${rows[@]}"; do
-    IFS='|' read -r name budget backend board instr macs fast slow plan flash <<<"$r"
+    IFS='|' read -r name budget backend board instr macs fast slow plan flash trimmed <<<"$r"
     per=$( [ "$macs" -gt 0 ] && awk -v i="$instr" -v m="$macs" 'BEGIN {printf "%.2f", i / m}' || echo "?" )
-    printf '%-22s %-8s %-10s %-11s %13s %9s %9s %9s %9s %9s\n' "$name" "$(budget_label "$budget")" "$backend" "$board" \
-      "$instr" "$per" "$fast" "$slow" "$plan" "$flash"
+    printf '%-22s %-8s %-10s %-11s %13s %9s %9s %9s %9s %9s %9s\n' "$name" "$(budget_label "$budget")" "$backend" "$board" \
+      "$instr" "$per" "$fast" "$slow" "$plan" "$flash" "$trimmed"
   done
   # The ratio that the kernel work is judged by: reference int8 over CMSIS-NN, same plan.
   echo

@@ -290,7 +290,8 @@ typedef enum {
     TIGRIS_ERR_TENSOR_SLOTS = -15,
     TIGRIS_ERR_TILE_FACTS = -16,
     TIGRIS_ERR_CHAIN_BAND = -17,
-    TIGRIS_ERR_TILE_BAND = -18
+    TIGRIS_ERR_TILE_BAND = -18,
+    TIGRIS_ERR_FEATURE_DISABLED = -19
 } tigris_error_t;
 
 const char *tigris_error_str(tigris_error_t err);

@@ -217,6 +217,7 @@ int main(void) {
 
   /* Strings of every error family. */
   CHECK(strlen(tigris_error_str(TIGRIS_ERR_TILE_BAND)) > 0);
+  CHECK(strlen(tigris_error_str(TIGRIS_ERR_FEATURE_DISABLED)) > 0);
   CHECK(strlen(tigris_mem_error_str(TIGRIS_MEM_ERR_NOT_SET)) > 0);
   CHECK(strlen(tigris_exec_error_str(TIGRIS_EXEC_ERR_STATE)) > 0);
 

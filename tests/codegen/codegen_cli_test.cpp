@@ -56,6 +56,33 @@ TEST_F(CodegenCli, HeaderCommentStatesThePlan) {
   // The trim line: float32 ops keep the float data, no op on int16 data leaves the int16 kernels out.
   EXPECT_EQ(s.find("-DTIGRIS_NO_KERNEL_FLOAT32"), std::string::npos);
   EXPECT_NE(s.find("-DTIGRIS_NO_KERNEL_INT16"), std::string::npos);
+  // No chain, no tileable record and no If / While: the band and control-flow machinery goes too.
+  EXPECT_NE(s.find("-DTIGRIS_NO_BANDS"), std::string::npos);
+  EXPECT_NE(s.find("-DTIGRIS_NO_CONTROL_FLOW"), std::string::npos);
+}
+
+TEST_F(CodegenCli, TrimKeepsTheBandsOfABandedPlan) {
+  auto p = conv_relu_plan();
+  tigris_tile_plan_v11_t t{};
+  t.choices.tileable = 1;
+  t.choices.axis = TIGRIS_TILE_AXIS_HEIGHT;
+  t.choices.tile_height = 2;
+  t.choices.tile_extent_wide = 2;
+  t.facts.tile_extent = 2;  // 8 rows in bands of 2, halo 2 (3x3, stride 1)
+  t.facts.num_tiles = 4;
+  t.facts.original_extent = 8;
+  t.facts.halo = 2;
+  t.facts.band_axis = 1;
+  t.facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_STRIPE, 0);
+  p.tile_plans = {t};
+  p.stages[0].tile_plan = 0;
+  write_bytes(dir.file("banded.tgrs"), write_plan(p));
+  const CliResult r = codegen({"banded.tgrs", "-o", "banded.c"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string s = text("banded.c");
+  EXPECT_NE(s.find(" *   stages      2 (1 tiled, 0 in chains)\n"), std::string::npos) << s;
+  EXPECT_EQ(s.find("-DTIGRIS_NO_BANDS"), std::string::npos);
+  EXPECT_NE(s.find("-DTIGRIS_NO_CONTROL_FLOW"), std::string::npos);
 }
 
 TEST_F(CodegenCli, OneStaticAssertionPerRuntimeLimit) {

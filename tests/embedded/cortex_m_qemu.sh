@@ -4,7 +4,8 @@
 # prints with what the host runtime gives for the same plan and input (`tigris run`): the
 # reference kernels and CMSIS-NN (when CMSIS_NN_DIR is given) must both match it.
 # Also checks that no firmware contains or references an allocator, and that the board's
-# archives reference no heap, exception or RTTI symbol (scripts/check-no-heap.sh).
+# archives reference no heap, exception or RTTI symbol (scripts/check-no-heap.sh). On the
+# Cortex-M4, a runtime built with the kws plan's trim defines runs kws and refuses a banded plan.
 #
 #   cortex_m_qemu.sh SOURCE_DIR HOST_BUILD_DIR MODELS_DIR BOARD CROSS_DIR [CMSIS_NN_DIR]
 #     BOARD      mps2-an386 (Cortex-M4), mps2-an500 (Cortex-M7), mps3-an547 (Cortex-M55)
@@ -120,6 +121,59 @@ while read -r name backend; do
     echo "OK $name ($backend, $board): $(( ${#got} / 2 )) output bytes identical to the host run; $(grep -E '^(fast|slow|stages)' "$dir/qemu.txt" | paste -sd ';' -)"
   fi
 done <"$example/firmwares.txt"
+# A runtime built for one plan (the `trim` defines codegen writes, docs/firmware.md), on the
+# Cortex-M4: the untiled kws firmware linked against it gives the host's bytes, and the banded
+# vww_floor plan (the same kernel families) is refused with FEATURE_DISABLED at load.
+if [ "$board" = mps2-an386 ] && [ -f "$example/kws/model.c" ] && [ -f "$example/vww_floor/model.c" ]; then
+  defs=$(sed -n '/ \*   trim /,/ \*   format /p' "$example/kws/model.c" | grep -o -- '-DTIGRIS_[A-Z0-9_]*' | sed 's/^-D//' | paste -sd';' -)
+  case ";$defs;" in
+    *";TIGRIS_NO_BANDS;"*) ;;
+    *) echo "FAIL trimmed: the kws plan's trim line has no TIGRIS_NO_BANDS: $defs"; failed=1 ;;
+  esac
+  trimmed_rt=$host/cortex-m-trimmed-runtime
+  trimmed=$host/cortex-m-example-trimmed
+  printf 'kws %s 64K+1M reference\nvww_floor %s 2560+1M reference\n' "$models/tflite/kws_ref_model.tflite" \
+    "$models/tflite/vww_96_int8.tflite" >"$trimmed.list"
+  if ! { cmake -S "$src" -B "$trimmed_rt" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/arm-none-eabi.cmake" -DTIGRIS_CORTEX_M_CPU=$cpu \
+           -DCMAKE_BUILD_TYPE=Release -DTIGRIS_BUILD_TOOLS=OFF -DTIGRIS_BUILD_TESTS=OFF -DTIGRIS_CMSIS_NN_DIR= \
+           -DTIGRIS_RUNTIME_DEFINES="$defs" -DCMAKE_C_COMPILER_LAUNCHER="${TIGRIS_COMPILER_LAUNCHER:-}" \
+           -DCMAKE_CXX_COMPILER_LAUNCHER="${TIGRIS_COMPILER_LAUNCHER:-}" >"$trimmed.log" 2>&1 &&
+         cmake --build "$trimmed_rt" -j 2 --target tigris_runtime >>"$trimmed.log" 2>&1 &&
+         cmake -S "$src/examples/cortex-m" -B "$trimmed" -DTIGRIS_BOARD="$board" -DTIGRIS_HOST_BIN="$host/bin" \
+           -DTIGRIS_RUNTIME_ARCHIVE="$trimmed_rt/lib/libtigris_runtime.a" -DTIGRIS_MODELS_DIR="$models" \
+           -DTIGRIS_FIRMWARE_LIST="$trimmed.list" >>"$trimmed.log" 2>&1 &&
+         cmake --build "$trimmed" -j 2 >>"$trimmed.log" 2>&1; }; then
+    echo "FAIL trimmed: the runtime or firmware built for the kws plan did not build"
+    cat "$trimmed.log"
+    failed=1
+  else
+    "$host/bin/tigris" run "$trimmed/kws/model.tgrs" --input "$trimmed/kws/model_input.bin" --stored-order \
+      --output "$trimmed/kws/host_output.bin" >"$trimmed/kws/host_run.txt"
+    expected=$(od -An -v -tx1 "$trimmed/kws/host_output.bin" | tr -d ' \n')
+    status=0
+    timeout 120 qemu-system-arm -M "$board" -nographic -semihosting -monitor none -serial none \
+      -kernel "$trimmed/kws.elf" >"$trimmed/kws/qemu.txt" 2>&1 || status=$?
+    got=$(sed -n 's/^output 0 \([0-9a-f]*\)$/\1/p' "$trimmed/kws/qemu.txt")
+    if [ "$status" -ne 0 ] || [ "$got" != "$expected" ]; then
+      echo "FAIL trimmed kws: status $status, output '$got', host '$expected'"
+      failed=1
+    else
+      echo "OK trimmed kws ($board): output bytes identical to the host run with a runtime built for the plan"
+    fi
+    status=0
+    timeout 120 qemu-system-arm -M "$board" -nographic -semihosting -monitor none -serial none \
+      -kernel "$trimmed/vww_floor.elf" >"$trimmed/vww_floor/qemu.txt" 2>&1 || status=$?
+    if [ "$status" -ne 0 ] && grep -q '^error: this build leaves out a runtime feature' "$trimmed/vww_floor/qemu.txt" &&
+       ! grep -q '^output' "$trimmed/vww_floor/qemu.txt"; then
+      echo "OK trimmed vww_floor ($board): the banded plan is refused by a runtime built without bands"
+    else
+      echo "FAIL trimmed vww_floor: expected a FEATURE_DISABLED refusal, got status $status:"
+      cat "$trimmed/vww_floor/qemu.txt"
+      failed=1
+    fi
+  fi
+fi
+
 if [ "$ran" -eq 0 ]; then
   echo "FAIL: no firmware ran"
   failed=1

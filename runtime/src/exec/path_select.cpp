@@ -5,7 +5,9 @@
 // record from schema 11): from schema 11 always, with the record's band, so the run holds
 // exactly the plan's scheduled peak; before, only when its inputs and outputs do not fit
 // the fast arena above the reserved prefix (after its weights). A record that asks for
-// banding the runtime cannot classify fails closed with TILE.
+// banding the runtime cannot classify fails closed with TILE, as does every chain or tileable
+// record in a build without bands (TIGRIS_NO_BANDS, common/features.h).
+#include "common/features.h"
 #include "exec/exec_internal.h"
 #include "memory/arena.h"
 #include "plan/band_rules.h"
@@ -66,8 +68,11 @@ tigris_exec_error_t choose_path(const RunContext &ctx, uint16_t s, StagePath *pa
     *path = StagePath::Normal;
     if (stage_holds_control_flow(plan, stage)) {
         *path = StagePath::Control;
-        return TIGRIS_EXEC_OK;
+        return control_flow_built() ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_KERNEL;
     }
+    // A build without bands (the loader refused chains and tileable records) runs stages whole.
+    if (!bands_built()) return stage->chain_len == 0 && !tigris_stage_tiles(plan, stage).tileable
+                                   ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_TILE;
     if (stage->chain_len >= 2) {
         *path = StagePath::Chain;
         return stage->chain_id == s ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_TILE;  // only a head starts a chain
@@ -81,9 +86,13 @@ tigris_exec_error_t choose_path(const RunContext &ctx, uint16_t s, StagePath *pa
 tigris_exec_error_t run_stage(RunContext &ctx, uint16_t s, StagePath path, uint16_t *consumed)
 {
     *consumed = 1;
+    if (path == StagePath::Normal) return run_stage_normal(ctx, s);
+    if (path == StagePath::Control)
+        return control_flow_built() ? run_stage_control(ctx, s) : TIGRIS_EXEC_ERR_KERNEL;
+    if (!bands_built()) return TIGRIS_EXEC_ERR_TILE;  // choose_path gives no band path
     switch (path) {
-    case StagePath::Normal: return run_stage_normal(ctx, s);
-    case StagePath::Control: return run_stage_control(ctx, s);
+    case StagePath::Normal:
+    case StagePath::Control: break;
     case StagePath::Stripe: return run_stage_stripe(ctx, s);
     case StagePath::Tiled2D: return run_stage_tiled_2d(ctx, s);
     case StagePath::ByInput: return run_stage_by_input(ctx, s);

@@ -1,5 +1,6 @@
 // Loader steps 23-26: stage records and chains, the op schedule, state entries,
 // subgraph ranges and nesting depth, and the op mix of tiled and chained stages.
+#include "common/features.h"
 #include "plan/band_rules.h"
 #include "plan/loader_ctx.h"
 
@@ -196,10 +197,26 @@ bool chained_ops_ok(const LoadCtx &c, const tigris_stage_t &s)
     return true;
 }
 
+// A build without bands (TIGRIS_NO_BANDS) runs every stage whole: a chain or a tileable
+// record is a feature it left out. A build without control flow refuses If / While.
+tigris_error_t check_features(const LoadCtx &c)
+{
+    for (uint32_t i = 0; i < c.hdr.num_stages && !bands_built(); i++) {
+        const tigris_stage_t &s = c.plan.stages[i];
+        if (s.chain_len != 0 || tigris_stage_tiles(&c.plan, &s).tileable) return TIGRIS_ERR_FEATURE_DISABLED;
+    }
+    for (uint32_t i = 0; i < c.hdr.num_ops && !control_flow_built(); i++) {
+        if (op_is_control_flow(c.plan.ops[i].op_type)) return TIGRIS_ERR_FEATURE_DISABLED;
+    }
+    return TIGRIS_OK;
+}
+
 }  // namespace
 
 tigris_error_t check_stage_op_mix(LoadCtx &c)
 {
+    const tigris_error_t features = check_features(c);
+    if (features != TIGRIS_OK || !bands_built()) return features;  // no chain, nothing tileable
     for (uint32_t i = 0; i < c.hdr.num_stages; i++) {
         const tigris_stage_t &s = c.plan.stages[i];
         if (c.hdr.version < 11) {  // step 25; schema 11 states the kind (verified at step 29)

@@ -1,5 +1,6 @@
 // int8 additions to the operator rules, for ops whose kernel dtype is quantized int8
 // (docs/operators.md §1). Owned with the int8 kernels: extend here, not in the float rules.
+#include "kernels/s8/s8_exact_real.h"
 #include "kernels/s8/s8_fixed_point.h"
 #include "kernels/s8/s8_params.h"
 #include "plan/op_rules_util.h"
@@ -52,7 +53,11 @@ bool softmax_ok(const OpView &v)
 // each output scale (RELU, pools, requantizing moves, ADD's output factor bound by it),
 // the product of two input scales over the output's (MUL), and the fixed scalings of
 // LOGISTIC/TANH (input * 2^27), HARD_SWISH (input * 2^15 / 384) and LEAKY_RELU (alpha).
-bool real_factor_ok(double real) { return real < 1073741824.0; }
+// The reals are the doubles the kernels form, computed exactly in integers (s8_exact_real.h).
+bool real_factor_ok(tigris_s8::ExactReal real)
+{
+    return tigris_s8::exact_greater(tigris_s8::ExactReal{1, 30, false, true}, real);
+}
 
 float scale_of(const OpView &v, const tigris_tensor_t &t)
 {
@@ -62,30 +67,38 @@ float scale_of(const OpView &v, const tigris_tensor_t &t)
 
 bool derived_factors_ok(const OpView &v)
 {
+    using tigris_s8::exact_div;
+    using tigris_s8::exact_of;
     float in_scales[2] = {0.0f, 0.0f};
     uint8_t quantized_inputs = 0;
     for (uint8_t i = 0; i < v.num_in(); ++i) {
-        const double si = scale_of(v, v.in(i));
-        if (si == 0.0) continue;
-        if (quantized_inputs < 2) in_scales[quantized_inputs] = (float)si;
+        const float si = scale_of(v, v.in(i));
+        if (si == 0.0f) continue;
+        if (quantized_inputs < 2) in_scales[quantized_inputs] = si;
         quantized_inputs++;
         for (uint8_t o = 0; o < v.num_out(); ++o) {
-            const double so = scale_of(v, v.out(o));
-            if (so != 0.0 && !real_factor_ok(si / so)) return false;
+            const float so = scale_of(v, v.out(o));
+            if (so != 0.0f && !real_factor_ok(exact_div(exact_of(si), exact_of(so)))) return false;
         }
     }
-    const double so = scale_of(v, v.out(0));
-    if (quantized_inputs >= 2 && so != 0.0 && !real_factor_ok((double)in_scales[0] * in_scales[1] / so)) return false;
-    const double s0 = scale_of(v, v.in(0));
+    const float so = scale_of(v, v.out(0));
+    if (quantized_inputs >= 2 && so != 0.0f &&
+        !real_factor_ok(exact_div(tigris_s8::exact_mul(exact_of(in_scales[0]), exact_of(in_scales[1])), exact_of(so))))
+        return false;
+    const float s0 = scale_of(v, v.in(0));
     switch (v.op->op_type) {
     case TIGRIS_OP_SIGMOID:
-    case TIGRIS_OP_TANH: return real_factor_ok(s0 * 134217728.0);
-    case TIGRIS_OP_HARDSWISH: return real_factor_ok(s0 * (32768.0 / 384.0));
-    case TIGRIS_OP_LEAKY_RELU: {  // input * alpha over output; a missing alpha reads 0.01
+    case TIGRIS_OP_TANH: return real_factor_ok(tigris_s8::exact_scale(exact_of(s0), 27));
+    // s0 * (32768.0 / 384.0) < 2^30 in double holds exactly for the floats below 3 * 2^22.
+    case TIGRIS_OP_HARDSWISH: return s0 < 12582912.0f;
+    case TIGRIS_OP_LEAKY_RELU: {  // input * alpha over output; a missing alpha reads 0.01f, as the kernels
         uint8_t len = 0;
         const uint8_t *a = v.attr(TIGRIS_ATTR_ALPHA, &len);
-        const double alpha = a != nullptr && len >= 4 ? (double)rd_f32(a) : 0.01;
-        return so == 0.0 || (alpha == alpha && real_factor_ok(s0 * (alpha < 0 ? -alpha : alpha) / so));
+        const float alpha = a != nullptr && len >= 4 ? rd_f32(a) : 0.01f;
+        return so == 0.0f ||
+               (alpha == alpha &&
+                real_factor_ok(exact_div(tigris_s8::exact_mul(exact_of(s0), exact_of(alpha < 0 ? -alpha : alpha)),
+                                         exact_of(so))));
     }
     default: return true;
     }

@@ -56,7 +56,7 @@ struct SoftmaxParams {
     int input_left_shift;
     int32_t diff_min;
 };
-void softmax_params(double beta, float input_scale, SoftmaxParams *p);
+void softmax_params(float beta, float input_scale, SoftmaxParams *p);
 // SOFTMAX int8 -> int16: TFLM's output check, zero point -32768 and scale 1/65536 within 0.1%.
 inline bool int16_softmax_output(float scale, int32_t zero_point)
 {

@@ -70,7 +70,7 @@ int softmax(const Call &c)
         return kError;
     uint8_t len = 0;
     const uint8_t *beta_attr = c.attr(TIGRIS_ATTR_ALPHA, &len);
-    const double beta = beta_attr != nullptr && len >= 4 ? (double)rd_f32(beta_attr) : 1.0;
+    const float beta = beta_attr != nullptr && len >= 4 ? rd_f32(beta_attr) : 1.0f;
     SoftmaxParams p;
     softmax_params(beta, io.in.scale, &p);
     if (p.input_left_shift < 0) return kError;  // TFLM: the multiplier must exceed one

@@ -1,0 +1,30 @@
+// Runtime features a firmware may leave out, like the kernel families (kernels/kernel_set.h):
+// `tigris codegen` writes TIGRIS_NO_<FEATURE> for each one its plan does not use. The executor
+// then no longer reaches the feature's code, so the linker leaves it out, and the loader refuses
+// a plan that needs it with TIGRIS_ERR_FEATURE_DISABLED (docs/firmware.md, "Runtime features").
+#pragma once
+
+namespace tigris_rt {
+
+// TIGRIS_NO_BANDS: no banded stage (a tile record that is tileable) and no chain. Leaves out
+// the band rules, the tiled paths, chains and the band cost model.
+constexpr bool bands_built()
+{
+#ifdef TIGRIS_NO_BANDS
+    return false;
+#else
+    return true;
+#endif
+}
+
+// TIGRIS_NO_CONTROL_FLOW: no If / While operator (subgraphs run by the control-flow path).
+constexpr bool control_flow_built()
+{
+#ifdef TIGRIS_NO_CONTROL_FLOW
+    return false;
+#else
+    return true;
+#endif
+}
+
+}  // namespace tigris_rt

@@ -1,0 +1,24 @@
+// The plans of feature_plans.h are valid: the whole runtime loads them (so the refusals of
+// tests/unit/no_features come from the left-out feature, not from a malformed plan).
+#include "feature_plans.h"
+
+using namespace lf;
+
+namespace {
+
+TEST(FeaturePlans, TheWholeRuntimeLoadsThem) {
+  EXPECT_EQ(load_err(write_plan(conv_relu())), TIGRIS_OK);
+  const Bytes banded_bytes = write_plan(banded_conv_relu()), chained_bytes = write_plan(chained_conv_relu()),
+              flow_bytes = write_plan(if_plan());  // the loaded plans point into them
+  Loaded banded = load(banded_bytes);
+  ASSERT_EQ(banded.err, TIGRIS_OK) << tigris_error_str(banded.err);
+  EXPECT_EQ(tigris_stage_band_kind(&banded.plan, &banded.plan.stages[0], nullptr), TIGRIS_BAND_KIND_STRIPE);
+  Loaded chained = load(chained_bytes);
+  ASSERT_EQ(chained.err, TIGRIS_OK) << tigris_error_str(chained.err);
+  EXPECT_EQ(chained.plan.stages[1].chain_id, 0);
+  Loaded flow = load(flow_bytes);
+  ASSERT_EQ(flow.err, TIGRIS_OK) << tigris_error_str(flow.err);
+  EXPECT_EQ(flow.plan.subgraph_depth, 1);
+}
+
+}  // namespace

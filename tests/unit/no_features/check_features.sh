@@ -1,0 +1,29 @@
+#!/bin/sh
+# check_features.sh PATH_SELECT.o LOADER_STAGES.o LOADER_SEMANTICS.o: objects compiled with
+# TIGRIS_NO_BANDS and TIGRIS_NO_CONTROL_FLOW reference no band path, chain, band rule or the
+# control-flow path, and still reference what every build needs (the normal path).
+set -u
+path=$1 stages=$2 semantics=$3
+status=0
+refs() { nm -C -u "$1" | sed 's/^ *U //'; }
+absent() {  # OBJECT SYMBOL...
+  obj=$1; shift
+  for sym in "$@"; do
+    if refs "$obj" | grep -q "^$sym("; then echo "FAIL: $(basename "$obj") references $sym"; status=1; fi
+  done
+}
+present() {
+  obj=$1; shift
+  for sym in "$@"; do
+    if ! refs "$obj" | grep -q "^$sym("; then echo "FAIL: $(basename "$obj") no longer references $sym"; status=1; fi
+  done
+}
+absent "$path" tigris_rt::run_stage_stripe tigris_rt::run_stage_tiled_2d tigris_rt::run_stage_by_input \
+  tigris_rt::run_stage_rows tigris_rt::run_stage_concat tigris_rt::run_stage_channels tigris_rt::run_chain \
+  tigris_rt::run_stage_control tigris_stage_band_kind
+present "$path" tigris_rt::run_stage_normal
+absent "$stages" tigris_rt::stage_band tigris_rt::chain_op tigris_rt::op_axes_outside
+absent "$semantics" tigris_rt::check_tile_band tigris_rt::check_chain_band tigris_rt::stage_band tigris_stage_tile_facts
+present "$semantics" tigris_rt::check_operator
+[ $status -eq 0 ] && echo "OK: left-out features are not referenced"
+exit $status

@@ -1,0 +1,46 @@
+// FEATURE_DISABLED: this suite's loader is built without bands and without control flow
+// (TIGRIS_NO_BANDS, TIGRIS_NO_CONTROL_FLOW, as `tigris codegen` writes them for a plan that
+// uses neither). A plan needing either is refused and the caller's plan left all zero; the
+// same plans load on the whole runtime (tests/unit/loader/feature_plans_test.cpp).
+#include "unit/loader/feature_plans.h"
+
+using namespace lf;
+
+namespace {
+
+TEST(NoFeatures, APlanWithoutThemLoads) {
+  EXPECT_EQ(load_err(write_plan(conv_relu())), TIGRIS_OK);
+  // A tile record that is not tileable needs no band (its facts are all zero).
+  PlanDesc p = conv_relu();
+  tigris_tile_plan_v11_t untiled{};
+  p.tile_plans = {untiled};
+  p.stages[1].tile_plan = 0;
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_OK);
+  p.tile_plans[0].facts.num_tiles = 1;  // ... and must state none
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_TILE_FACTS);
+}
+
+TEST(NoFeatures, ABandedStageIsRefused) {
+  Loaded r = load(write_plan(banded_conv_relu()));
+  EXPECT_EQ(r.err, TIGRIS_ERR_FEATURE_DISABLED);
+  EXPECT_TRUE(all_zero(r.plan));
+}
+
+TEST(NoFeatures, AChainIsRefused) {
+  Loaded r = load(write_plan(chained_conv_relu()));
+  EXPECT_EQ(r.err, TIGRIS_ERR_FEATURE_DISABLED);
+  EXPECT_TRUE(all_zero(r.plan));
+}
+
+TEST(NoFeatures, ControlFlowIsRefused) {
+  Loaded r = load(write_plan(if_plan()));
+  EXPECT_EQ(r.err, TIGRIS_ERR_FEATURE_DISABLED);
+  EXPECT_TRUE(all_zero(r.plan));
+}
+
+TEST(NoFeatures, TheErrorHasItsOwnText) {
+  EXPECT_STRNE(tigris_error_str(TIGRIS_ERR_FEATURE_DISABLED), tigris_error_str(TIGRIS_ERR_KERNEL_DISABLED));
+  EXPECT_STRNE(tigris_error_str(TIGRIS_ERR_FEATURE_DISABLED), "unknown error");
+}
+
+}  // namespace

@@ -199,6 +199,11 @@ class SeqLowering {
           constants_[n.output(0)].set_name(n.output(0));
         }
     if (!std_domain || (!is_sequence_op(op) && !(op == "Identity" && reads_tracked))) {
+      for (const auto& in : n.input())
+        if (reads_tracked && std_domain && (op == "Loop" || op == "Scan") && !in.empty() && find(in))
+          refuse(n, "carries the sequence or optional '" + in +
+                        "' through its iterations: a loop is not unrolled, so its length would be decided at "
+                        "run time (plans hold tensors only)");
       if (reads_tracked)
         refuse(n, "reads a sequence or optional value, which only the sequence operators take (plans hold "
                   "tensors only)");
@@ -465,12 +470,12 @@ class SeqLowering {
         copy.add_output(n.output(k));
         continue;
       }
-      if (!a || !b || a->optional != b->optional || a->sequence != b->sequence)
-        refuse(n, "its branches give output " + std::to_string(k) + " of different kinds");
-      if (a->optional && a->present != b->present)
+      if (a && b && a->optional && b->optional && a->present != b->present)
         refuse(n, "output '" + n.output(k) +
                       "' is an optional present in one branch only: whether it holds a value is decided at run "
                       "time (plans hold tensors only)");
+      if (!a || !b || a->optional != b->optional || a->sequence != b->sequence)
+        refuse(n, "its branches give output '" + n.output(k) + "' as values of different kinds");
       if (a->elems.size() != b->elems.size())
         refuse(n, "its branches give sequences of " + std::to_string(a->elems.size()) + " and " +
                       std::to_string(b->elems.size()) + " elements for '" + n.output(k) +

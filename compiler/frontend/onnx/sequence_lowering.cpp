@@ -5,8 +5,10 @@
 // replaced by tensor operators (or by nothing): SequenceConstruct/Empty/Insert/Erase build
 // lists, SequenceAt becomes an Identity, SequenceLength a Constant, SplitToSequence a Split
 // (and Squeeze), ConcatFromSequence a Concat (Unsqueeze first with new_axis), SequenceMap its
-// body once per element. An optional whose presence is known is tracked the same way. An If
-// whose branches give sequences of one length gets one output per element. A graph output
+// body once per element, a Loop carrying a sequence its body once per iteration (a constant
+// trip count). An optional whose presence is known is tracked the same way. An If whose
+// branches give sequences of one length gets one output per element; one on a known condition
+// is replaced by its branch. A graph output
 // holding a sequence becomes one output per element named "<output>[i]"; an empty optional
 // output disappears. Whatever is not static is refused with one line naming the node.
 #include <onnx/onnx_pb.h>
@@ -192,6 +194,16 @@ class SeqLowering {
     bool reads_tracked = false;
     for (const auto& in : n.input()) reads_tracked = reads_tracked || (!in.empty() && find(in));
     if (std_domain && op == "If") return lower_if(n);
+    // Not of a known presence (OptionalHasElement) stays known: an If on it is resolved.
+    if (std_domain && op == "Not" && n.input_size() == 1 && constant(n.input(0)) &&
+        constant(n.input(0))->data_type() == ::onnx::TensorProto::BOOL) {
+      constants_[n.output(0)] = *constant(n.input(0));
+      constants_[n.output(0)].set_name(n.output(0));
+      ir::TensorValue v = tensor_from_proto(constants_[n.output(0)]);
+      constants_[n.output(0)].clear_raw_data();
+      constants_[n.output(0)].clear_int32_data();
+      for (uint8_t b : v.data) constants_[n.output(0)].add_int32_data(b ? 0 : 1);
+    }
     if (std_domain && op == "Constant")
       for (const auto& a : n.attribute())
         if (a.name() == "value" && a.has_t() && n.output_size() == 1) {
@@ -199,8 +211,9 @@ class SeqLowering {
           constants_[n.output(0)].set_name(n.output(0));
         }
     if (!std_domain || (!is_sequence_op(op) && !(op == "Identity" && reads_tracked))) {
+      if (reads_tracked && std_domain && op == "Loop") return unroll_loop(n);
       for (const auto& in : n.input())
-        if (reads_tracked && std_domain && (op == "Loop" || op == "Scan") && !in.empty() && find(in))
+        if (reads_tracked && std_domain && op == "Scan" && !in.empty() && find(in))
           refuse(n, "carries the sequence or optional '" + in +
                         "' through its iterations: a loop is not unrolled, so its length would be decided at "
                         "run time (plans hold tensors only)");
@@ -245,6 +258,8 @@ class SeqLowering {
       a->set_type(::onnx::AttributeProto::TENSOR);
       a->mutable_t()->set_data_type(::onnx::TensorProto::INT64);
       a->mutable_t()->add_int64_data(static_cast<int64_t>(operand(n, 0, true).elems.size()));
+      constants_[out] = a->t();
+      constants_[out].set_name(out);
     } else if (op == "SplitToSequence") {
       split_to_sequence(n);
     } else if (op == "ConcatFromSequence") {
@@ -274,6 +289,8 @@ class SeqLowering {
       a->set_type(::onnx::AttributeProto::TENSOR);
       a->mutable_t()->set_data_type(::onnx::TensorProto::BOOL);
       a->mutable_t()->add_int32_data(has ? 1 : 0);
+      constants_[out] = a->t();
+      constants_[out].set_name(out);
     } else if (op == "OptionalGetElement") {
       const SeqValue* v = n.input_size() > 0 ? find(n.input(0)) : nullptr;
       if (!v) {
@@ -400,6 +417,53 @@ class SeqLowering {
     a->set_i(axis);
   }
 
+  // Renames references to `rename`'s names inside a nested graph (and its own nested graphs),
+  // except names the nested graph defines itself.
+  static void rename_refs(::onnx::GraphProto& g, const std::map<std::string, std::string>& rename) {
+    std::set<std::string> own;
+    for (const auto& vi : g.input()) own.insert(vi.name());
+    for (const auto& t : g.initializer()) own.insert(t.name());
+    for (const auto& n : g.node())
+      for (const auto& o : n.output()) own.insert(o);
+    auto fix = [&](std::string* s) {
+      auto it = rename.find(*s);
+      if (it != rename.end() && !own.count(*s)) *s = it->second;
+    };
+    for (auto& n : *g.mutable_node()) {
+      for (auto& s : *n.mutable_input()) fix(&s);
+      for (auto& a : *n.mutable_attribute())
+        if (a.has_g()) rename_refs(*a.mutable_g(), rename);
+    }
+    for (auto& vi : *g.mutable_output()) fix(vi.mutable_name());
+  }
+
+  // One copy of `body` in this graph: its inputs bound by `rename`, its own names given
+  // `prefix` and `tag`, its nodes lowered in turn. `rename` ends holding every body name.
+  void inline_body(const ::onnx::GraphProto& body, std::map<std::string, std::string>& rename,
+                   const std::string& prefix, const std::string& tag) {
+    for (const auto& t : body.initializer()) {
+      ::onnx::TensorProto c = t;
+      c.set_name(fresh(prefix + t.name() + tag));
+      rename[t.name()] = c.name();
+      constants_[c.name()] = c;
+      *g_.add_initializer() = c;
+    }
+    for (const auto& bn : body.node())
+      for (const auto& o : bn.output())
+        if (!o.empty()) rename[o] = fresh(prefix + o + tag);
+    for (const auto& bn : body.node()) {
+      ::onnx::NodeProto copy = bn;
+      copy.clear_name();
+      for (auto& s : *copy.mutable_input())
+        if (rename.count(s)) s = rename[s];
+      for (auto& s : *copy.mutable_output())
+        if (rename.count(s)) s = rename[s];
+      for (auto& a : *copy.mutable_attribute())
+        if (a.has_g()) rename_refs(*a.mutable_g(), rename);
+      handle(copy);
+    }
+  }
+
   // The body once per element, its own names suffixed "[i]"; outer names stay.
   void sequence_map(const ::onnx::NodeProto& n) {
     const ::onnx::GraphProto* body = nullptr;
@@ -412,9 +476,6 @@ class SeqLowering {
       if (v && (v->optional || !v->sequence || v->elems.size() != len))
         refuse(n, "operand '" + n.input(k) + "' is not a sequence of the first one's length");
     }
-    for (const auto& bn : body->node())
-      for (const auto& a : bn.attribute())
-        if (a.has_g()) refuse(n, "its body holds a graph attribute; only a flat body is unrolled");
     std::vector<std::vector<std::string>> results(static_cast<size_t>(body->output_size()));
     for (size_t i = 0; i < len; ++i) {
       const std::string tag = "[" + std::to_string(i) + "]";
@@ -423,25 +484,7 @@ class SeqLowering {
         const SeqValue* v = find(n.input(k));
         rename[body->input(k).name()] = v ? v->elems[i] : n.input(k);
       }
-      for (const auto& t : body->initializer()) {
-        ::onnx::TensorProto c = t;
-        c.set_name(fresh(n.output(0) + "/" + t.name() + tag));
-        rename[t.name()] = c.name();
-        constants_[c.name()] = c;
-        *g_.add_initializer() = c;
-      }
-      for (const auto& bn : body->node())
-        for (const auto& o : bn.output())
-          if (!o.empty()) rename[o] = fresh(n.output(0) + "/" + o + tag);
-      for (const auto& bn : body->node()) {
-        ::onnx::NodeProto copy = bn;
-        copy.clear_name();
-        for (auto& s : *copy.mutable_input())
-          if (rename.count(s)) s = rename[s];
-        for (auto& s : *copy.mutable_output())
-          if (rename.count(s)) s = rename[s];
-        handle(copy);
-      }
+      inline_body(*body, rename, n.output(0) + "/", tag);
       for (int j = 0; j < body->output_size(); ++j) {
         const std::string& o = body->output(j).name();
         results[static_cast<size_t>(j)].push_back(rename.count(o) ? rename[o] : o);
@@ -451,9 +494,113 @@ class SeqLowering {
       values_[n.output(j)] = SeqValue{false, true, true, results[static_cast<size_t>(j)]};
   }
 
+  // A Loop carrying a sequence or optional: unrolled when its trip count is a constant and its
+  // condition stays true (the iteration count is then known), the body inlined once per
+  // iteration with its iteration number a constant.
+  void unroll_loop(const ::onnx::NodeProto& n) {
+    const ::onnx::GraphProto* body = nullptr;
+    for (const auto& a : n.attribute())
+      if (a.name() == "body" && a.has_g()) body = &a.g();
+    const int carried = n.input_size() - 2;
+    if (!body || carried < 0 || body->input_size() != carried + 2 || body->output_size() < carried + 1)
+      refuse(n, "a malformed body");
+    if (body->output_size() > carried + 1)
+      refuse(n, "scan outputs of a loop carrying a sequence are not unrolled (plans hold tensors only)");
+    if (n.input(0).empty()) refuse(n, "carries a sequence without a trip count: its length would be decided at run time");
+    std::optional<std::vector<int64_t>> m = ints(n.input(0));
+    if (!m || m->size() != 1)
+      refuse(n, "operand '" + n.input(0) +
+                    "' is computed at run time: a loop carrying a sequence is unrolled, which needs a constant "
+                    "trip count (plans hold tensors only)");
+    if ((*m)[0] > 1024) refuse(n, "a loop carrying a sequence is unrolled, and " + std::to_string((*m)[0]) + " iterations are too many");
+    std::string cond = n.input(1);
+    if (!cond.empty() && !truth(cond))
+      refuse(n, "operand '" + cond +
+                    "' is computed at run time: a loop carrying a sequence is unrolled, which needs a constant "
+                    "true condition");
+    // The body's condition: its input passed on, or a constant true.
+    const std::string& cond_out = body->output(0).name();
+    bool stays = cond_out == body->input(1).name();
+    for (const auto& bn : body->node())
+      if (bn.output_size() == 1 && bn.output(0) == cond_out) {
+        stays = bn.op_type() == "Identity" && bn.input(0) == body->input(1).name();
+        if (bn.op_type() == "Constant")
+          for (const auto& a : bn.attribute())
+            stays = stays || (a.name() == "value" && a.has_t() && tensor_from_proto(a.t()).data == std::vector<uint8_t>{1});
+      }
+    if (!stays)
+      refuse(n, "its body computes its condition: a loop carrying a sequence is unrolled, which needs the number "
+                "of iterations known at compile time");
+    if (cond.empty()) cond = bool_constant("loop_go", true);
+    std::vector<std::string> cur(n.input().begin() + 2, n.input().end());
+    for (int64_t i = 0; i < (*m)[0]; ++i) {
+      std::map<std::string, std::string> rename;
+      rename[body->input(0).name()] = int64_constant("loop_iter", {i}, true);
+      rename[body->input(1).name()] = cond;
+      for (int k = 0; k < carried; ++k) rename[body->input(k + 2).name()] = cur[static_cast<size_t>(k)];
+      inline_body(*body, rename, "loop/", "[" + std::to_string(i) + "]");
+      for (int k = 0; k < carried; ++k) {
+        const std::string& o = body->output(k + 1).name();
+        cur[static_cast<size_t>(k)] = rename.count(o) ? rename[o] : o;
+      }
+    }
+    for (int k = 0; k < carried && k < n.output_size(); ++k) {
+      if (n.output(k).empty()) continue;
+      if (const SeqValue* v = find(cur[static_cast<size_t>(k)]))
+        values_[n.output(k)] = *v;
+      else
+        identity(cur[static_cast<size_t>(k)], n.output(k));
+    }
+  }
+
+  std::string bool_constant(const std::string& base, bool v) {
+    ::onnx::TensorProto t;
+    t.set_name(fresh(base));
+    t.set_data_type(::onnx::TensorProto::BOOL);
+    t.add_int32_data(v ? 1 : 0);
+    *g_.add_initializer() = t;
+    constants_[t.name()] = t;
+    return t.name();
+  }
+
+  static bool gives_tracked(const ::onnx::NodeProto& n) {
+    for (const auto& a : n.attribute())
+      if (a.has_g())
+        for (const auto& vi : a.g().output())
+          if (is_seq_type(vi.type())) return true;
+    return false;
+  }
+
+  bool truth(const std::string& name) const {
+    const ::onnx::TensorProto* t = constant(name);
+    if (!t || t->data_type() != ::onnx::TensorProto::BOOL) return false;
+    ir::TensorValue v = tensor_from_proto(*t);
+    return v.data.size() == 1 && v.data[0] != 0;
+  }
+
   // If: each branch lowered; a branch output holding a sequence (or a present optional)
   // becomes one output per element, the If's result the list of those outputs.
   void lower_if(::onnx::NodeProto& n) {
+    // A condition known at compile time (OptionalHasElement of a tracked optional, say) that
+    // picks a branch giving sequences or optionals: that branch inlined, the If gone.
+    const ::onnx::TensorProto* c = constant(n.input(0));
+    if (c && c->data_type() == ::onnx::TensorProto::BOOL && gives_tracked(n)) {
+      const std::string which = truth(n.input(0)) ? "then_branch" : "else_branch";
+      for (const auto& a : n.attribute())
+        if (a.name() == which && a.has_g()) {
+          std::map<std::string, std::string> rename;
+          inline_body(a.g(), rename, n.output(0) + "/", "");
+          for (int k = 0; k < n.output_size() && k < a.g().output_size(); ++k) {
+            const std::string& o = a.g().output(k).name();
+            const std::string from = rename.count(o) ? rename[o] : o;
+            if (const SeqValue* v = find(from))
+              values_[n.output(k)] = *v;
+            else
+              identity(from, n.output(k));
+          }
+          return;
+        }
+    }
     std::vector<std::vector<std::optional<SeqValue>>> outs;
     for (auto& a : *n.mutable_attribute()) {
       if (!a.has_g()) continue;

@@ -209,4 +209,79 @@ TEST(Sequences, OptionalOfKnownPresence) {
   EXPECT_NE(why.find("OptionalGetElement 'get': the optional 'o' holds no value"), std::string::npos) << why;
 }
 
+// Loop(M=3) carrying a sequence (SequenceEmpty at the start) whose body appends x * (iter + 1):
+// unrolled, the sequence is [x, 2x, 3x]; ConcatFromSequence gives them in order.
+test::OnnxBuilder growing_loop(bool constant_trips) {
+  test::OnnxBuilder b(13);
+  b.input("x", {2});
+  if (!constant_trips) b.input("trips", {}, TensorProto::INT64);
+  b.output("y", {6});
+  if (constant_trips) b.init_ints("trips", {}, {3});
+  auto* go = b.proto().mutable_graph()->add_initializer();
+  go->set_name("go");
+  go->set_data_type(TensorProto::BOOL);
+  go->add_int32_data(1);
+  b.node("SequenceEmpty", {}, {"empty"});
+  auto& loop = b.node("Loop", {"trips", "go", "empty"}, {"grown"}, "grow");
+  auto* a = loop.add_attribute();
+  a->set_name("body");
+  a->set_type(onnx::AttributeProto::GRAPH);
+  auto* g = a->mutable_g();
+  g->set_name("body");
+  auto in = [&](const std::string& name, int elem, bool seq) {
+    auto* vi = g->add_input();
+    vi->set_name(name);
+    if (seq)
+      vi->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(elem);
+    else
+      vi->mutable_type()->mutable_tensor_type()->set_elem_type(elem);
+  };
+  in("i", TensorProto::INT64, false);
+  in("cond_in", TensorProto::BOOL, false);
+  in("seq_in", TensorProto::FLOAT, true);
+  auto node = [&](const std::string& op, std::vector<std::string> ins, const std::string& out) {
+    auto* n = g->add_node();
+    n->set_op_type(op);
+    for (auto& s : ins) n->add_input(s);
+    n->add_output(out);
+    return n;
+  };
+  node("Identity", {"cond_in"}, "cond_out");
+  auto* one = g->add_initializer();
+  one->set_name("one");
+  one->set_data_type(TensorProto::INT64);
+  one->add_int64_data(1);
+  node("Add", {"i", "one"}, "k");
+  auto* cast = node("Cast", {"k"}, "kf");
+  auto* to = cast->add_attribute();
+  to->set_name("to");
+  to->set_type(onnx::AttributeProto::INT);
+  to->set_i(TensorProto::FLOAT);
+  node("Mul", {"x", "kf"}, "scaled");
+  node("SequenceInsert", {"seq_in", "scaled"}, "seq_out");
+  auto* c = g->add_output();
+  c->set_name("cond_out");
+  c->mutable_type()->mutable_tensor_type()->set_elem_type(TensorProto::BOOL);
+  auto* o = g->add_output();
+  o->set_name("seq_out");
+  o->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
+      TensorProto::FLOAT);
+  test::OnnxBuilder::attr(b.node("ConcatFromSequence", {"grown"}, {"y"}), "axis", int64_t{0});
+  return b;
+}
+
+TEST(Sequences, LoopCarryingASequenceIsUnrolled) {
+  test::OnnxBuilder b = growing_loop(true);
+  auto out = run_lowered(b, {{1, -2}});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0], (std::vector<float>{1, -2, 2, -4, 3, -6}));
+}
+
+TEST(Sequences, LoopCarryingASequenceNeedsAConstantTripCount) {
+  test::OnnxBuilder b = growing_loop(false);
+  const std::string why = sequence_refusal(b);
+  EXPECT_NE(why.find("Loop 'grow': operand 'trips' is computed at run time"), std::string::npos) << why;
+  EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+}
+
 }  // namespace

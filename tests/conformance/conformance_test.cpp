@@ -4,7 +4,9 @@
 // (shapes, axes, pads, scales fed as graph inputs) are frozen into initializers from the
 // test's own input files first. Each node test is a test of its own (Onnx/NodeTest.
 // MatchesShippedOutputs/<name>; --gtest_filter picks some); TIGRIS_CONFORMANCE_ALL=1 runs the
-// skipped tests too (to see which now pass).
+// skipped tests too (to see which now pass). Values stored as SequenceProto or OptionalProto
+// are compared element by element with the plan's outputs (one per element); such inputs
+// become one plan input per element (expand_inputs).
 #include <gtest/gtest.h>
 #include <onnx/onnx-data_pb.h>
 #include <onnx/onnx_pb.h>

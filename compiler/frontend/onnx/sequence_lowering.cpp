@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "compiler/frontend/onnx/onnx_loader.h"
 #include "compiler/frontend/onnx/tensor_proto.h"
@@ -64,7 +65,7 @@ class SeqLowering {
     for (const auto& vi : g.input()) types_[vi.name()] = vi.type();
     for (const auto& vi : g.value_info()) types_[vi.name()] = vi.type();
     for (const auto& vi : g.output()) types_[vi.name()] = vi.type();
-    for (const auto& t : g.initializer()) constants_[t.name()] = t;
+    for (const auto& t : g.initializer()) initializers_[t.name()] = &t;  // weights not copied
     collect_names(g);
   }
 
@@ -91,7 +92,8 @@ class SeqLowering {
   SeqLowering* outer_;
   std::set<std::string>* names_;
   std::map<std::string, ::onnx::TypeProto> types_;
-  std::map<std::string, ::onnx::TensorProto> constants_;
+  std::map<std::string, const ::onnx::TensorProto*> initializers_;  // stable: RepeatedPtrField
+  std::map<std::string, ::onnx::TensorProto> constants_;  // made here, or integer Constant nodes
   std::map<std::string, SeqValue> values_;
 
   void collect_names(const ::onnx::GraphProto& g) {
@@ -119,6 +121,8 @@ class SeqLowering {
   const ::onnx::TensorProto* constant(const std::string& name) const {
     auto it = constants_.find(name);
     if (it != constants_.end()) return &it->second;
+    auto init = initializers_.find(name);
+    if (init != initializers_.end()) return init->second;
     return outer_ ? outer_->constant(name) : nullptr;
   }
   const ::onnx::TypeProto* type(const std::string& name) const {
@@ -206,7 +210,9 @@ class SeqLowering {
     }
     if (std_domain && op == "Constant")
       for (const auto& a : n.attribute())
-        if (a.name() == "value" && a.has_t() && n.output_size() == 1) {
+        if (a.name() == "value" && a.has_t() && n.output_size() == 1 &&
+            (a.t().data_type() == ::onnx::TensorProto::INT64 || a.t().data_type() == ::onnx::TensorProto::INT32 ||
+             a.t().data_type() == ::onnx::TensorProto::BOOL)) {  // positions, counts, conditions
           constants_[n.output(0)] = a.t();
           constants_[n.output(0)].set_name(n.output(0));
         }
@@ -222,7 +228,7 @@ class SeqLowering {
                   "tensors only)");
       for (auto& a : *n.mutable_attribute())
         if (a.has_g()) lower_body(n, *a.mutable_g());
-      *g_.add_node() = n;
+      *g_.add_node() = std::move(n);
       return;
     }
     changed = true;

@@ -77,7 +77,8 @@ std::vector<onnx::TensorProto> stored_tensors(const std::string& bytes, const on
     onnx::OptionalProto o;
     if (!o.ParseFromString(bytes)) throw std::runtime_error("an OptionalProto does not parse");
     if (o.has_tensor_value()) return {o.tensor_value()};
-    if (o.has_sequence_value()) return {o.sequence_value().tensor_values().begin(), o.sequence_value().tensor_values().end()};
+    if (o.has_sequence_value())
+      return {o.sequence_value().tensor_values().begin(), o.sequence_value().tensor_values().end()};
     return {};
   }
   onnx::TensorProto t;
@@ -157,7 +158,8 @@ void expand_inputs(Case& c, const std::vector<std::string>& files) {
     } else if (o.has_tensor_value()) {
       held = names[0];
     }
-    first.push_back(make_node("Optional", held.empty() ? std::vector<std::string>{} : std::vector<std::string>{held}, vi.name()));
+    first.push_back(
+        make_node("Optional", held.empty() ? std::vector<std::string>{} : std::vector<std::string>{held}, vi.name()));
     if (held.empty()) {
       auto* a = first.back().add_attribute();
       a->set_name("type");

@@ -40,22 +40,22 @@ struct SeqValue {
 };
 
 bool is_sequence_op(const std::string& op) {
-  static const std::set<std::string> ops = {
-      "SequenceEmpty",      "SequenceConstruct", "SequenceInsert",   "SequenceErase",      "SequenceAt",
-      "SequenceLength",     "SplitToSequence",   "ConcatFromSequence", "SequenceMap",      "Optional",
-      "OptionalHasElement", "OptionalGetElement"};
+  static const std::set<std::string> ops = {"SequenceEmpty",   "SequenceConstruct",  "SequenceInsert",
+                                            "SequenceErase",   "SequenceAt",         "SequenceLength",
+                                            "SplitToSequence", "ConcatFromSequence", "SequenceMap",
+                                            "Optional",        "OptionalHasElement", "OptionalGetElement"};
   return ops.count(op) > 0;
 }
 
-bool is_seq_type(const ::onnx::TypeProto& t) { return t.has_sequence_type() || t.has_optional_type(); }
+bool is_sequence_or_optional_type(const ::onnx::TypeProto& t) { return t.has_sequence_type() || t.has_optional_type(); }
 
-std::string label(const ::onnx::NodeProto& n) {
+std::string seq_node_label(const ::onnx::NodeProto& n) {
   if (!n.name().empty()) return n.op_type() + " '" + n.name() + "'";
   return n.op_type() + " '" + (n.output_size() ? n.output(0) : std::string("?")) + "'";
 }
 
-[[noreturn]] void refuse(const ::onnx::NodeProto& n, const std::string& why) {
-  throw CompileError(ErrorKind::Unsupported, label(n) + ": " + why, {n.name()});
+[[noreturn]] void refuse_seq_node(const ::onnx::NodeProto& n, const std::string& why) {
+  throw CompileError(ErrorKind::Unsupported, seq_node_label(n) + ": " + why, {n.name()});
 }
 
 class SeqLowering {
@@ -72,7 +72,7 @@ class SeqLowering {
   // Lowers the graph; returns the values of its outputs, in order (nullopt: a tensor).
   std::vector<std::optional<SeqValue>> run(bool is_main) {
     for (const auto& vi : g_.input())
-      if (is_seq_type(vi.type()))
+      if (is_sequence_or_optional_type(vi.type()))
         throw CompileError(ErrorKind::Unsupported,
                            "graph input '" + vi.name() +
                                "' is a sequence or optional: its length or presence is not known at compile "
@@ -93,7 +93,7 @@ class SeqLowering {
   std::set<std::string>* names_;
   std::map<std::string, ::onnx::TypeProto> types_;
   std::map<std::string, const ::onnx::TensorProto*> initializers_;  // stable: RepeatedPtrField
-  std::map<std::string, ::onnx::TensorProto> constants_;  // made here, or integer Constant nodes
+  std::map<std::string, ::onnx::TensorProto> constants_;            // made here, or integer Constant nodes
   std::map<std::string, SeqValue> values_;
 
   void collect_names(const ::onnx::GraphProto& g) {
@@ -175,18 +175,19 @@ class SeqLowering {
     const std::string& name = n.input(i);
     std::optional<std::vector<int64_t>> v = ints(name);
     if (!v || v->size() != 1)
-      refuse(n, "operand '" + name +
-                    "' is computed at run time: a sequence position must be a constant (plans hold tensors only)");
+      refuse_seq_node(
+          n, "operand '" + name +
+                 "' is computed at run time: a sequence position must be a constant (plans hold tensors only)");
     int64_t p = (*v)[0] < 0 ? (*v)[0] + len : (*v)[0];
-    if (p < 0 || p > limit) refuse(n, "position " + std::to_string((*v)[0]) + " is outside the sequence");
+    if (p < 0 || p > limit) refuse_seq_node(n, "position " + std::to_string((*v)[0]) + " is outside the sequence");
     return p;
   }
 
   const SeqValue& operand(const ::onnx::NodeProto& n, int i, bool want_sequence) {
     const SeqValue* v = i < n.input_size() ? find(n.input(i)) : nullptr;
-    if (!v) refuse(n, "operand " + std::to_string(i) + " is not a sequence known at compile time");
+    if (!v) refuse_seq_node(n, "operand " + std::to_string(i) + " is not a sequence known at compile time");
     if (want_sequence && (v->optional || !v->sequence))
-      refuse(n, "operand '" + n.input(i) + "' is not a sequence known at compile time");
+      refuse_seq_node(n, "operand '" + n.input(i) + "' is not a sequence known at compile time");
     return *v;
   }
 
@@ -220,12 +221,13 @@ class SeqLowering {
       if (reads_tracked && std_domain && op == "Loop") return unroll_loop(n);
       for (const auto& in : n.input())
         if (reads_tracked && std_domain && op == "Scan" && !in.empty() && find(in))
-          refuse(n, "carries the sequence or optional '" + in +
-                        "' through its iterations: a loop is not unrolled, so its length would be decided at "
-                        "run time (plans hold tensors only)");
+          refuse_seq_node(n, "carries the sequence or optional '" + in +
+                                 "' through its iterations: a loop is not unrolled, so its length would be decided at "
+                                 "run time (plans hold tensors only)");
       if (reads_tracked)
-        refuse(n, "reads a sequence or optional value, which only the sequence operators take (plans hold "
-                  "tensors only)");
+        refuse_seq_node(n,
+                        "reads a sequence or optional value, which only the sequence operators take (plans hold "
+                        "tensors only)");
       for (auto& a : *n.mutable_attribute())
         if (a.has_g()) lower_body(n, *a.mutable_g());
       *g_.add_node() = std::move(n);
@@ -248,14 +250,14 @@ class SeqLowering {
     } else if (op == "SequenceErase") {
       SeqValue s = operand(n, 0, true);
       const int64_t len = static_cast<int64_t>(s.elems.size());
-      if (len == 0) refuse(n, "erases from an empty sequence");
+      if (len == 0) refuse_seq_node(n, "erases from an empty sequence");
       const int64_t p = n.input_size() > 1 && !n.input(1).empty() ? position(n, 1, len, len - 1) : len - 1;
       s.elems.erase(s.elems.begin() + p);
       values_[out] = s;
     } else if (op == "SequenceAt") {
       const SeqValue& s = operand(n, 0, true);
       const int64_t len = static_cast<int64_t>(s.elems.size());
-      if (len == 0) refuse(n, "reads an empty sequence");
+      if (len == 0) refuse_seq_node(n, "reads an empty sequence");
       identity(s.elems[static_cast<size_t>(position(n, 1, len, len - 1))], out);
     } else if (op == "SequenceLength") {
       ::onnx::NodeProto& c = emit("Constant", {}, {out});
@@ -277,7 +279,7 @@ class SeqLowering {
       if (n.input_size() > 0 && !n.input(0).empty()) {
         v.present = true;
         if (const SeqValue* inner = find(n.input(0))) {
-          if (inner->optional) refuse(n, "an optional of an optional");
+          if (inner->optional) refuse_seq_node(n, "an optional of an optional");
           v.sequence = true;
           v.elems = inner->elems;
         } else {
@@ -302,7 +304,7 @@ class SeqLowering {
       if (!v) {
         identity(n.input(0), out);  // a tensor (opset 18 takes one): itself
       } else if (v->optional && !v->present) {
-        refuse(n, "the optional '" + n.input(0) + "' holds no value");
+        refuse_seq_node(n, "the optional '" + n.input(0) + "' holds no value");
       } else if (!v->optional || v->sequence) {
         values_[out] = SeqValue{false, true, true, v->elems};
       } else {
@@ -314,13 +316,13 @@ class SeqLowering {
   // A Loop or Scan body: lowered on its own; sequences may not cross its boundary.
   void lower_body(const ::onnx::NodeProto& n, ::onnx::GraphProto& body) {
     for (const auto& vi : body.output())
-      if (is_seq_type(vi.type()))
-        refuse(n, "its body gives the sequence or optional '" + vi.name() +
-                      "', whose length would be decided at run time (plans hold tensors only)");
+      if (is_sequence_or_optional_type(vi.type()))
+        refuse_seq_node(n, "its body gives the sequence or optional '" + vi.name() +
+                               "', whose length would be decided at run time (plans hold tensors only)");
     for (const auto& vi : body.input())
-      if (is_seq_type(vi.type()))
-        refuse(n, "carries the sequence or optional '" + vi.name() +
-                      "', whose length would be decided at run time (plans hold tensors only)");
+      if (is_sequence_or_optional_type(vi.type()))
+        refuse_seq_node(n, "carries the sequence or optional '" + vi.name() +
+                               "', whose length would be decided at run time (plans hold tensors only)");
     SeqLowering inner(body, opset_, this, names_);
     inner.run(false);
     changed = changed || inner.changed;
@@ -364,15 +366,15 @@ class SeqLowering {
     const bool keepdims = int_attr(n, "keepdims", 1) != 0;
     int64_t rank = 0;
     std::optional<int64_t> extent = dim(n.input(0), axis, &rank);
-    if (!extent) refuse(n, "the extent of '" + n.input(0) + "' along the split axis is not static");
+    if (!extent) refuse_seq_node(n, "the extent of '" + n.input(0) + "' along the split axis is not static");
     std::vector<int64_t> sizes;
     const bool has_split = n.input_size() > 1 && !n.input(1).empty();
     if (has_split) {
       std::optional<std::vector<int64_t>> s = ints(n.input(1));
-      if (!s) refuse(n, "operand '" + n.input(1) + "' is computed at run time: the split must be a constant");
+      if (!s) refuse_seq_node(n, "operand '" + n.input(1) + "' is computed at run time: the split must be a constant");
       const ::onnx::TensorProto* t = constant(n.input(1));
       if (t->dims_size() == 0) {  // a scalar: chunks of that size, the last one smaller
-        if ((*s)[0] <= 0) refuse(n, "a split size below 1");
+        if ((*s)[0] <= 0) refuse_seq_node(n, "a split size below 1");
         for (int64_t at = 0; at < *extent; at += (*s)[0]) sizes.push_back(std::min((*s)[0], *extent - at));
       } else {
         sizes = *s;
@@ -407,7 +409,7 @@ class SeqLowering {
 
   void concat_from_sequence(const ::onnx::NodeProto& n) {
     const SeqValue& s = operand(n, 0, true);
-    if (s.elems.empty()) refuse(n, "concatenates an empty sequence");
+    if (s.elems.empty()) refuse_seq_node(n, "concatenates an empty sequence");
     const int64_t axis = int_attr(n, "axis", 0);
     std::vector<std::string> parts = s.elems;
     if (int_attr(n, "new_axis", 0) != 0)
@@ -475,12 +477,12 @@ class SeqLowering {
     const ::onnx::GraphProto* body = nullptr;
     for (const auto& a : n.attribute())
       if (a.name() == "body" && a.has_g()) body = &a.g();
-    if (!body) refuse(n, "no body");
+    if (!body) refuse_seq_node(n, "no body");
     const size_t len = operand(n, 0, true).elems.size();
     for (int k = 1; k < n.input_size(); ++k) {
       const SeqValue* v = find(n.input(k));
       if (v && (v->optional || !v->sequence || v->elems.size() != len))
-        refuse(n, "operand '" + n.input(k) + "' is not a sequence of the first one's length");
+        refuse_seq_node(n, "operand '" + n.input(k) + "' is not a sequence of the first one's length");
     }
     std::vector<std::vector<std::string>> results(static_cast<size_t>(body->output_size()));
     for (size_t i = 0; i < len; ++i) {
@@ -509,21 +511,26 @@ class SeqLowering {
       if (a.name() == "body" && a.has_g()) body = &a.g();
     const int carried = n.input_size() - 2;
     if (!body || carried < 0 || body->input_size() != carried + 2 || body->output_size() < carried + 1)
-      refuse(n, "a malformed body");
+      refuse_seq_node(n, "a malformed body");
     if (body->output_size() > carried + 1)
-      refuse(n, "scan outputs of a loop carrying a sequence are not unrolled (plans hold tensors only)");
-    if (n.input(0).empty()) refuse(n, "carries a sequence without a trip count: its length would be decided at run time");
+      refuse_seq_node(n, "scan outputs of a loop carrying a sequence are not unrolled (plans hold tensors only)");
+    if (n.input(0).empty())
+      refuse_seq_node(n, "carries a sequence without a trip count: its length would be decided at run time");
     std::optional<std::vector<int64_t>> m = ints(n.input(0));
     if (!m || m->size() != 1)
-      refuse(n, "operand '" + n.input(0) +
-                    "' is computed at run time: a loop carrying a sequence is unrolled, which needs a constant "
-                    "trip count (plans hold tensors only)");
-    if ((*m)[0] > 1024) refuse(n, "a loop carrying a sequence is unrolled, and " + std::to_string((*m)[0]) + " iterations are too many");
+      refuse_seq_node(n,
+                      "operand '" + n.input(0) +
+                          "' is computed at run time: a loop carrying a sequence is unrolled, which needs a constant "
+                          "trip count (plans hold tensors only)");
+    if ((*m)[0] > 1024)
+      refuse_seq_node(
+          n, "a loop carrying a sequence is unrolled, and " + std::to_string((*m)[0]) + " iterations are too many");
     std::string cond = n.input(1);
     if (!cond.empty() && !truth(cond))
-      refuse(n, "operand '" + cond +
-                    "' is computed at run time: a loop carrying a sequence is unrolled, which needs a constant "
-                    "true condition");
+      refuse_seq_node(n,
+                      "operand '" + cond +
+                          "' is computed at run time: a loop carrying a sequence is unrolled, which needs a constant "
+                          "true condition");
     // The body's condition: its input passed on, or a constant true.
     const std::string& cond_out = body->output(0).name();
     bool stays = cond_out == body->input(1).name();
@@ -532,11 +539,13 @@ class SeqLowering {
         stays = bn.op_type() == "Identity" && bn.input(0) == body->input(1).name();
         if (bn.op_type() == "Constant")
           for (const auto& a : bn.attribute())
-            stays = stays || (a.name() == "value" && a.has_t() && tensor_from_proto(a.t()).data == std::vector<uint8_t>{1});
+            stays =
+                stays || (a.name() == "value" && a.has_t() && tensor_from_proto(a.t()).data == std::vector<uint8_t>{1});
       }
     if (!stays)
-      refuse(n, "its body computes its condition: a loop carrying a sequence is unrolled, which needs the number "
-                "of iterations known at compile time");
+      refuse_seq_node(n,
+                      "its body computes its condition: a loop carrying a sequence is unrolled, which needs the number "
+                      "of iterations known at compile time");
     if (cond.empty()) cond = bool_constant("loop_go", true);
     std::vector<std::string> cur(n.input().begin() + 2, n.input().end());
     for (int64_t i = 0; i < (*m)[0]; ++i) {
@@ -573,7 +582,7 @@ class SeqLowering {
     for (const auto& a : n.attribute())
       if (a.has_g())
         for (const auto& vi : a.g().output())
-          if (is_seq_type(vi.type())) return true;
+          if (is_sequence_or_optional_type(vi.type())) return true;
     return false;
   }
 
@@ -624,15 +633,16 @@ class SeqLowering {
         continue;
       }
       if (a && b && a->optional && b->optional && a->present != b->present)
-        refuse(n, "output '" + n.output(k) +
-                      "' is an optional present in one branch only: whether it holds a value is decided at run "
-                      "time (plans hold tensors only)");
+        refuse_seq_node(n,
+                        "output '" + n.output(k) +
+                            "' is an optional present in one branch only: whether it holds a value is decided at run "
+                            "time (plans hold tensors only)");
       if (!a || !b || a->optional != b->optional || a->sequence != b->sequence)
-        refuse(n, "its branches give output '" + n.output(k) + "' as values of different kinds");
+        refuse_seq_node(n, "its branches give output '" + n.output(k) + "' as values of different kinds");
       if (a->elems.size() != b->elems.size())
-        refuse(n, "its branches give sequences of " + std::to_string(a->elems.size()) + " and " +
-                      std::to_string(b->elems.size()) + " elements for '" + n.output(k) +
-                      "': the length would be decided at run time (plans hold tensors only)");
+        refuse_seq_node(n, "its branches give sequences of " + std::to_string(a->elems.size()) + " and " +
+                               std::to_string(b->elems.size()) + " elements for '" + n.output(k) +
+                               "': the length would be decided at run time (plans hold tensors only)");
       SeqValue v = *a;
       for (size_t i = 0; i < v.elems.size(); ++i) {
         v.elems[i] = fresh(n.output(k) + "[" + std::to_string(i) + "]");
@@ -651,9 +661,9 @@ class SeqLowering {
     for (const auto& vi : outputs) {
       const SeqValue* v = find(vi.name());
       if (!v) {
-        if (is_seq_type(vi.type()))
-          throw CompileError(ErrorKind::Unsupported, "graph output '" + vi.name() +
-                                                         "' is a sequence or optional no operator gives");
+        if (is_sequence_or_optional_type(vi.type()))
+          throw CompileError(ErrorKind::Unsupported,
+                             "graph output '" + vi.name() + "' is a sequence or optional no operator gives");
         *g_.add_output() = vi;
         result.emplace_back();
         continue;
@@ -669,7 +679,8 @@ class SeqLowering {
       const bool single = v->optional && !v->sequence;
       for (size_t i = 0; i < v->elems.size(); ++i) {
         ::onnx::ValueInfoProto* o = g_.add_output();
-        o->set_name(single ? (is_main ? vi.name() : fresh(vi.name())) : fresh(vi.name() + "[" + std::to_string(i) + "]"));
+        o->set_name(single ? (is_main ? vi.name() : fresh(vi.name()))
+                           : fresh(vi.name() + "[" + std::to_string(i) + "]"));
         *o->mutable_type() = elem;
         identity(v->elems[i], o->name());
         result.back()->elems[i] = o->name();
@@ -679,7 +690,7 @@ class SeqLowering {
     ::google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> infos;
     infos.Swap(g_.mutable_value_info());
     for (const auto& vi : infos)
-      if (!is_seq_type(vi.type())) *g_.add_value_info() = vi;
+      if (!is_sequence_or_optional_type(vi.type())) *g_.add_value_info() = vi;
     return result;
   }
 };

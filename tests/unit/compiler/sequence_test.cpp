@@ -25,7 +25,7 @@ void sequence_output(test::OnnxBuilder& b, const std::string& name) {
 }
 
 std::vector<std::vector<float>> run_lowered(test::OnnxBuilder& b, const std::vector<std::vector<float>>& inputs,
-                                    std::vector<std::string>* output_names = nullptr) {
+                                            std::vector<std::string>* output_names = nullptr) {
   compiler::Model m = compiler::load_model_bytes(b.bytes(), "m.onnx");
   if (output_names)
     for (ir::TensorId id : m.graph().outputs) output_names->push_back(m.graph().tensor(id).name);

@@ -284,4 +284,60 @@ TEST(Sequences, LoopCarryingASequenceNeedsAConstantTripCount) {
   EXPECT_EQ(why.find('\n'), std::string::npos) << why;
 }
 
+// An If on a run-time condition whose branches give two-element sequences ([a, b] and
+// [b, -a]): one If output per element, concatenated after the If.
+TEST(Sequences, IfGivingSequencesOfOneLengthHasAnOutputPerElement) {
+  test::OnnxBuilder b(13);
+  b.input("c", {}, TensorProto::BOOL);
+  b.input("a", {2});
+  b.input("b", {2});
+  b.output("y", {4});
+  auto& n = b.node("If", {"c"}, {"r"}, "choose");
+  for (int k = 0; k < 2; ++k) {
+    auto* a = n.add_attribute();
+    a->set_name(k == 0 ? "then_branch" : "else_branch");
+    a->set_type(onnx::AttributeProto::GRAPH);
+    auto* g = a->mutable_g();
+    g->set_name(a->name());
+    auto* sc = g->add_node();
+    sc->set_op_type("SequenceConstruct");
+    if (k == 0) {
+      sc->add_input("a");
+      sc->add_input("b");
+    } else {
+      auto* neg = g->add_node();
+      neg->set_op_type("Neg");
+      neg->add_input("a");
+      neg->add_output("minus_a");
+      g->mutable_node()->SwapElements(0, 1);  // Neg before SequenceConstruct
+      sc = g->mutable_node(1);
+      sc->add_input("b");
+      sc->add_input("minus_a");
+    }
+    sc->add_output("branch_seq");
+    auto* o = g->add_output();
+    o->set_name("branch_seq");
+    o->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
+        TensorProto::FLOAT);
+  }
+  test::OnnxBuilder::attr(b.node("ConcatFromSequence", {"r"}, {"y"}), "axis", int64_t{0});
+  compiler::Model m = compiler::load_model_bytes(b.bytes(), "m.onnx");
+  ASSERT_EQ(m.graph().subgraphs.size(), 2u);
+  EXPECT_EQ(m.graph().subgraphs[0].outputs.size(), 2u);  // one per element
+  for (float c : {1.0f, 0.0f}) {
+    compiler::Budgets budget;
+    budget.fast = 1 << 16;
+    compiler::CompileResult r = compiler::compile(m, budget);
+    ASSERT_TRUE(r.ok()) << r.error;
+    test::PlanRun run = test::run_plan(r.plan,
+                                       {std::vector<uint8_t>{static_cast<uint8_t>(c)},
+                                        bytes_of(std::vector<float>{1, 2}), bytes_of(std::vector<float>{3, 4})},
+                                       1 << 16);
+    ASSERT_EQ(run.error, "");
+    ASSERT_EQ(run.outputs.size(), 1u);
+    const std::vector<float> want = c != 0 ? std::vector<float>{1, 2, 3, 4} : std::vector<float>{3, 4, -1, -2};
+    EXPECT_EQ(values_of<float>(run.outputs[0]), want) << c;
+  }
+}
+
 }  // namespace

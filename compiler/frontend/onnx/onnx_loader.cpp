@@ -74,6 +74,11 @@ ir::Graph load_onnx(const std::vector<uint8_t>& bytes, const std::string& path,
   check(model, path);
   bind_input_shapes(model, input_shapes, warnings);
   infer_shapes(model, path);
+  try {
+    if (lower_sequences(model)) infer_shapes(model, path);
+  } catch (const CompileError& e) {
+    throw CompileError(e.kind(), path + ": " + e.what(), e.ops(), e.tensors());
+  }
   fold_static_shapes(model, path);
   ir::Graph graph;
   try {

@@ -43,6 +43,11 @@ void fold_static_shapes(::onnx::ModelProto& model, const std::string& path);
 // node where static shapes stop and what stops them (the run-time operand's source).
 void require_static_shapes(const ir::Graph& graph);
 
+// Sequence and optional values of static length and presence -> lists of tensors, the
+// sequence operators -> tensor operators (sequence_lowering.cpp); true when the model changed.
+// CompileError(Unsupported), one line naming the node, for what is not static.
+bool lower_sequences(::onnx::ModelProto& model);
+
 // ModelProto (checked and shape-inferred) -> IR.
 ir::Graph import_graph(const ::onnx::ModelProto& model);
 

@@ -172,6 +172,11 @@ int32_t spatial_out(uint8_t type, int32_t in, uint32_t k, uint32_t s, uint32_t d
 // The model input is tensor 0, the output the last tensor.
 PlanDesc spatial_plan(const SpatialCase& c, const tigris_tile_plan_v11_t& rec);
 
+// Turns a spatial_plan() without relu_after (x -> op -> y) into x -> op -> y -> add(y, b) -> z:
+// b is a second stage and model input of `b_shape`, z the output of `z_shape` (int8: b and z
+// quantized with their own factors); tile facts filled again.
+void append_add_operand(PlanDesc& p, std::vector<int32_t> b_shape, std::vector<int32_t> z_shape, bool int8);
+
 // Model input bytes for plan `d` (float or int8 patterns).
 std::vector<Bytes> inputs_for(const PlanDesc& d, uint32_t seed = 1);
 

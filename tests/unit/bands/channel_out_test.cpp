@@ -110,19 +110,7 @@ PlanDesc conv_add(std::vector<int32_t> b_shape, const tigris_tile_plan_v11_t& re
   SpatialCase c = conv_case({1, 6, 5, 4}, 6, window(3, 3, 1, 1, 1, 1, 1, 1), int8);
   c.relu_after = false;
   PlanDesc p = spatial_plan(c, rec);
-  const uint16_t y = 1;
-  p.tensors[y].flags = 0;
-  const uint8_t dt = int8 ? TIGRIS_DTYPE_INT8 : TIGRIS_DTYPE_FLOAT32;
-  const uint16_t b =
-      add_tensor(p, "b", b_shape, TIGRIS_TENSOR_MODEL_INPUT, dt, int8 ? add_quant(p, 0.07f, -5) : TIGRIS_NONE);
-  const uint16_t z =
-      add_tensor(p, "z", {1, 6, 5, 6}, TIGRIS_TENSOR_MODEL_OUTPUT, dt, int8 ? add_quant(p, 0.15f, 4) : TIGRIS_NONE);
-  p.stages[0].ops.push_back(add_op(p, TIGRIS_OP_ADD, {y, b}, {z}));
-  p.stages[0].inputs = {0, b};
-  p.stages[0].outputs = {z};
-  p.model_inputs = {0, b};
-  p.model_outputs = {z};
-  tigris::plan::fill_tile_facts(p);
+  append_add_operand(p, b_shape, {1, 6, 5, 6}, int8);
   return own_factors(p);
 }
 

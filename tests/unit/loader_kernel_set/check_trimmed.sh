@@ -4,20 +4,7 @@
 # rule of those families (nor the int16 kernels), and still reference the ones the build keeps.
 set -u
 f32=$1 s8=$2 movement=$3
-status=0
-refs() { nm -C -u "$1" | sed 's/^ *U //'; }
-absent() {  # OBJECT SYMBOL...
-  obj=$1; shift
-  for sym in "$@"; do
-    if refs "$obj" | grep -q "^$sym("; then echo "FAIL: $(basename "$obj") references $sym"; status=1; fi
-  done
-}
-present() {
-  obj=$1; shift
-  for sym in "$@"; do
-    if ! refs "$obj" | grep -q "^$sym("; then echo "FAIL: $(basename "$obj") no longer references $sym"; status=1; fi
-  done
-}
+. "$(dirname "$0")/../symbol_refs.sh"
 # Float32-only kernels go with FLOAT32, byte movement with MOVEMENT; a kernel that another kept
 # family still needs for other dtypes stays (binary and unary for the LOGIC and MATH families'
 # integer and bool data, reduce for CUMSUM and ARG_MAX, detection for its int8 inputs).

@@ -4,20 +4,7 @@
 # control-flow path, and still reference what every build needs (the normal path).
 set -u
 path=$1 stages=$2 semantics=$3
-status=0
-refs() { nm -C -u "$1" | sed 's/^ *U //'; }
-absent() {  # OBJECT SYMBOL...
-  obj=$1; shift
-  for sym in "$@"; do
-    if refs "$obj" | grep -q "^$sym("; then echo "FAIL: $(basename "$obj") references $sym"; status=1; fi
-  done
-}
-present() {
-  obj=$1; shift
-  for sym in "$@"; do
-    if ! refs "$obj" | grep -q "^$sym("; then echo "FAIL: $(basename "$obj") no longer references $sym"; status=1; fi
-  done
-}
+. "$(dirname "$0")/../symbol_refs.sh"
 absent "$path" tigris_rt::run_stage_stripe tigris_rt::run_stage_tiled_2d tigris_rt::run_stage_by_input \
   tigris_rt::run_stage_rows tigris_rt::run_stage_concat tigris_rt::run_stage_channels tigris_rt::run_chain \
   tigris_rt::run_stage_control tigris_stage_band_kind

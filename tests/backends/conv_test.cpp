@@ -53,6 +53,42 @@ ConvCase dwise(std::vector<int32_t> in, int32_t mult, uint8_t k, uint8_t s, uint
   return c;
 }
 
+// An output-channel band of a convolution (chan_mix: every input channel in, channels
+// [chan0, chan0 + chans) of the layer out, packed): CMSIS-NN runs it with the band's
+// contiguous weights, bias and factors (ESP-NN falls back), at band widths 1, 2, 3, 7 and
+// the whole layer, and the band equals those channels of the whole run.
+void check_output_channel_bands(const ConvCase& c, const char* what) {
+  BACKENDS_OR_SKIP();
+  const OpPlan p = conv_plan(c, 37);
+  const int32_t out_h = (c.in[1] + c.pt + c.pb - c.kh) / c.sh + 1, out_w = (c.in[2] + c.pl + c.pr - c.kw) / c.sw + 1;
+  const int32_t pixels = out_h * out_w, out_c = c.oc;
+  for (int32_t chans : {1, 2, 3, 7, out_c}) {
+    for (int32_t chan0 : {0, out_c - chans, (out_c - chans) / 2}) {
+      const std::vector<Bytes> bufs = {p.bufs[0], Bytes((size_t)pixels * chans, 0x55)};
+      tigris_tile_ctx_t t{};
+      t.active = 1;
+      t.chan_tiled = 1;
+      t.chan_mix = 1;
+      t.chan0 = chan0;
+      t.chans = chans;
+      t.in_h = c.in[1];
+      t.out_h = out_h;
+      t.pad_top = c.pt, t.pad_bottom = c.pb;
+      for (const Backend& b : backends()) {
+        const std::string name = std::string(b.name) + " " + what + " output-channel band " + std::to_string(chan0) +
+                                 "+" + std::to_string(chans);
+        const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
+        const Compared r = compare_op(p.plan, p.op, bufs, b, t);
+        expect_identical(r, b.cmsis, name);
+        ASSERT_EQ(r.acc.size(), 1u);
+        for (int32_t px = 0; px < pixels; ++px)
+          for (int32_t k = 0; k < chans; ++k)
+            ASSERT_EQ(r.acc[0][(size_t)(px * chans + k)], whole.ref[0][(size_t)(px * out_c + chan0 + k)]) << name;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 TEST(Conv, SamePaddingPerChannel) {
@@ -209,67 +245,80 @@ TEST(ConvFactors, ShiftOf31FallsBackWhetherCheckedPerCallOrAtPrepare) {
   EXPECT_TRUE(tigris_accel::plan_factors_in_range(conv_plan(c, 5).plan));
 }
 
-// A channel band (chan_tiled: channels [chan0, chan0 + chans) of every row and column,
-// packed) reads weights, biases and factors at the global channel, which the vendors' calls
-// do not: both adapters fall back, per-tensor factors included, and the band holds the whole
-// run's channels.
-// An output-channel band of a convolution (chan_mix: every input channel in, channels
-// [chan0, chan0 + chans) of the layer out): both adapters fall back, and the band equals
-// those channels of the whole run.
-TEST(ConvBands, OutputChannelBandsFallBack) {
-  BACKENDS_OR_SKIP();
-  const OpPlan p = conv_plan(conv({1, 6, 5, 4}, 9, 3, 1, 1, 1, 1, 1), 37);
-  constexpr int32_t kPixels = 6 * 5, kOutC = 9, kChan0 = 2, kChans = 5;
-  const std::vector<Bytes> bufs = {p.bufs[0], Bytes((size_t)kPixels * kChans, 0x55)};
-  tigris_tile_ctx_t t{};
-  t.active = 1;
-  t.chan_tiled = 1;
-  t.chan_mix = 1;
-  t.chan0 = kChan0;
-  t.chans = kChans;
-  t.in_h = 6;
-  t.out_h = 6;
-  t.pad_top = t.pad_bottom = 1;
-  for (const Backend& b : backends()) {
-    const std::string name = std::string(b.name) + " conv output-channel band";
-    const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
-    const Compared r = compare_op(p.plan, p.op, bufs, b, t);
-    expect_identical(r, false, name);
-    ASSERT_EQ(r.acc.size(), 1u);
-    for (int32_t px = 0; px < kPixels; ++px)
-      for (int32_t k = 0; k < kChans; ++k)
-        ASSERT_EQ(r.acc[0][(size_t)(px * kChans + k)], whole.ref[0][(size_t)(px * kOutC + kChan0 + k)]) << name;
-  }
+
+TEST(ConvBands, OutputChannelBandsRunInCmsisNn) {
+  ConvCase c = conv({1, 6, 5, 4}, 9, 3, 1, 1, 1, 1, 1);
+  check_output_channel_bands(c, "3x3 per-channel");
+  c.per_tensor = true;
+  check_output_channel_bands(c, "3x3 per-tensor");
+  check_output_channel_bands(conv({1, 5, 4, 8}, 12, 1, 1, 0, 0, 0, 0), "1x1 per-channel");
 }
 
-TEST(DepthwiseBands, ChannelBandsFallBack) {
+// A depthwise channel band (chan_tiled: channels [chan0, chan0 + chans) of every row and
+// column, packed) reads weights, biases and factors at the global channel. CMSIS-NN runs it
+// with the band's taps gathered into its scratch when the reservation has room (ESP-NN falls
+// back), at band widths 1, 2, 3, 7 and C, per-channel and per-tensor, and the band equals
+// those channels of the whole run.
+TEST(DepthwiseBands, ChannelBandsRunInCmsisNn) {
   BACKENDS_OR_SKIP();
   for (bool per_tensor : {false, true}) {
     ConvCase c = dwise({1, 6, 5, 8}, 1, 3, 1, 1, 1, 1, 1);
     c.per_tensor = per_tensor;
     const OpPlan p = conv_plan(c, 31);
-    constexpr int32_t kPixels = 6 * 5, kC = 8, kChan0 = 3, kChans = 4;
-    std::vector<Bytes> bufs(2);
-    for (int32_t px = 0; px < kPixels; ++px)
-      for (int32_t k = 0; k < kChans; ++k) bufs[0].push_back(p.bufs[0][(size_t)(px * kC + kChan0 + k)]);
-    bufs[1] = Bytes((size_t)kPixels * kChans, 0x55);
-    tigris_tile_ctx_t t{};
-    t.active = 1;
-    t.chan_tiled = 1;
-    t.chan0 = kChan0;
-    t.chans = kChans;
-    t.in_h = 6;
-    t.out_h = 6;
-    t.pad_top = t.pad_bottom = 1;
-    for (const Backend& b : backends()) {
-      const std::string name = std::string(b.name) + (per_tensor ? " per-tensor" : " per-channel") + " channel band";
-      const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
-      const Compared r = compare_op(p.plan, p.op, bufs, b, t);
-      expect_identical(r, false, name);
-      ASSERT_EQ(r.acc.size(), 1u);
-      for (int32_t px = 0; px < kPixels; ++px)
-        for (int32_t k = 0; k < kChans; ++k)
-          ASSERT_EQ(r.acc[0][(size_t)(px * kChans + k)], whole.ref[0][(size_t)(px * kC + kChan0 + k)]) << name;
+    constexpr int32_t kPixels = 6 * 5, kC = 8;
+    for (int32_t chans : {1, 2, 3, 7, kC}) {
+      for (int32_t chan0 : {0, kC - chans, (kC - chans) / 2}) {
+        std::vector<Bytes> bufs(2);
+        for (int32_t px = 0; px < kPixels; ++px)
+          for (int32_t k = 0; k < chans; ++k) bufs[0].push_back(p.bufs[0][(size_t)(px * kC + chan0 + k)]);
+        bufs[1] = Bytes((size_t)kPixels * chans, 0x55);
+        tigris_tile_ctx_t t{};
+        t.active = 1;
+        t.chan_tiled = 1;
+        t.chan0 = chan0;
+        t.chans = chans;
+        t.in_h = 6;
+        t.out_h = 6;
+        t.pad_top = t.pad_bottom = 1;
+        for (const Backend& b : backends()) {
+          const std::string name = std::string(b.name) + (per_tensor ? " per-tensor" : " per-channel") +
+                                   " channel band " + std::to_string(chan0) + "+" + std::to_string(chans);
+          const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
+          const Compared r = compare_op(p.plan, p.op, bufs, b, t);
+          // A whole-width band has dense weights and always runs natively; a narrower one needs
+          // room for its gathered taps after the kernel's own scratch in the reservation sized
+          // for the whole layer (the DSP build's depthwise buffer leaves it for bands up to
+          // about 2/3 of C; the host build, without DSP, reserves none): either route, same bytes.
+          if (chans == kC || !b.cmsis) {
+            expect_identical(r, b.cmsis, name);
+          } else {
+            EXPECT_EQ(r.rc_ref, 0) << name;
+            EXPECT_EQ(r.rc_acc, 0) << name;
+            EXPECT_EQ(r.native + r.fallback, 1u) << name;
+            ASSERT_EQ(r.ref.size(), r.acc.size()) << name;
+            for (size_t i = 0; i < r.ref.size(); i++) EXPECT_TRUE(r.ref[i] == r.acc[i]) << name;
+          }
+          ASSERT_EQ(r.acc.size(), 1u);
+          for (int32_t px = 0; px < kPixels; ++px)
+            for (int32_t k = 0; k < chans; ++k)
+              ASSERT_EQ(r.acc[0][(size_t)(px * chans + k)], whole.ref[0][(size_t)(px * kC + chan0 + k)]) << name;
+        }
+      }
     }
+  }
+}
+
+// A Conv in a channel band without chan_mix (a separable band) is
+// not one the reference takes either: no adapter runs it.
+TEST(ConvBands, SeparableBandOfAConvStaysOffTheVendors) {
+  BACKENDS_OR_SKIP();
+  const OpPlan p = conv_plan(conv({1, 6, 5, 4}, 6, 3, 1, 1, 1, 1, 1), 41);
+  tigris_tile_ctx_t t{};
+  t.active = 1, t.chan_tiled = 1, t.chan0 = 0, t.chans = 2, t.in_h = 6, t.out_h = 6, t.pad_top = t.pad_bottom = 1;
+  const std::vector<Bytes> bufs = {Bytes((size_t)30 * 2, 3), Bytes((size_t)30 * 2, 0x55)};
+  for (const Backend& b : backends()) {
+    const Compared r = compare_op(p.plan, p.op, bufs, b, t);
+    EXPECT_EQ(r.native, 0u) << b.name;
+    EXPECT_EQ(r.rc_ref, r.rc_acc) << b.name;
   }
 }

@@ -173,28 +173,41 @@ TEST(FullyConnected, TiledWithoutRowBandFallsBack) {
 }
 
 // An output-channel band (chan_tiled + chan_mix + row_tiled): columns [chan0, chan0 + chans)
-// of rows [1, 4), packed, from every input column. The adapters would compute every column:
-// both fall back, and the band equals those columns of the whole run.
-TEST(FullyConnected, OutputChannelBandFallsBack) {
+// of rows [1, 4) (or of every row), packed, from every input column. CMSIS-NN runs it
+// on the band's contiguous weight rows, bias and factors (ESP-NN falls back) at band widths
+// 1, 2, 3, 7 and the whole layer, and the band equals those columns of the whole run.
+TEST(FullyConnected, OutputChannelBandRunsInCmsisNn) {
   BACKENDS_OR_SKIP();
-  const OpPlan p = fc_plan(5, 24, 11, true, true);
-  constexpr int32_t kChan0 = 3, kChans = 5, kOutC = 11;
-  tigris_tile_ctx_t t{};
-  t.active = 1, t.row_tiled = 1, t.out_h = 3, t.in_h = 3, t.in_row_start = 0, t.out_row_start = 0;
-  t.in_row0 = t.out_row0 = 1;
-  t.chan_tiled = 1, t.chan_mix = 1, t.chan0 = kChan0, t.chans = kChans;
-  const Bytes in(p.bufs[0].begin() + 24, p.bufs[0].begin() + 4 * 24);
-  const std::vector<Bytes> bufs = {in, Bytes((size_t)3 * kChans, 0x55)};
-  for (const Backend& b : backends()) {
-    const std::string name = std::string(b.name) + " fc output-channel band";
-    const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
-    const Compared r = compare_op(p.plan, p.op, bufs, b, t);
-    expect_identical(r, false, name);
-    ASSERT_EQ(r.acc.size(), 1u);
-    for (int32_t row = 0; row < 3; ++row)
-      for (int32_t k = 0; k < kChans; ++k)
-        ASSERT_EQ(r.acc[0][(size_t)(row * kChans + k)], whole.ref[0][(size_t)((1 + row) * kOutC + kChan0 + k)])
-            << name;
+  constexpr int32_t kOutC = 11, kInC = 24;
+  for (bool per_channel : {true, false}) {
+    const OpPlan p = fc_plan(5, kInC, kOutC, per_channel, true);
+    for (bool row_band : {true, false}) {
+      const int32_t row0 = row_band ? 1 : 0, rows = row_band ? 3 : 5;
+      for (int32_t chans : {1, 2, 3, 7, kOutC}) {
+        for (int32_t chan0 : {0, kOutC - chans, (kOutC - chans) / 2}) {
+          tigris_tile_ctx_t t{};
+          t.active = 1, t.row_tiled = 1, t.out_h = rows, t.in_h = rows;
+          t.in_row0 = t.out_row0 = row0;
+          t.chan_tiled = 1, t.chan_mix = 1, t.chan0 = chan0, t.chans = chans;
+          const Bytes in(p.bufs[0].begin() + row0 * kInC, p.bufs[0].begin() + (row0 + rows) * kInC);
+          const std::vector<Bytes> bufs = {in, Bytes((size_t)rows * chans, 0x55)};
+          for (const Backend& b : backends()) {
+            const std::string name = std::string(b.name) + (per_channel ? " per-channel" : " per-tensor") +
+                                     (row_band ? " rows 1-3" : " all rows") + " fc output-channel band " + std::to_string(chan0) +
+                                     "+" + std::to_string(chans);
+            const Compared whole = compare_op(p.plan, p.op, p.bufs, b);
+            const Compared r = compare_op(p.plan, p.op, bufs, b, t);
+            expect_identical(r, b.cmsis, name);
+            ASSERT_EQ(r.acc.size(), 1u);
+            for (int32_t row = 0; row < rows; ++row)
+              for (int32_t k = 0; k < chans; ++k)
+                ASSERT_EQ(r.acc[0][(size_t)(row * chans + k)],
+                          whole.ref[0][(size_t)((row0 + row) * kOutC + chan0 + k)])
+                    << name;
+          }
+        }
+      }
+    }
   }
 }
 

@@ -2,6 +2,8 @@
 // (backends/common/accel_layers.h) turned into CMSIS-NN's argument structs, one image per
 // call (band buffers have their own batch strides), with per-tensor factors expanded into
 // the reservation's arrays. Anything CMSIS-NN refuses goes back to the reference kernels.
+#include <string.h>
+
 #include "arm_nnfunctions.h"
 #include "backends/cmsis_nn/cmsis_nn_internal.h"
 
@@ -64,10 +66,23 @@ cmsis_nn_context vendor_context(const Workspace &ws, int64_t need)
     return cmsis_nn_context{need > 0 ? (void *)ws.vendor : nullptr, (int32_t)need};
 }
 
+// A depthwise channel band's weights: the band's channels of every tap, gathered into the
+// vendor scratch after the kernel's own `need` bytes (CMSIS-NN reads them dense); NULL when
+// the reservation has no room for them, and the call falls back.
+const int8_t *band_weights(const ConvLayer &l, const Workspace &ws, int64_t need)
+{
+    if (!l.depthwise || l.w_stride == l.g.c_out) return l.weights;
+    const int64_t taps = (int64_t)l.win.k_h * l.win.k_w, at = (int64_t)tigris_accel::align16((uint64_t)need);
+    if (ws.vendor == nullptr || at + taps * l.g.c_out > (int64_t)ws.vendor_size) return nullptr;
+    int8_t *dst = (int8_t *)ws.vendor + at;
+    for (int64_t t = 0; t < taps; t++) memcpy(dst + t * l.g.c_out, l.weights + t * l.w_stride, (size_t)l.g.c_out);
+    return dst;
+}
+
 int forward_conv(const Call &c, const Workspace &ws)
 {
     ConvLayer l;
-    if (conv_layer(c, &l, ws.factors_checked) || l.weights == nullptr) return kFallback;
+    if (conv_layer(c, &l, ws.factors_checked, true) || l.weights == nullptr) return kFallback;
     int8_t *x = input_data(c, 0), *y = output_data(c, 0);
     ConvArgs a;
     conv_args(l, &a);
@@ -75,14 +90,16 @@ int forward_conv(const Call &c, const Workspace &ws)
     cmsis_nn_per_channel_quant_params q;
     if (x == nullptr || y == nullptr || need < 0 || need > ws.vendor_size || !channel_factors(l.rq, l.g.c_out, ws, &q))
         return kFallback;
+    const int8_t *weights = band_weights(l, ws, need);
+    if (weights == nullptr) return kFallback;
     const cmsis_nn_context ctx = vendor_context(ws, need);
     for (int32_t n = 0; n < l.g.n; n++) {
         const int8_t *xn = x + n * l.g.in_batch + l.g.in_row_start * l.g.in_row;
         int8_t *yn = y + n * l.g.out_batch + l.g.out_row_start * l.g.out_row;
         const arm_cmsis_nn_status st = l.depthwise
                                            ? arm_depthwise_conv_wrapper_s8(&ctx, &a.dw, &q, &a.in, xn, &a.filter,
-                                                                           l.weights, &a.bias, l.bias, &a.out, yn)
-                                           : arm_convolve_wrapper_s8(&ctx, &a.conv, &q, &a.in, xn, &a.filter, l.weights,
+                                                                           weights, &a.bias, l.bias, &a.out, yn)
+                                           : arm_convolve_wrapper_s8(&ctx, &a.conv, &q, &a.in, xn, &a.filter, weights,
                                                                      &a.bias, l.bias, &a.out, yn);
         if (st != ARM_CMSIS_NN_SUCCESS) return kFallback;
     }
@@ -106,7 +123,7 @@ void fc_args(const FcLayer &l, FcArgs *a)
 int forward_fc(const Call &c, const Workspace &ws)
 {
     FcLayer l;
-    if (fc_layer(c, &l, ws.factors_checked) || l.weights == nullptr) return kFallback;
+    if (fc_layer(c, &l, ws.factors_checked, true) || l.weights == nullptr) return kFallback;
     int8_t *x = input_data(c, 0), *y = output_data(c, 0);
     FcArgs a;
     fc_args(l, &a);

@@ -157,39 +157,58 @@ bool plan_factors_in_range(const tigris_plan_t *plan)
     return true;
 }
 
-int conv_layer(const Call &c, ConvLayer *l, bool factors_checked)
+int conv_layer(const Call &c, ConvLayer *l, bool factors_checked, bool chan_bands)
 {
     const uint8_t type = c.op->op_type;
     if (type != TIGRIS_OP_CONV && type != TIGRIS_OP_DEPTHWISE) return kFallback;
     l->depthwise = type == TIGRIS_OP_DEPTHWISE;
-    // A channel band reads weights, biases and factors at its global channels: reference only.
-    if (c.tiled() && c.tile().chan_tiled) return kFallback;
+    // A channel band: a depthwise one separable (chan_mix 0), a Conv one mixing (chan_mix 1);
+    // the reference kernels refuse the other pairings.
+    l->chan_band = c.tiled() && c.tile().chan_tiled;
+    if (l->chan_band && (!chan_bands || (c.tile().chan_mix != 0) == l->depthwise)) return kFallback;
     if (tigris_rt::kern::spatial_geometry(c, &l->g) || !dims_in_range(l->g) || !tight_window(l->g, &l->win))
         return kFallback;
     const SpatialGeom &g = l->g;
+    const tigris_tensor_t &out = c.out(0);
+    if (out.ndim < 1) return kFallback;
+    const int32_t layer_c = l->chan_band ? c.shape(out)[out.ndim - 1] : g.c_out;
+    l->chan0 = l->chan_band ? g.chan0 : 0;
+    if (layer_c < 1 || l->chan0 < 0 || l->chan0 + g.c_out > layer_c) return kFallback;
     uint64_t w_bytes = 0;
+    int64_t w_offset = 0;  // weight bytes before channel chan0
     if (l->depthwise) {
         if (g.c_out % g.c_in != 0) return kFallback;
         l->groups = g.c_in;
         l->ch_mult = g.c_out / g.c_in;
-        w_bytes = (uint64_t)g.k_h * g.k_w * g.c_out;
+        if (l->chan_band && l->ch_mult != 1) return kFallback;
+        w_bytes = (uint64_t)g.k_h * g.k_w * layer_c;
+        w_offset = l->chan0;
     } else {
         l->groups = c.op->spatial.group > 1 ? c.op->spatial.group : 1;
         l->ch_mult = 0;
+        if (l->chan_band && l->groups != 1) return kFallback;
         if (g.c_in % l->groups != 0 || g.c_out % l->groups != 0) return kFallback;
-        w_bytes = (uint64_t)g.c_out * g.k_h * g.k_w * (g.c_in / l->groups);
+        w_bytes = (uint64_t)layer_c * g.k_h * g.k_w * (g.c_in / l->groups);
+        w_offset = (int64_t)l->chan0 * g.k_h * g.k_w * g.c_in;
     }
-    if (!io_quant(c, g.c_out, factors_checked, &l->in_offset, &l->out_offset, &l->rq)) return kFallback;
+    l->w_stride = l->depthwise ? layer_c : 0;
+    if (!io_quant(c, layer_c, factors_checked, &l->in_offset, &l->out_offset, &l->rq)) return kFallback;
+    if (!l->rq.per_tensor) l->rq.mult += l->chan0, l->rq.shift += l->chan0;
     l->act_min = c.op->act_min;
     l->act_max = c.op->act_max;
-    return layer_weights(c, w_bytes, g.c_out, &l->weights, &l->bias) ? 0 : kFallback;
+    if (!layer_weights(c, w_bytes, layer_c, &l->weights, &l->bias)) return kFallback;
+    if (l->weights != nullptr) l->weights += w_offset;
+    if (l->bias != nullptr) l->bias += l->chan0;
+    return 0;
 }
 
-int fc_layer(const Call &c, FcLayer *l, bool factors_checked)
+int fc_layer(const Call &c, FcLayer *l, bool factors_checked, bool chan_bands)
 {
     if (c.op->op_type != TIGRIS_OP_FULLY_CONN) return kFallback;
-    // An output-channel band reads weights, biases and factors at its global columns: reference only.
-    if (c.tiled() && c.tile().chan_tiled) return kFallback;
+    // An output-channel band (chan_mix, a rank-2 output as the reference takes it): columns
+    // [chan0, chan0 + chans) of the layer's, their weights, biases and factors.
+    const bool chan_band = c.tiled() && c.tile().chan_tiled;
+    if (chan_band && (!chan_bands || !c.tile().chan_mix || c.out(0).ndim != 2)) return kFallback;
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);
     if (out.ndim < 1 || in.ndim < 1) return kFallback;
     const int32_t *is = c.shape(in), *os = c.shape(out);
@@ -208,7 +227,16 @@ int fc_layer(const Call &c, FcLayer *l, bool factors_checked)
     if (!io_quant(c, l->out_c, factors_checked, &l->in_offset, &l->out_offset, &l->rq)) return kFallback;
     l->act_min = c.op->act_min;
     l->act_max = c.op->act_max;
-    return layer_weights(c, (uint64_t)l->out_c * l->in_c, l->out_c, &l->weights, &l->bias) ? 0 : kFallback;
+    if (!layer_weights(c, (uint64_t)l->out_c * l->in_c, l->out_c, &l->weights, &l->bias)) return kFallback;
+    if (chan_band) {
+        const int32_t chan0 = c.tile().chan0, chans = c.tile().chans;
+        if (chan0 < 0 || chans < 1 || chan0 + chans > l->out_c) return kFallback;
+        if (l->weights != nullptr) l->weights += (int64_t)chan0 * l->in_c;
+        if (l->bias != nullptr) l->bias += chan0;
+        if (!l->rq.per_tensor) l->rq.mult += chan0, l->rq.shift += chan0;
+        l->out_c = chans;
+    }
+    return 0;
 }
 
 int8_t *input_data(const Call &c, uint8_t i) { return (int8_t *)tigris_mem_tensor_ptr(c.mem, c.in_index(i)); }

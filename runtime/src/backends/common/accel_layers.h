@@ -67,10 +67,20 @@ struct ConvLayer {
     const int8_t *weights;  // NULL while a compressed block is not decoded
     const int32_t *bias;    // NULL when the op has none
     bool depthwise;
+    // A channel band (tile chan_tiled): g.c_out of the layer's channels from global channel
+    // chan0, and weights, bias and per-channel factors above already point at chan0. A Conv
+    // band (chan_mix) reads contiguous weights; a depthwise band's weights are strided: tap t
+    // of band channel k at weights[t * w_stride + k] (w_stride the layer's channels; equal
+    // to g.c_out, contiguous, outside a band).
+    bool chan_band;
+    int32_t chan0, w_stride;
 };
-int conv_layer(const Call &c, ConvLayer *l, bool factors_checked = false);
+// Channel bands are resolved only with `chan_bands` (an adapter that handles the offsets).
+int conv_layer(const Call &c, ConvLayer *l, bool factors_checked = false, bool chan_bands = false);
 
 // FULLY_CONNECTED: `rows` rows of in_c values from input row in_row0 to output row out_row0.
+// With `chan_bands`, an output-channel band (chan_mix): out_c columns of the layer's from
+// column chan0, weights, bias and per-channel factors already at chan0, rows out_c wide.
 struct FcLayer {
     int32_t rows, in_c, out_c, in_row0, out_row0;
     int32_t in_offset, out_offset, act_min, act_max;
@@ -78,7 +88,7 @@ struct FcLayer {
     const int8_t *weights;
     const int32_t *bias;
 };
-int fc_layer(const Call &c, FcLayer *l, bool factors_checked = false);
+int fc_layer(const Call &c, FcLayer *l, bool factors_checked = false, bool chan_bands = false);
 
 // AVG_POOL (untiled, equal in/out quantization, no dilation, count_include_pad only without
 // padding) and, with `global`, GLOBAL_AVG with AVERAGE_POOL rounding (POOL_ROUNDING bit0) as

@@ -147,6 +147,7 @@ if [ "$board" = mps2-an386 ] && [ -f "$example/kws/model.c" ] && [ -f "$example/
     cat "$trimmed.log"
     failed=1
   else
+    rm -f "$trimmed/kws/host_output.bin"  # tigris run never overwrites a file: a rerun starts clean
     "$host/bin/tigris" run "$trimmed/kws/model.tgrs" --input "$trimmed/kws/model_input.bin" --stored-order \
       --output "$trimmed/kws/host_output.bin" >"$trimmed/kws/host_run.txt"
     expected=$(od -An -v -tx1 "$trimmed/kws/host_output.bin" | tr -d ' \n')

@@ -322,4 +322,16 @@ void append_add_operand(PlanDesc& p, std::vector<int32_t> b_shape, std::vector<i
   tigris::plan::fill_tile_facts(p);
 }
 
+void add_fc_weights(PlanDesc& p, uint16_t fc, int32_t OC, int32_t K, bool int8) {
+  if (int8) {
+    p.ops[fc].weight = add_weight_bytes(p, pattern_s8((size_t)OC * K, 5, -50, 50));
+    Bytes b((size_t)OC * 4, 0);
+    for (int32_t i = 0; i < OC; ++i) b[(size_t)i * 4] = (uint8_t)(i * 9);
+    p.ops[fc].bias = add_weight_bytes(p, b);
+  } else {
+    p.ops[fc].weight = add_weight(p, pattern((size_t)OC * K, 13, 0.125f));
+    p.ops[fc].bias = add_weight(p, pattern((size_t)OC, 5, 0.5f));
+  }
+}
+
 }  // namespace bandtest

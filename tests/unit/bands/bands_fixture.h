@@ -177,6 +177,9 @@ PlanDesc spatial_plan(const SpatialCase& c, const tigris_tile_plan_v11_t& rec);
 // quantized with their own factors); tile facts filled again.
 void append_add_operand(PlanDesc& p, std::vector<int32_t> b_shape, std::vector<int32_t> z_shape, bool int8);
 
+// Weights [OC, K] and bias [OC] of the FullyConnected op `fc` (int8: s8 weights, int32 bias).
+void add_fc_weights(PlanDesc& p, uint16_t fc, int32_t OC, int32_t K, bool int8);
+
 // Model input bytes for plan `d` (float or int8 patterns).
 std::vector<Bytes> inputs_for(const PlanDesc& d, uint32_t seed = 1);
 

@@ -31,15 +31,7 @@ PlanDesc fc_relu(int32_t M, int32_t K, int32_t OC, bool int8, uint32_t band) {
   uint16_t y = add_tensor(p, "y", {M, OC}, 0, dt, yq);
   uint16_t z = add_tensor(p, "z", {M, OC}, TIGRIS_TENSOR_MODEL_OUTPUT, dt, int8 ? add_quant(p, 0.2f, -3) : TIGRIS_NONE);
   uint16_t fc = add_op(p, TIGRIS_OP_FULLY_CONN, {x}, {y});
-  if (int8) {
-    p.ops[fc].weight = add_weight_bytes(p, pattern_s8((size_t)OC * K, 5, -50, 50));
-    Bytes b((size_t)OC * 4, 0);
-    for (int32_t i = 0; i < OC; ++i) b[(size_t)i * 4] = (uint8_t)(i * 9);
-    p.ops[fc].bias = add_weight_bytes(p, b);
-  } else {
-    p.ops[fc].weight = add_weight(p, pattern((size_t)OC * K, 13, 0.125f));
-    p.ops[fc].bias = add_weight(p, pattern((size_t)OC, 5, 0.5f));
-  }
+  add_fc_weights(p, fc, OC, K, int8);
   add_op(p, TIGRIS_OP_RELU, {y}, {z});
   add_stage(p, {0, 1}, {x}, {z});
   p.model_inputs = {x};

@@ -1,8 +1,8 @@
 # Accelerated int8 backends (docs/backends.md). Sources under runtime/src/backends/ stay out of
 # the default build; each adapter is compiled into the runtime only when its library's source
 # tree is given, and that library is then built from the given tree:
-#   -DTIGRIS_CMSIS_NN_DIR=<CMSIS-NN tree>  CMSIS-NN adapter, TIGRIS_HAS_CMSIS_NN (built with the
-#                                           tree's own CMakeLists.txt, target cmsis-nn)
+#   -DTIGRIS_CMSIS_NN_DIR=<CMSIS-NN tree>  CMSIS-NN adapter, TIGRIS_HAS_CMSIS_NN (target cmsis-nn:
+#                                           the tree's sources the adapter calls)
 #   -DTIGRIS_ESP_NN_DIR=<esp-nn tree>      ESP-NN adapter, TIGRIS_HAS_ESP_NN (its portable C
 #                                           sources; TIGRIS_ESP_NN_OPTIMIZED picks the generic
 #                                           optimized variants over the ANSI reference ones)
@@ -21,7 +21,34 @@ if(TIGRIS_CMSIS_NN_DIR)
       message(FATAL_ERROR "TIGRIS_CMSIS_NN_DIR=${TIGRIS_CMSIS_NN_DIR} is not a CMSIS-NN source tree "
                           "(no Include/arm_nnfunctions.h)")
     endif()
-    add_subdirectory(${TIGRIS_CMSIS_NN_DIR} ${CMAKE_BINARY_DIR}/vendor/cmsis-nn EXCLUDE_FROM_ALL)
+    # Only the sources the adapter's calls reach (the closure of runtime/src/backends/cmsis_nn's
+    # arm_* references, on the host, the DSP cores and MVE, read off the linker's map): 30 of
+    # the tree's 175 files, where its own CMakeLists.txt compiles them all, once per core. A
+    # new CMSIS-NN call in the adapter that needs another file fails to link until it is added.
+    # Flags as CMSIS-NN's CMakeLists.txt sets them (-Ofast, float extensions off).
+    set(cmsis_nn_sources
+        BasicMathFunctions/arm_elementwise_add_s8.c BasicMathFunctions/arm_elementwise_mul_s8.c
+        BasicMathFunctions/arm_maximum_s8.c BasicMathFunctions/arm_minimum_s8.c
+        ConvolutionFunctions/arm_convolve_1_x_n_s8.c ConvolutionFunctions/arm_convolve_1x1_s8.c
+        ConvolutionFunctions/arm_convolve_1x1_s8_fast.c ConvolutionFunctions/arm_convolve_get_buffer_sizes_s8.c
+        ConvolutionFunctions/arm_convolve_s8.c ConvolutionFunctions/arm_convolve_wrapper_s8.c
+        ConvolutionFunctions/arm_depthwise_conv_3x3_s8.c ConvolutionFunctions/arm_depthwise_conv_get_buffer_sizes_s8.c
+        ConvolutionFunctions/arm_depthwise_conv_s8.c ConvolutionFunctions/arm_depthwise_conv_s8_opt.c
+        ConvolutionFunctions/arm_depthwise_conv_wrapper_s8.c ConvolutionFunctions/arm_nn_mat_mult_kernel_row_offset_s8_s16.c
+        ConvolutionFunctions/arm_nn_mat_mult_kernel_s8_s16.c
+        FullyConnectedFunctions/arm_fully_connected_get_buffer_sizes_s8.c
+        FullyConnectedFunctions/arm_fully_connected_per_channel_s8.c FullyConnectedFunctions/arm_fully_connected_s8.c
+        FullyConnectedFunctions/arm_vector_sum_s8.c
+        NNSupportFunctions/arm_nn_depthwise_conv_nt_t_s8.c NNSupportFunctions/arm_nn_mat_mult_nt_t_s8.c
+        NNSupportFunctions/arm_nn_vec_mat_mult_t_per_ch_s8.c NNSupportFunctions/arm_nn_vec_mat_mult_t_s8.c
+        NNSupportFunctions/arm_q7_to_q15_with_offset.c NNSupportFunctions/arm_s8_to_s16_unordered_with_offset.c
+        PoolingFunctions/arm_avgpool_get_buffer_sizes_s8.c PoolingFunctions/arm_avgpool_s8.c
+        TransposeFunctions/arm_transpose_s8.c)
+    list(TRANSFORM cmsis_nn_sources PREPEND ${TIGRIS_CMSIS_NN_DIR}/Source/)
+    add_library(cmsis-nn STATIC ${cmsis_nn_sources})
+    target_include_directories(cmsis-nn PUBLIC $<BUILD_INTERFACE:${TIGRIS_CMSIS_NN_DIR}/Include>)
+    target_compile_definitions(cmsis-nn PUBLIC ARM_NN_ENABLE_F32=0 ARM_NN_ENABLE_F16=0)
+    target_compile_options(cmsis-nn PRIVATE -Ofast)
     set_target_properties(cmsis-nn PROPERTIES UNITY_BUILD OFF)  # vendor sources compile one by one
   endif()
   set(TIGRIS_BACKEND_CMSIS_NN ON)

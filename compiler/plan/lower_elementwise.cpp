@@ -25,7 +25,7 @@ void elementwise_operands(const ir::Graph& g, const ir::Node& n, WeightTable& w,
   if (constant_at < 0) return;
   const ir::Tensor& c = g.tensor(n.inputs[static_cast<size_t>(constant_at)]);
   if (!ir::dtype_storable(c.dtype)) unsupported(n, "constant of type " + ir::dtype_name(c.dtype));
-  op.weight = w.get(g, n.inputs[static_cast<size_t>(constant_at)], "", [](const ir::Tensor& t) { return t.data; });
+  op.weight = w.get_stored(g, n.inputs[static_cast<size_t>(constant_at)]);
   if ((c.dtype == ir::DType::Int8 || c.dtype == ir::DType::Int16) && c.quant) {
     if (c.quant->per_channel()) unsupported(n, "a per-channel quantized constant operand");
     op.constant_quant = *c.quant;  // emit writes its index into the payload

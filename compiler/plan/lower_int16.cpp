@@ -81,7 +81,7 @@ uint16_t bias(const ir::Graph& g, const ir::Node& n, WeightTable& w, int64_t cha
   if (t.dtype != DType::Int64 && t.dtype != DType::Int32)
     unsupported(n, "16x8 operator with a " + ir::dtype_name(t.dtype) + " bias");
   if (t.elements() != channels) unsupported(n, "bias of the wrong length");
-  return w.get(g, id, "", [](const ir::Tensor& b) { return b.data; });
+  return w.get_stored(g, id);
 }
 
 void factors(const ir::Graph& g, const ir::Node& n, LoweredOp& op, bool fully_connected) {

@@ -91,7 +91,7 @@ uint16_t int32_bias(const ir::Graph& g, const ir::Node& n, size_t i, WeightTable
   const ir::Tensor& t = g.tensor(id);
   if (t.dtype != ir::DType::Int32) unsupported(n, "int8 operator with a " + ir::dtype_name(t.dtype) + " bias");
   if (t.elements() != channels) unsupported(n, "bias of the wrong length");
-  return w.get(g, id, "", [](const ir::Tensor& b) { return b.data; });
+  return w.get_stored(g, id);
 }
 
 void conv_factors(const ir::Graph& g, const ir::Node& n, LoweredOp& op, bool fully_connected) {

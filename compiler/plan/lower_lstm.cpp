@@ -16,7 +16,6 @@ namespace tigris::plan::detail {
 
 namespace {
 
-std::vector<uint8_t> raw_bytes(const ir::Tensor& t) { return t.data; }
 
 void lstm(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
   if (n.inputs.size() != 15 || n.outputs.size() != 3) unsupported(n, "expects 15 inputs and 3 outputs");
@@ -77,7 +76,7 @@ void lstm(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) 
       const float s_in = g.tensor(k < 7 ? x : h).quant->scales[0];
       tigris_s8::layer_multiplier(s_in, t.quant->scales[0], gate_scale, true, &multipliers[k - 3], &shifts[k - 3]);
     }
-    constants.u16(w.get(g, id, "", raw_bytes));
+    constants.u16(w.get_stored(g, id));
   }
   if (quantized) {
     constants.u16(w.add_raw("int16_sigmoid_table", sigmoid_table_bytes()));

@@ -42,10 +42,10 @@ void gemm(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) 
     int8_clamp(g, n, op);
     return;
   }
-  op.weight = w.get(g, wid, "", [](const ir::Tensor& t) { return t.data; });
+  op.weight = w.get_stored(g, wid);
   if (n.inputs.size() > 2 && n.inputs[2] >= 0) {
     if (!g.tensor(n.inputs[2]).constant) runtime_operand(g, n, n.inputs[2]);
-    op.bias = w.get(g, n.inputs[2], "", [](const ir::Tensor& t) { return t.data; });
+    op.bias = w.get_stored(g, n.inputs[2]);
   }
   op.fused_act = fused_activation(n);
 }
@@ -63,7 +63,7 @@ void matmul(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op
       continue;
     }
     const ir::Tensor& c = g.tensor(id);
-    op.weight = w.get(g, id, "", [](const ir::Tensor& t) { return t.data; });
+    op.weight = w.get_stored(g, id);
     Payload p;
     p.u8(i).u8(static_cast<uint64_t>(c.rank())).u16(TIGRIS_NONE);
     for (int64_t d : c.shape) p.i32(d);
@@ -100,7 +100,7 @@ uint16_t vector_weight(const ir::Graph& g, const ir::Node& n, size_t i, WeightTa
   ir::TensorId id = i < n.inputs.size() ? n.inputs[i] : ir::kNoTensor;
   if (id < 0 || !g.tensor(id).constant) runtime_operand(g, n, id);
   if (g.tensor(id).dtype != DType::Float32) unsupported(n, "parameter of type " + ir::dtype_name(g.tensor(id).dtype));
-  return w.get(g, id, "", [](const ir::Tensor& t) { return t.data; });
+  return w.get_stored(g, id);
 }
 
 void instance_norm(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
@@ -274,7 +274,7 @@ void gather(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op
     if (nd || axis != 0 || it.constant) unsupported(n, "constant data gathered on an axis other than 0");
     op.type = TIGRIS_OP_EMBEDDING_LOOKUP;
     op.inputs = {idx};
-    op.weight = w.get(g, data, "", [](const ir::Tensor& t) { return t.data; });
+    op.weight = w.get_stored(g, data);
   } else {
     op.type = nd ? TIGRIS_OP_GATHER_ND : TIGRIS_OP_GATHER;
     op.inputs = {data};

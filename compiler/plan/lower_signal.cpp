@@ -7,7 +7,6 @@ namespace tigris::plan::detail {
 
 namespace {
 
-std::vector<uint8_t> raw(const ir::Tensor& t) { return t.data; }
 
 int32_t fit_i32(const ir::Node& n, int64_t v, const char* what) {
   if (v < INT32_MIN || v > INT32_MAX) unsupported(n, std::string(what) + " does not fit int32");
@@ -25,7 +24,7 @@ void operands(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& 
       op.inputs.push_back(id);
     } else {
       if (!g.tensor(id).constant) runtime_operand(g, n, id);
-      tables.u16(w.get(g, id, "", raw));
+      tables.u16(w.get_stored(g, id));
     }
   }
   if (tables_from < n.inputs.size()) add_attr(op, TIGRIS_ATTR_CONSTANTS, tables);

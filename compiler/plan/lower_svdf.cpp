@@ -12,7 +12,6 @@ namespace {
 
 using ir::DType;
 
-std::vector<uint8_t> raw(const ir::Tensor& t) { return t.data; }
 
 const ir::Tensor& constant_operand(const ir::Graph& g, const ir::Node& n, size_t i, const char* what) {
   ir::TensorId id = i < n.inputs.size() ? n.inputs[i] : ir::kNoTensor;
@@ -63,8 +62,8 @@ void svdf(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) 
     if (feature.dtype != DType::Float32 || time.dtype != DType::Float32 ||
         (bias >= 0 && g.tensor(bias).dtype != DType::Float32))
       unsupported(n, "float SVDF with weights that are not float32 (hybrid SVDF is not supported)");
-    constants.u16(w.get(g, n.inputs[2], "", raw)).u16(w.get(g, n.inputs[3], "", raw));
-    constants.u16(bias >= 0 ? w.get(g, bias, "", raw) : TIGRIS_NONE);
+    constants.u16(w.get_stored(g, n.inputs[2])).u16(w.get_stored(g, n.inputs[3]));
+    constants.u16(bias >= 0 ? w.get_stored(g, bias) : TIGRIS_NONE);
     std::string act = n.attrs.get_string("fused_activation", "");
     if (!act.empty() && act != "Relu" && act != "Relu6") unsupported(n, "fused activation " + act);
     op.fused_act = fused_activation(n);
@@ -92,8 +91,8 @@ void svdf(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) 
     if (m1 < 0 || m2 < 0 || s1 < -31 || s1 > 31 || s2 < -31 || s2 > 31)
       unsupported(n, "requantization factors out of range (scales too far apart)");
     attr.i32(m1).i32(s1).i32(m2).i32(s2);
-    constants.u16(w.get(g, n.inputs[2], "", raw)).u16(w.get(g, n.inputs[3], "", raw));
-    constants.u16(bias >= 0 ? w.get(g, bias, "", raw) : TIGRIS_NONE);
+    constants.u16(w.get_stored(g, n.inputs[2])).u16(w.get_stored(g, n.inputs[3]));
+    constants.u16(bias >= 0 ? w.get_stored(g, bias) : TIGRIS_NONE);
   }
   add_attr(op, TIGRIS_ATTR_CONSTANTS, constants);
   add_attr(op, TIGRIS_ATTR_SVDF, attr);

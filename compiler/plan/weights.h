@@ -24,6 +24,10 @@ class WeightTable {
     w.data = make(g.tensor(id));
     return add(key, std::move(w));
   }
+  // The entry for constant `id` with its bytes as stored (no layout change).
+  uint16_t get_stored(const ir::Graph& g, ir::TensorId id) {
+    return get(g, id, "", [](const ir::Tensor& t) { return t.data; });
+  }
   // Constants are named per graph (TFLite subgraphs each have their own names): entries of
   // graph `number` (0 = the main graph) are keyed apart from other graphs'.
   void enter_graph(size_t number) { scope_ = number == 0 ? "" : std::to_string(number) + "\x1d"; }

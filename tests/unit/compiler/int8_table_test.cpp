@@ -66,7 +66,7 @@ struct TableCompiled {
   std::vector<uint8_t> types;  // op types in plan order
 };
 
-TableCompiled compile(const std::vector<uint8_t>& model) {
+TableCompiled compile_tables(const std::vector<uint8_t>& model) {
   compiler::Model m = compiler::load_model_bytes(model, "silu.tflite");
   compiler::Budgets b;
   b.fast = 1 << 16;
@@ -86,8 +86,8 @@ std::vector<uint8_t> every_int8() {
 }
 
 TEST(Int8Table, SiluBecomesOneTableWithTheUnfusedBytes) {
-  TableCompiled fused = compile(silu_model(false));
-  TableCompiled unfused = compile(silu_model(true));
+  TableCompiled fused = compile_tables(silu_model(false));
+  TableCompiled unfused = compile_tables(silu_model(true));
   EXPECT_EQ(fused.types, (std::vector<uint8_t>{TIGRIS_OP_TABLE}));
   EXPECT_EQ(unfused.types, (std::vector<uint8_t>{TIGRIS_OP_SIGMOID, TIGRIS_OP_MUL}));
   test::PlanRun a = test::run_plan(fused.plan, {every_int8()}, 1 << 16);

@@ -19,13 +19,7 @@ namespace {
 using namespace tigris;
 namespace tfl = tigris::tflite;
 using tigris::test::bytes_of;
-
-template <class T>
-std::vector<T> values_of(const std::vector<uint8_t>& b) {
-  std::vector<T> v(b.size() / sizeof(T));
-  if (!v.empty()) std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
-  return v;
-}
+using tigris::test::values_of;
 
 struct Spec {
   std::string name;

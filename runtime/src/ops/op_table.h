@@ -698,9 +698,10 @@ inline constexpr OpDef kOpDefs[] = {
         .kernel(Family::kActivation, F32::kNone, 0).int8(S8::kTable)
         .contract(Rule::kUnary, DtypeClass::kSpecial, row::q8).bands(row::kUnaryBands | kBandChain),
     // No input: writes its weight (a graph output the compiler folded to a constant) into
-    // its output, byte for byte.
+    // its output, byte for byte; it may start a float32 section of an int8 plan.
     op(TIGRIS_OP_CONSTANT, "CONSTANT", "Constant")
-        .kernel(Family::kMovement, F32::kConstant, kAny).contract(Rule::kConstant, DtypeClass::kA, row::plain),
+        .kernel(Family::kMovement, F32::kConstant, kAny).contract(Rule::kConstant, DtypeClass::kA, row::plain)
+        .with(kTraitBoundary),
 };
 // clang-format on
 

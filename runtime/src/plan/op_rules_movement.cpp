@@ -95,12 +95,12 @@ bool check_transpose(const OpView &v)
 
 bool check_reshape(const OpView &v) { return plain_io(v) && v.in(0).size_bytes == v.out(0).size_bytes; }
 
-// Constant: no input, one output without a quant param, the weight exactly its bytes.
+// Constant: no input, one output, the weight exactly its bytes (a quantized output's weight
+// holds the quantized values).
 bool check_constant(const OpView &v)
 {
     if (v.num_in() != 0 || v.num_out() != 1 || !v.has_weight() || v.has_bias()) return false;
-    const tigris_tensor_t &out = v.out(0);
-    return out.quant_param_idx == TIGRIS_NONE && out.size_bytes > 0 && v.weight_bytes() == out.size_bytes;
+    return v.out(0).size_bytes > 0 && v.weight_bytes() == v.out(0).size_bytes;
 }
 
 // Index operand of Gather/GatherND/DUS: tensor input `i` of an index dtype with the given

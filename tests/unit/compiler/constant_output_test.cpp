@@ -146,4 +146,27 @@ TEST(ConstantOutputs, AZeroSizeConstantOutputIsRefusedNamingIt) {
   }
 }
 
+// A float64 constant output: plans hold no float64 tensor, so the load fails in one line
+// naming the output.
+TEST(ConstantOutputs, AConstantOutputOfADtypePlansDoNotHoldIsRefusedNamingIt) {
+  test::OnnxBuilder b;
+  auto& n = b.node("Constant", {}, {"d"}, "constant");
+  auto* a = n.add_attribute();
+  a->set_name("value");
+  a->set_type(onnx::AttributeProto::TENSOR);
+  a->mutable_t()->set_data_type(onnx::TensorProto::DOUBLE);
+  a->mutable_t()->add_dims(2);
+  a->mutable_t()->add_double_data(0.5);
+  a->mutable_t()->add_double_data(-1.0);
+  b.output("d", {2}, onnx::TensorProto::DOUBLE);
+  try {
+    compiler::load_model_bytes(b.bytes(), "double.onnx");
+    FAIL() << "a float64 constant output was accepted";
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("graph output 'd' is a constant of float64 data"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
 }  // namespace

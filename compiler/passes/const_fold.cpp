@@ -148,6 +148,13 @@ void produce_constant_outputs(ir::Graph& g) {
       throw ir::CompileError(ir::ErrorKind::Unsupported,
                              "graph output '" + name + "' is a constant with no elements (plans hold no zero-size tensors)",
                              {}, {name});
+    // A TFLite caller reads rank-3/4 outputs channels-last; the constant is in the IR's
+    // channels-first order, and this path writes no transposed copy.
+    if (value.caller_channels_last && (value.rank() == 3 || value.rank() == 4))
+      throw ir::CompileError(ir::ErrorKind::Unsupported,
+                             "graph output '" + name + "' is a rank-" + std::to_string(value.rank()) +
+                                 " constant of a TFLite model (a channels-last constant output is not written)",
+                             {}, {name});
     // The constant keeps its data under a new name; the output, a run-time tensor in the
     // model's axis order, keeps the name and is written by a Constant node reading it.
     ir::Tensor& c = g.tensor(out);

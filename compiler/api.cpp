@@ -69,6 +69,7 @@ Model load_model_bytes(const std::vector<uint8_t>& bytes, const std::string& nam
   if (impl->graph.format == "tflite") frontend::tflite::fold_pads_into_convolutions(impl->graph);
   try {
     passes::normalize(impl->graph);
+    passes::produce_constant_outputs(impl->graph);
     impl->summary = detail::summarize(impl->graph, name);
   } catch (const CompileError& e) {
     throw CompileError(e.kind(), name + ": " + e.what(), e.ops(), e.tensors());

@@ -63,6 +63,17 @@ void remove_identities(ir::Graph& g) {
       continue;  // the mask is read: left for the support check to name
     if (forward(g, n.inputs[0], n.outputs[0])) {
       remove[i] = 1;
+    } else if (g.tensor(n.inputs[0]).constant && g.tensor(n.inputs[0]).dtype == g.tensor(n.outputs[0]).dtype) {
+      // A copy of a constant to a model output: the output is that constant (a graph's
+      // constant outputs are produced by produce_constant_outputs, or for an If/While's
+      // graphs by materialize_control_constants).
+      ir::Tensor& out = g.tensor(n.outputs[0]);
+      const ir::Tensor& in = g.tensor(n.inputs[0]);
+      out.constant = true;
+      out.shape = in.shape;
+      out.shape_known = true;
+      out.data = in.data;
+      remove[i] = 1;
     } else {
       // A copy of a model input (or constant) to a model output: a same-shape Reshape.
       n.op = "Reshape";

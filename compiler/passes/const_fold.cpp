@@ -1,6 +1,7 @@
 // Constant nodes and constant subgraphs become weights; Shape of a static tensor is a constant.
 #include <algorithm>
 
+#include "compiler/ir/error.h"
 #include "compiler/passes/const_eval.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/util.h"
@@ -105,7 +106,9 @@ void fold_shape_chains(ir::Graph& g) {
   for (ir::Node& n : g.nodes) {
     if (!n.domain.empty() || (n.op != "Shape" && n.op != "Size") || n.inputs.empty()) continue;
     const ir::Tensor& x = g.tensor(n.inputs[0]);
-    if (!x.shape_known || n.outputs.empty() || g.is_output(n.outputs[0])) continue;
+    // A graph output too (here, before the layout pass, the shape is in the model's order);
+    // fold_constants leaves it a Constant node, produce_constant_outputs folds it.
+    if (!x.shape_known || n.outputs.empty()) continue;
     Value v{ir::DType::Int64, {}, {}};
     if (n.op == "Size") {
       v.v = {static_cast<double>(x.elements())};
@@ -127,6 +130,50 @@ void fold_shape_chains(ir::Graph& g) {
     n.attrs.set("value", tv);
   }
   fold_constants(g);
+}
+
+void produce_constant_outputs(ir::Graph& g) {
+  fold_constant_outputs(g);
+  std::vector<ir::Node> made;
+  for (ir::TensorId& out : g.outputs) {
+    if (out < 0 || !g.tensor(out).constant) continue;
+    ir::Tensor value = g.tensor(out);
+    const std::string name = value.name;
+    if (!ir::dtype_storable(value.dtype))
+      throw ir::CompileError(ir::ErrorKind::Unsupported,
+                             "graph output '" + name + "' is a constant of " + ir::dtype_name(value.dtype) +
+                                 " data (plans do not hold that dtype)",
+                             {}, {name});
+    if (value.elements() == 0)
+      throw ir::CompileError(ir::ErrorKind::Unsupported,
+                             "graph output '" + name + "' is a constant with no elements (plans hold no zero-size tensors)",
+                             {}, {name});
+    // A TFLite caller reads rank-3/4 outputs channels-last; the constant is in the IR's
+    // channels-first order, and this path writes no transposed copy.
+    if (value.caller_channels_last && (value.rank() == 3 || value.rank() == 4))
+      throw ir::CompileError(ir::ErrorKind::Unsupported,
+                             "graph output '" + name + "' is a rank-" + std::to_string(value.rank()) +
+                                 " constant of a TFLite model (a channels-last constant output is not written)",
+                             {}, {name});
+    // The constant keeps its data under a new name; the output, a run-time tensor in the
+    // model's axis order, keeps the name and is written by a Constant node reading it.
+    ir::Tensor& c = g.tensor(out);
+    c.name = g.unique_tensor_name(name + "_value");
+    c.layout = ir::Layout::Model;
+    value.constant = false;
+    value.data.clear();
+    value.layout = ir::Layout::Model;
+    value.shape_known = true;
+    const ir::TensorId from = out;
+    out = g.add_tensor(std::move(value));
+    ir::Node n;
+    n.name = g.unique_node_name(name + "_constant");
+    n.op = "Constant";
+    n.inputs = {from};
+    n.outputs = {out};
+    made.push_back(std::move(n));
+  }
+  g.nodes.insert(g.nodes.end(), made.begin(), made.end());
 }
 
 }  // namespace tigris::passes

@@ -126,6 +126,10 @@ void canonicalize_operands(ir::Graph& g) {
       if (g.opset >= 10 && take_ints(g, n, 1, "k")) keep_inputs(n, 1);
     } else if (op == "CumSum") {
       if (take_ints(g, n, 1, "axis_list")) keep_inputs(n, 1);
+    } else if (op == "ConstantOfShape") {
+      // Its operand is the output's shape: one computed at run time is named (a constant
+      // one is folded, the node then gone).
+      if (operand(g, n, 0) == Operand::Dynamic) n.attrs.set("__dynamic_operand", g.tensor(n.inputs[0]).name);
     } else if (op == "Dropout") {
       // Inference only: a training_mode that is true (or computed at run time) is named.
       ir::TensorId mode = input_or_none(n, 2);

@@ -31,6 +31,10 @@ void materialize_control_constants(ir::Graph& g);
 // fold_constants for the nodes writing graph outputs (a subgraph's outputs are bound by
 // position, so a constant one becomes a constant the control-flow pass makes a tensor).
 void fold_constant_outputs(ir::Graph& g);
+// The main graph's outputs that are (after folding) compile-time constants become run-time
+// tensors written by a Constant node (lowered to the CONSTANT op, the value its weight);
+// throws naming the output when its dtype or a zero-size shape cannot be held (const_fold.cpp).
+void produce_constant_outputs(ir::Graph& g);
 // ONNX Scan (axis 0, forward) unrolled over its static sequence length: the body inlined
 // once per step, Gather slices in, Reshape + Concat out (scan.cpp).
 void unroll_scans(ir::Graph& g);

@@ -118,7 +118,7 @@ LoweredOp lower_node(const ir::Graph& g, const ir::Node& n, WeightTable& weights
   LoweredOp op;
   op.outputs = n.outputs;
   if (!lower_int16(g, n, weights, op)) it->second(g, n, weights, op);
-  if (op.inputs.empty()) unsupported(n, "no tensor input (all operands are constants)");
+  if (op.inputs.empty() && op.type != TIGRIS_OP_CONSTANT) unsupported(n, "no tensor input (all operands are constants)");
   return op;
 }
 

@@ -229,6 +229,15 @@ void reshape(const ir::Graph& g, const ir::Node& n, WeightTable&, LoweredOp& op)
   op.type = TIGRIS_OP_RESHAPE;
 }
 
+// A graph output folded to a constant (passes::produce_constant_outputs): CONSTANT writes
+// its value, held as the op's weight, into the output.
+void constant_output(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
+  if (n.inputs.size() != 1 || n.inputs[0] < 0 || !g.tensor(n.inputs[0]).constant) unsupported(n, "no kernel");
+  const ir::Tensor& c = g.tensor(n.inputs[0]);
+  op.type = TIGRIS_OP_CONSTANT;
+  op.weight = w.add_raw(c.name, c.data);
+}
+
 // Expand: ADD with a zero constant whose shape supplies the axes the input lacks (the
 // broadcast of the two is the output shape).
 void expand(const ir::Graph& g, const ir::Node& n, WeightTable& w, LoweredOp& op) {
@@ -343,6 +352,7 @@ void register_other(std::map<std::string, LowerFn>& t) {
   t["Pad"] = pad;
   t["Transpose"] = transpose;
   t["Reshape"] = reshape;
+  t["Constant"] = constant_output;
   t["Expand"] = expand;
   t["Gather"] = gather;
   t["GatherND"] = gather;

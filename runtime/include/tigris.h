@@ -264,10 +264,11 @@ typedef enum {
     TIGRIS_OP_SIGNAL_PCAN = 106,
     TIGRIS_OP_SIGNAL_FILTER_BANK_LOG = 107,
     TIGRIS_OP_TABLE = 108,
+    TIGRIS_OP_CONSTANT = 109,
     TIGRIS_OP_UNKNOWN = 255
 } tigris_op_type_t;
 
-#define TIGRIS_OP_TYPE_MAX 108 /* highest defined opcode */
+#define TIGRIS_OP_TYPE_MAX 109 /* highest defined opcode */
 
 /* ---- Error codes (loader and model interface) -------------------------- */
 

@@ -1,8 +1,9 @@
 // ONNX backend node tests (Debian libonnx-testdata): every test not listed in skipped.txt is
 // compiled, run on the host runtime and compared with the shipped outputs (rtol 1e-4,
 // atol 1e-5 for floats, exact otherwise). Operands the runtime cannot take at run time
-// (shapes, axes, pads, scales fed as graph inputs) are frozen into initializers from the
-// test's own input files first. Each node test is a test of its own (Onnx/NodeTest.
+// (shapes, axes, pads, scales, a Loop's trip count, an If condition that decides whether an
+// optional holds a value, fed as graph inputs) are frozen into initializers from the test's
+// own input files first: any operand the compiler names as "computed at run time". Each node test is a test of its own (Onnx/NodeTest.
 // MatchesShippedOutputs/<name>; --gtest_filter picks some); TIGRIS_CONFORMANCE_ALL=1 runs the
 // skipped tests too (to see which now pass). Values stored as SequenceProto or OptionalProto
 // are compared element by element with the plan's outputs (one per element); such inputs

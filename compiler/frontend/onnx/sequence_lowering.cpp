@@ -633,10 +633,9 @@ class SeqLowering {
         continue;
       }
       if (a && b && a->optional && b->optional && a->present != b->present)
-        refuse_seq_node(n,
-                        "output '" + n.output(k) +
-                            "' is an optional present in one branch only: whether it holds a value is decided at run "
-                            "time (plans hold tensors only)");
+        refuse_seq_node(n, "operand '" + n.input(0) + "' is computed at run time: output '" + n.output(k) +
+                               "' is an optional present in one branch only, so whether it holds a value would be "
+                               "decided at run time (plans hold tensors only)");
       if (!a || !b || a->optional != b->optional || a->sequence != b->sequence)
         refuse_seq_node(n, "its branches give output '" + n.output(k) + "' as values of different kinds");
       if (a->elems.size() != b->elems.size())

@@ -123,6 +123,14 @@ bool fold_round(::onnx::ModelProto& model) {
     }
   }
   graph->mutable_node()->Swap(&remaining);
+  // A value_info of a name now an initializer (one without a shape, say, that inference
+  // wrote before the value folded) would hide the initializer's complete type from inference.
+  std::set<std::string> now;
+  for (const auto& init : graph->initializer()) now.insert(init.name());
+  ::google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> infos;
+  infos.Swap(graph->mutable_value_info());
+  for (const auto& vi : infos)
+    if (!now.count(vi.name()) || initializers.count(vi.name())) *graph->add_value_info() = vi;
   return add_import_shapes(*graph, g) || folded;
 }
 

@@ -137,7 +137,8 @@ inline uint8_t op_kernel_dtype(const tigris_plan_t *plan, const tigris_op_t *op)
 {
     const uint16_t *ins = tigris_op_inputs(plan, op);
     if (op->op_type == TIGRIS_OP_SELECT_V2 && op->num_inputs >= 2) return plan->tensors[ins[1]].dtype;
-    if (op->op_type == TIGRIS_OP_EMBEDDING_LOOKUP) return plan->tensors[tigris_op_outputs(plan, op)[0]].dtype;
+    if (op->op_type == TIGRIS_OP_EMBEDDING_LOOKUP || op->num_inputs == 0)
+        return plan->tensors[tigris_op_outputs(plan, op)[0]].dtype;
     return plan->tensors[ins[0]].dtype;
 }
 

@@ -94,6 +94,7 @@ enum class F32 : uint8_t {
     kLstm,
     kDetection,
     kSignal,
+    kConstant,
 };
 
 // The int8 reference kernel (kernels/s8/) of an op on quantized int8 data.
@@ -197,6 +198,7 @@ enum class Rule : uint8_t {
     kDetection,
     kControlFlow,
     kSignal,
+    kConstant,  // no input: the output is the weight's bytes
 };
 
 // The contract's data dtype class (docs/operators.md §1 "Dtypes", the T of each row).
@@ -695,6 +697,11 @@ inline constexpr OpDef kOpDefs[] = {
     op(TIGRIS_OP_TABLE, "TABLE", "Table")
         .kernel(Family::kActivation, F32::kNone, 0).int8(S8::kTable)
         .contract(Rule::kUnary, DtypeClass::kSpecial, row::q8).bands(row::kUnaryBands | kBandChain),
+    // No input: writes its weight (a graph output the compiler folded to a constant) into
+    // its output, byte for byte; it may start a float32 section of an int8 plan.
+    op(TIGRIS_OP_CONSTANT, "CONSTANT", "Constant")
+        .kernel(Family::kMovement, F32::kConstant, kAny).contract(Rule::kConstant, DtypeClass::kA, row::plain)
+        .with(kTraitBoundary),
 };
 // clang-format on
 

@@ -101,7 +101,7 @@ tigris_error_t check_band_access(const LoadCtx &c)
 }
 
 // Step 32: each op's kernel is chosen by its kernel dtype (docs/operators.md: input 0's
-// dtype, Select input 1, EmbeddingLookup output 0): quantized int8 ops (input 0 carries a
+// dtype, Select input 1, EmbeddingLookup and Constant output 0): quantized int8 ops (input 0 carries a
 // quant param, as tigris_dispatch_kernel_s8 decides) ask the int8 set and the float set's
 // byte movement, quantized int16 ops the int16 set and the float set's; every other op,
 // plain int8 and int16 included, the float set.
@@ -110,7 +110,7 @@ tigris_error_t check_kernels(const LoadCtx &c)
     for (uint32_t i = 0; i < c.hdr.num_ops; i++) {
         const tigris_op_t &op = c.plan.ops[i];
         const uint8_t dtype = op_kernel_dtype(&c.plan, &op);
-        const bool quantized = (dtype == TIGRIS_DTYPE_INT8 || dtype == TIGRIS_DTYPE_INT16) &&
+        const bool quantized = (dtype == TIGRIS_DTYPE_INT8 || dtype == TIGRIS_DTYPE_INT16) && op.num_inputs > 0 &&
                                tigris_tensor_quant(&c.plan, &c.plan.tensors[op_input(c.plan, op, 0)]) != nullptr;
         if (!(quantized ? kernel_enabled(op.op_type, dtype) : kernel_enabled_f32(op.op_type, dtype)))
             return TIGRIS_ERR_KERNEL_DISABLED;
@@ -119,7 +119,8 @@ tigris_error_t check_kernels(const LoadCtx &c)
 }
 
 // Step 33: in an int8 plan a float32 activation starts only at a typed conversion (Cast),
-// a control-flow boundary or an operator whose signature outputs float32 (detection);
+// a control-flow boundary, an operator whose signature outputs float32 (detection) or a
+// Constant;
 // any other op writing float32 continues a float32 section (reads a float32 activation).
 tigris_error_t check_float_sections(const LoadCtx &c)
 {

@@ -130,7 +130,8 @@ tigris_error_t check_operator(const tigris_plan_t *plan, uint16_t op_index)
     const ops::OpInfo *row = ops::op_info(op->op_type);
     if (row == nullptr) return TIGRIS_ERR_BAD_OPERATOR;                 // an opcode without a row
     if (!family_built(row->family)) return TIGRIS_ERR_KERNEL_DISABLED;  // its kernels and rule left out
-    if (op->num_inputs < 1 || op->num_outputs < 1 || op->reserved != 0) return TIGRIS_ERR_BAD_OPERATOR;
+    if ((op->num_inputs < 1 && op->op_type != TIGRIS_OP_CONSTANT) || op->num_outputs < 1 || op->reserved != 0)
+        return TIGRIS_ERR_BAD_OPERATOR;
     if (op->fused_act > TIGRIS_ACT_RELU6) return TIGRIS_ERR_BAD_OPERATOR;
     if (op->fused_act != TIGRIS_ACT_NONE && (row->traits & ops::kTraitFusedAct) == 0) return TIGRIS_ERR_BAD_OPERATOR;
     for (uint8_t i = 0; i < op->num_inputs; ++i)
@@ -138,11 +139,13 @@ tigris_error_t check_operator(const tigris_plan_t *plan, uint16_t op_index)
     for (uint8_t i = 0; i < op->num_outputs; ++i)
         if (v.out(i).ndim > kMaxRank) return TIGRIS_ERR_BAD_OPERATOR;
     if (!attributes_allowed(v, row->attrs)) return TIGRIS_ERR_BAD_OPERATOR;
-    bool int8_op = op_kernel_dtype(plan, op) == TIGRIS_DTYPE_INT8 && tigris_tensor_quant(plan, &v.in(0)) != nullptr;
+    bool int8_op = op->num_inputs > 0 && op_kernel_dtype(plan, op) == TIGRIS_DTYPE_INT8 &&
+                   tigris_tensor_quant(plan, &v.in(0)) != nullptr;
     if (int8_op && op->act_min > op->act_max) return TIGRIS_ERR_BAD_OPERATOR;
     if (!check_family(v)) return TIGRIS_ERR_BAD_OPERATOR;
     if (int8_op && !check_quant(v)) return TIGRIS_ERR_BAD_OPERATOR;
-    bool int16_op = op_kernel_dtype(plan, op) == TIGRIS_DTYPE_INT16 && tigris_tensor_quant(plan, &v.in(0)) != nullptr;
+    bool int16_op = op->num_inputs > 0 && op_kernel_dtype(plan, op) == TIGRIS_DTYPE_INT16 &&
+                    tigris_tensor_quant(plan, &v.in(0)) != nullptr;
     if (int16_op && !check_quant16(v)) return TIGRIS_ERR_BAD_OPERATOR;
     return TIGRIS_OK;
 }

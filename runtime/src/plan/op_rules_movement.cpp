@@ -95,6 +95,14 @@ bool check_transpose(const OpView &v)
 
 bool check_reshape(const OpView &v) { return plain_io(v) && v.in(0).size_bytes == v.out(0).size_bytes; }
 
+// Constant: no input, one output, the weight exactly its bytes (a quantized output's weight
+// holds the quantized values).
+bool check_constant(const OpView &v)
+{
+    if (v.num_in() != 0 || v.num_out() != 1 || !v.has_weight() || v.has_bias()) return false;
+    return v.out(0).size_bytes > 0 && v.weight_bytes() == v.out(0).size_bytes;
+}
+
 // Index operand of Gather/GatherND/DUS: tensor input `i` of an index dtype with the given
 // shape, or (when `from_weight`) the weight holding int32 elements of that shape.
 bool index_operand_ok(const OpView &v, bool from_weight, uint8_t i, const int32_t *shape, int rank)
@@ -267,6 +275,7 @@ Verdict check_movement(const OpView &v)
         TIGRIS_RULE(kMirrorPad, check_mirror_pad(v))
         TIGRIS_RULE(kTranspose, check_transpose(v))
         TIGRIS_RULE(kReshape, check_reshape(v))
+        TIGRIS_RULE(kConstant, check_constant(v))
         TIGRIS_RULE(kGather, check_gather(v))
         TIGRIS_RULE(kEmbedding, check_embedding(v))
         TIGRIS_RULE(kGatherNd, check_gather_nd(v))

@@ -141,6 +141,32 @@ TEST(Reshape, CopiesOrLeavesAliasAndBandsByteRanges) {
   kt::expect_near(dst, {0, 0, 4, 5, 0, 0});
 }
 
+// CONSTANT copies its weight into its output, whatever the dtype; a banded call or a weight
+// of another size fails.
+TEST(Constant, WritesItsWeightBytes) {
+  Plan p;
+  uint16_t out = p.tensor({3}, TIGRIS_DTYPE_INT64);
+  const int64_t v[3] = {2, -7, int64_t{1} << 40};
+  uint16_t op = p.op(TIGRIS_OP_CONSTANT, std::vector<uint16_t>{}, std::vector<uint16_t>{out});
+  p.o(op).weight_idx = p.weight_bytes(v, sizeof(v));
+  tigris_mem_t* m = p.mem();
+  ASSERT_EQ(kt::run(p, op, m), 0);
+  EXPECT_EQ(p.get<int64_t>(out), (std::vector<int64_t>{2, -7, int64_t{1} << 40}));
+  Plan f;
+  uint16_t y = f.tensor({2, 2});
+  uint16_t op2 = f.op(TIGRIS_OP_CONSTANT, std::vector<uint16_t>{}, std::vector<uint16_t>{y});
+  f.o(op2).weight_idx = f.weight({1.5f, -2.0f, 0.25f, 8.0f});
+  tigris_mem_t* fm = f.mem();
+  ASSERT_EQ(kt::run(f, op2, fm), 0);
+  kt::expect_near(f.get<float>(y), {1.5f, -2.0f, 0.25f, 8.0f});
+  fm->tile = tigris_tile_ctx_t{};
+  fm->tile.active = 1;
+  EXPECT_EQ(kt::run(f, op2, fm), -1);
+  fm->tile = tigris_tile_ctx_t{};
+  f.o(op2).weight_idx = f.weight({1.5f, -2.0f, 0.25f});
+  EXPECT_EQ(kt::run(f, op2, f.mem()), -1);
+}
+
 TEST(Gather, AxisNegativeIndicesBatchDimsAndErrors) {
   Plan p;  // data [3,4] axis 1, indices [2,2] int64 -> [3,2,2]
   uint16_t d = p.tensor({3, 4}), idx = p.tensor({2, 2}, TIGRIS_DTYPE_INT64), out = p.tensor({3, 2, 2});

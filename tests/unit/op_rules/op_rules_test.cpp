@@ -448,6 +448,30 @@ TEST(OpRulesMovement, TransposePermAndReshapeSize) {
   EXPECT_EQ(check(q), kBad);
 }
 
+// CONSTANT: no input, one output, its weight exactly the output's bytes (any sized dtype).
+TEST(OpRulesMovement, ConstantHasNoInputAndAWeightOfTheOutputsSize) {
+  Plan p;
+  uint16_t out = p.tensor({3}, TIGRIS_DTYPE_INT64);
+  const int64_t v[3] = {2, 3, 4};
+  uint16_t op = p.op(TIGRIS_OP_CONSTANT, std::vector<uint16_t>{}, std::vector<uint16_t>{out});
+  EXPECT_EQ(check(p), kBad);  // no weight
+  p.o(op).weight_idx = p.weight_bytes(v, 16);
+  EXPECT_EQ(check(p), kBad);  // 16 bytes for a 24-byte output
+  p.o(op).weight_idx = p.weight_bytes(v, 24);
+  EXPECT_EQ(check(p), kOk);
+  p.o(op).bias_idx = p.o(op).weight_idx;
+  EXPECT_EQ(check(p), kBad);  // no bias
+  Plan q;  // an input is refused
+  uint16_t in = q.tensor({3}, TIGRIS_DTYPE_INT64), o2 = q.tensor({3}, TIGRIS_DTYPE_INT64);
+  uint16_t op2 = q.op(TIGRIS_OP_CONSTANT, {in}, {o2});
+  q.o(op2).weight_idx = q.weight_bytes(v, 24);
+  EXPECT_EQ(check(q), kBad);
+  Plan r;  // any other opcode still needs an input
+  uint16_t o3 = r.tensor({3}, TIGRIS_DTYPE_INT64);
+  r.op(TIGRIS_OP_RESHAPE, std::vector<uint16_t>{}, std::vector<uint16_t>{o3});
+  EXPECT_EQ(check(r), kBad);
+}
+
 TEST(OpRulesMovement, GatherShapes) {
   Plan p;  // data [3,4,5], indices [2,2] on axis 1 -> [3,2,2,5]
   uint16_t d = p.tensor({3, 4, 5}), idx = p.tensor({2, 2}, TIGRIS_DTYPE_INT64), out = p.tensor({3, 2, 2, 5});

@@ -45,6 +45,7 @@ int dispatch(const Call &c, tigris_rt::ops::F32 kernel)
         TIGRIS_F32_KERNEL(kPad, pad)
         TIGRIS_F32_KERNEL(kTranspose, transpose)
         TIGRIS_F32_KERNEL(kReshape, reshape)
+        TIGRIS_F32_KERNEL(kConstant, constant)
         TIGRIS_F32_KERNEL(kGather, gather)
         TIGRIS_F32_KERNEL(kSlice, slice)
         TIGRIS_F32_KERNEL(kSvdf, svdf)
@@ -67,7 +68,7 @@ extern "C" int tigris_dispatch_kernel(const tigris_plan_t *plan, const tigris_op
 {
     (void)user_ctx;
     if (plan == nullptr || op == nullptr || mem == nullptr || mem->tensor_ptrs == nullptr) return -1;
-    if (op->num_inputs < 1 || op->num_outputs < 1) return -1;
+    if ((op->num_inputs < 1 && op->op_type != TIGRIS_OP_CONSTANT) || op->num_outputs < 1) return -1;
     const uint16_t *ins = tigris_op_inputs(plan, op), *outs = tigris_op_outputs(plan, op);
     for (uint8_t i = 0; i < op->num_inputs; ++i)
         if (ins[i] >= mem->num_tensors) return -1;

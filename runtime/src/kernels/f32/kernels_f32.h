@@ -30,6 +30,7 @@ int concat_split(const Call &c);           // Concat, Split (movement.cpp)
 int pad(const Call &c);                    // Pad, MirrorPad (pad.cpp)
 int transpose(const Call &c);              // movement.cpp
 int reshape(const Call &c);                // Reshape, Flatten, Squeeze, Unsqueeze (movement.cpp)
+int constant(const Call &c);               // Constant: the weight's bytes (movement.cpp)
 int gather(const Call &c);                 // Gather, GatherND, EmbeddingLookup (gather.cpp)
 int slice(const Call &c);                  // StridedSlice, ReverseV2, DynamicUpdateSlice (slice.cpp)
 int svdf(const Call &c);                   // sequence.cpp

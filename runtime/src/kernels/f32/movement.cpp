@@ -142,5 +142,14 @@ int reshape(const Call &c)
     return 0;
 }
 
+int constant(const Call &c)
+{
+    const void *src = c.weight();
+    uint8_t *dst = c.out_ptr(0);
+    if (src == nullptr || dst == nullptr || c.tiled() || c.weight_bytes() != c.out(0).size_bytes) return -1;
+    memcpy(dst, src, c.out(0).size_bytes);
+    return 0;
+}
+
 }  // namespace f32
 }  // namespace tigris_rt

@@ -408,8 +408,9 @@ bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
 // [N, OC] and whose input (of rank >= 2, dim 0 = N) is read as the matrix [N, K]; weights
 // (and bias) constant. Tiles are rows x input columns; each adds its columns' products to
 // the whole output (kept in fast memory), the bias and activation after the last column.
-// int8 is not taken: it would need an int32 accumulator of the whole output (4 bytes per
-// element where the output itself holds 1) and never beats output-channel bands.
+// int8 is not taken: its partial sums would need an int32 accumulator of the whole output
+// (4 bytes per element besides the int8 output; smaller than output-channel bands only where
+// K > 5 x OC) and the int8 kernel does not carry partial sums between calls.
 bool input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
     const tigris_op_t *op = single_op(plan, s);

@@ -99,6 +99,32 @@ TEST(BudgetOutputChannels, MobileNetV2ClassifierBandsItsInputChannels) {
   test::expect_close(r.output, ref, 1e-4, "mobilenet_v2_224 at its floor");
 }
 
+// The TCN's classifier (Gemm 2048 -> 6 on the flattened 16x128 features) needed its input
+// row whole: 8192 + 32 bytes in output-channel bands, the model's floor (8224 B). In
+// input-channel bands it holds its 24-byte output and a band of input columns, and the floor
+// falls to 1152 B, set by a dilated conv stripe of one row; there the classifier runs in 8
+// tiles of 280 columns (1152 - 32 = 1120 bytes), in exactly the budget, matching the one-stage
+// run (there is no PyTorch reference for the TCN).
+TEST(BudgetOutputChannels, TcnClassifierBandsItsInputChannels) {
+  if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << test::models_dir() << " is absent";
+  compiler::Model m = compiler::load_model(test::models_dir() + "/onnx/tcn.onnx");
+  compiler::Budgets probe;
+  probe.fast = 1;
+  const uint64_t floor = compiler::schedule(m, probe).fast.minimum_for_partition_bytes;
+  EXPECT_EQ(floor, 1152u);
+  const std::vector<uint8_t> input = test::model_input(m, "tcn");
+  const test::BudgetResult whole = test::run_at_budget(m, 1ull << 30, input);
+  ASSERT_TRUE(whole.ok);
+  const test::BudgetResult r = test::run_at_budget(m, floor, input);
+  ASSERT_TRUE(r.ok);
+  const compiler::StageSummary& last = r.compiled.schedule.stages.back();
+  EXPECT_EQ(last.kind, "input-channel bands") << last.decision;
+  EXPECT_EQ(last.tile_cols, 280u);
+  EXPECT_EQ(last.tiles, 8u);
+  EXPECT_EQ(r.run.fast_peak, r.compiled.schedule.fast.scheduled_peak_bytes);
+  test::expect_close(r.output, whole.output, 1e-5, "tcn at its floor vs one stage");
+}
+
 }  // namespace
 
 namespace {

@@ -188,17 +188,13 @@ struct KindTry {
   uint8_t mode = 0xFF;  // the mode asked for (0xFF: the one the stage gives)
 };
 
-constexpr KindTry kKinds[] = {{TIGRIS_BAND_KIND_STRIPE, 0},
-                              {TIGRIS_BAND_KIND_HW, 0},
-                              {TIGRIS_BAND_KIND_CHANNELS, 0},
-                              {TIGRIS_BAND_KIND_CHANNELS, 0, TIGRIS_CHANNELS_MODE_INPUT},
-                              {TIGRIS_BAND_KIND_ROWS, 0},
-                              {TIGRIS_BAND_KIND_BY_INPUT, 0},
-                              {TIGRIS_BAND_KIND_TRANSPOSE, 0},
-                              {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
-                              {TIGRIS_BAND_KIND_RESHAPE, 0},
-                              {TIGRIS_BAND_KIND_LEADING, 0},
-                              {TIGRIS_BAND_KIND_CONCAT, 0}};
+constexpr KindTry kKinds[] = {
+    {TIGRIS_BAND_KIND_STRIPE, 0},    {TIGRIS_BAND_KIND_HW, 0},
+    {TIGRIS_BAND_KIND_CHANNELS, 0},  {TIGRIS_BAND_KIND_CHANNELS, 0, TIGRIS_CHANNELS_MODE_INPUT},
+    {TIGRIS_BAND_KIND_ROWS, 0},      {TIGRIS_BAND_KIND_BY_INPUT, 0},
+    {TIGRIS_BAND_KIND_TRANSPOSE, 0}, {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
+    {TIGRIS_BAND_KIND_RESHAPE, 0},   {TIGRIS_BAND_KIND_LEADING, 0},
+    {TIGRIS_BAND_KIND_CONCAT, 0}};
 
 // Calls fn(kind try, stage band) for every kind whose conditions, band access and facts
 // hold for ops [first, end) as stage 0 of the probe (with a record stating the kind).

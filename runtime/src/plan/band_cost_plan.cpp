@@ -218,8 +218,7 @@ bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, Cost
         const uint64_t elem = tigris_dtype_size(in.dtype);
         out->band = cost_align((uint64_t)rows * cols * elem, align);
         out->peak = cost_align(o.size_bytes, align) + out->band;
-        const uint64_t tiles =
-            (uint64_t)((band.extent + rows - 1u) / rows) * ((band.col_extent + cols - 1u) / cols);
+        const uint64_t tiles = (uint64_t)((band.extent + rows - 1u) / rows) * ((band.col_extent + cols - 1u) / cols);
         out->tiles = tiles > UINT32_MAX ? UINT32_MAX : (uint32_t)tiles;
         return elem != 0;
     }

@@ -58,8 +58,8 @@ TEST(ChannelIn, FullyConnectedBandsEqualWhole) {
   for (uint8_t act : {TIGRIS_ACT_NONE, TIGRIS_ACT_RELU})
     for (uint32_t rows : {1u, 2u, 3u})
       for (uint16_t cols : {1, 2, 3, 7, 23, 24, 40}) {
-        const std::string what = "fc " + std::to_string(rows) + " rows x " + std::to_string(cols) + " input columns" +
-                                 (act ? " relu" : "");
+        const std::string what =
+            "fc " + std::to_string(rows) + " rows x " + std::to_string(cols) + " input columns" + (act ? " relu" : "");
         const PlanDesc p = fc_plan(M, K, OC, in_chans(rows, cols), false, act);
         const tigris_tile_facts_t& f = p.tile_plans[0].facts;
         EXPECT_EQ(f.band, TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, TIGRIS_CHANNELS_MODE_INPUT)) << what;
@@ -133,8 +133,8 @@ TEST(ChannelIn, RecordsInconsistentWithThePlanAreRefused) {
   load(wrong, &f);
   EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
   // int8: no int32 accumulator of the whole output is kept (docs/plan-format.md).
-  PlanDesc q = fc_plan(3, 10, 4, record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 4, 0,
-                                        TIGRIS_CHANNELS_MODE_OUTPUT), true);
+  PlanDesc q = fc_plan(
+      3, 10, 4, record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 4, 0, TIGRIS_CHANNELS_MODE_OUTPUT), true);
   load(q, &f);
   ASSERT_EQ(f.err, TIGRIS_OK);
   q.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, TIGRIS_CHANNELS_MODE_INPUT);
@@ -142,10 +142,9 @@ TEST(ChannelIn, RecordsInconsistentWithThePlanAreRefused) {
   load(q, &f);
   EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
   // A Conv stage stated as input-channel bands.
-  PlanDesc c = spatial_plan(SpatialCase{{1, 6, 4, 3}, TIGRIS_OP_CONV, window(3, 3, 1, 1, 1, 1, 1, 1), 5, false, false,
-                                        false},
-                            record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 2, 0,
-                                   TIGRIS_CHANNELS_MODE_OUTPUT));
+  PlanDesc c =
+      spatial_plan(SpatialCase{{1, 6, 4, 3}, TIGRIS_OP_CONV, window(3, 3, 1, 1, 1, 1, 1, 1), 5, false, false, false},
+                   record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 2, 0, TIGRIS_CHANNELS_MODE_OUTPUT));
   load(c, &f);
   ASSERT_EQ(f.err, TIGRIS_OK);
   c.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, TIGRIS_CHANNELS_MODE_INPUT);

@@ -17,8 +17,7 @@ int fully_connected_partial(const Call &c, const float *in, float *o, const floa
 {
     const tigris_tile_ctx_t &t = c.tile();
     const int32_t r0 = t.out_row_start, rows = t.out_h, k0 = t.chan0, kc = t.chans;
-    if (c.out(0).ndim != 2 || t.chan_mix || r0 < 0 || rows < 1 || r0 + rows > batch || k0 < 0 || kc < 1 ||
-        k0 + kc > ic)
+    if (c.out(0).ndim != 2 || t.chan_mix || r0 < 0 || rows < 1 || r0 + rows > batch || k0 < 0 || kc < 1 || k0 + kc > ic)
         return -1;
     for (int32_t r = 0; r < rows; ++r) {
         const float *x = in + (int64_t)r * kc;

@@ -148,7 +148,7 @@ struct StageSummary {
   uint64_t slow_bytes = 0;           // slow memory in use at the end of this stage
   bool fits = true;                  // peak_bytes <= fast budget
   bool needs_tiling = false;         // banded or chained: too large to run whole
-  // How it runs: "untiled", "stripe", "2D tile", "channel bands", "output-channel bands",
+  // How it runs: "untiled", "stripe", "2D tile", "channel bands", "output-channel bands", "input-channel bands",
   // "concat bands", "row bands", "reduce by rows", "transpose", "reshape bands", "leading bands",
   // or "chain" (every member).
   std::string kind = "untiled";

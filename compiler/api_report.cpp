@@ -111,7 +111,9 @@ const char* kind_name(const schedule::Stage& st) {
   case TIGRIS_BAND_KIND_STRIPE: return "stripe";
   case TIGRIS_BAND_KIND_HW: return "2D tile";
   case TIGRIS_BAND_KIND_CHANNELS:
-    return st.band.mode == TIGRIS_CHANNELS_MODE_OUTPUT ? "output-channel bands" : "channel bands";
+    return st.band.mode == TIGRIS_CHANNELS_MODE_OUTPUT  ? "output-channel bands"
+           : st.band.mode == TIGRIS_CHANNELS_MODE_INPUT ? "input-channel bands"
+                                                        : "channel bands";
   case TIGRIS_BAND_KIND_CONCAT: return "concat bands";
   case TIGRIS_BAND_KIND_ROWS: return "row bands";
   case TIGRIS_BAND_KIND_BY_INPUT: return "reduce by rows";

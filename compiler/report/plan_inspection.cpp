@@ -108,6 +108,9 @@ void describe_tiling(const tigris_plan_t& plan, uint32_t s, PlanStage& row) {
     if (TIGRIS_TILE_BAND_KIND(facts.band) == TIGRIS_BAND_KIND_CHANNELS &&
         TIGRIS_TILE_BAND_MODE(facts.band) == TIGRIS_CHANNELS_MODE_OUTPUT)
       row.band_kind += " OUTPUT";  // output-channel bands of a Conv or FullyConnected
+    if (TIGRIS_TILE_BAND_KIND(facts.band) == TIGRIS_BAND_KIND_CHANNELS &&
+        TIGRIS_TILE_BAND_MODE(facts.band) == TIGRIS_CHANNELS_MODE_INPUT)
+      row.band_kind += " INPUT";  // input-channel bands of a FullyConnected (partial sums)
   } else {
     row.tiles = tiles.num_tiles;
     row.halo = tiles.halo;

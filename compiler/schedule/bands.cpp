@@ -78,6 +78,62 @@ Candidate banded_2d(Probe& probe, uint16_t s, tigris_band_kind_t kind, const Sta
   return best;
 }
 
+// CHANNELS mode INPUT (a float32 FullyConnected): rows x input columns summed into the
+// whole output, which stays in fast memory. For each band height, the widest column band
+// that fits (the runtime's plan_stage_peak: the output and one box); the least costly wins.
+// Every input element is loaded once and the output spilled once, whatever the band.
+Candidate banded_input_channels(Probe& probe, uint16_t s, const StageBand& b, uint64_t budget,
+                                const std::vector<ir::TensorId>& inputs, const std::vector<ir::TensorId>& outputs,
+                                const ir::Graph& g) {
+  Candidate best;
+  const uint32_t R = b.extent, K = std::min<uint32_t>(b.col_extent, 0xFFFF);  // tile_width is 16 bits
+  if (R == 0 || K == 0) return best;
+  tigris_rt::CostSpace scratch[2];
+  auto peak_at = [&](uint32_t rows, uint32_t cols, CostPeak* pk) {
+    tigris_tile_plan_v11_t& rec = probe.record(s);
+    rec.choices.tile_extent_wide = rows;
+    rec.choices.tile_height = static_cast<uint16_t>(std::min<uint32_t>(rows, 0xFFFF));
+    rec.choices.tile_width = static_cast<uint16_t>(cols);
+    return tigris_rt::plan_stage_peak(probe.plan(), s, kAlign, scratch, 2, pk) ? pk->peak : UINT64_MAX;
+  };
+  CostPeak pk;
+  if (peak_at(1, 1, &pk) > budget) return best;
+  std::vector<uint32_t> heights;
+  for (uint32_t h = 1; h <= R; h = h < 4 ? h + 1 : h * 2) heights.push_back(h);
+  if (heights.back() != R) heights.push_back(R);
+  for (uint32_t h : heights) {
+    if (peak_at(h, 1, &pk) > budget) break;
+    uint32_t lo = 1, hi = K;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo + 1) / 2;
+      if (peak_at(h, mid, &pk) <= budget)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    Candidate c;
+    c.peak = peak_at(h, lo, &pk);
+    c.ok = true;
+    c.loads = tensor_bytes(g, inputs);
+    c.spills = tensor_bytes(g, outputs);
+    c.band.rows = h;
+    c.band.cols = lo;
+    c.band.extent = R;
+    c.band.col_extent = b.col_extent;
+    c.band.tiles = pk.tiles;
+    if (!best.ok || c.cost() < best.cost()) best = c;
+  }
+  if (best.ok) {
+    const uint64_t out_bytes = tensor_bytes(g, outputs);
+    best.decision = "input-channel bands of " + std::to_string(best.band.rows) + " rows x " +
+                    std::to_string(best.band.cols) + " input columns (" + std::to_string(R) + " rows x " +
+                    std::to_string(b.col_extent) + " input columns; each band reads only its columns of the input " +
+                    "and weights and adds their products to the whole output (" + std::to_string(out_bytes) +
+                    " B) kept in fast memory; the input is loaded once)";
+  }
+  return best;
+}
+
 // Single-op layout kinds and by-input reductions: the largest band that fits.
 Candidate banded_layout(Probe& probe, uint16_t s, uint8_t kind, const StageBand& b, uint64_t budget,
                         const std::vector<ir::TensorId>& inputs, const std::vector<ir::TensorId>& outputs,
@@ -129,18 +185,16 @@ namespace {
 struct KindTry {
   uint8_t kind;
   uint16_t flags;
+  uint8_t mode = 0xFF;  // the mode asked for (0xFF: the one the stage gives)
 };
 
-constexpr KindTry kKinds[] = {{TIGRIS_BAND_KIND_STRIPE, 0},
-                              {TIGRIS_BAND_KIND_HW, 0},
-                              {TIGRIS_BAND_KIND_CHANNELS, 0},
-                              {TIGRIS_BAND_KIND_ROWS, 0},
-                              {TIGRIS_BAND_KIND_BY_INPUT, 0},
-                              {TIGRIS_BAND_KIND_TRANSPOSE, 0},
-                              {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
-                              {TIGRIS_BAND_KIND_RESHAPE, 0},
-                              {TIGRIS_BAND_KIND_LEADING, 0},
-                              {TIGRIS_BAND_KIND_CONCAT, 0}};
+constexpr KindTry kKinds[] = {
+    {TIGRIS_BAND_KIND_STRIPE, 0},    {TIGRIS_BAND_KIND_HW, 0},
+    {TIGRIS_BAND_KIND_CHANNELS, 0},  {TIGRIS_BAND_KIND_CHANNELS, 0, TIGRIS_CHANNELS_MODE_INPUT},
+    {TIGRIS_BAND_KIND_ROWS, 0},      {TIGRIS_BAND_KIND_BY_INPUT, 0},
+    {TIGRIS_BAND_KIND_TRANSPOSE, 0}, {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
+    {TIGRIS_BAND_KIND_RESHAPE, 0},   {TIGRIS_BAND_KIND_LEADING, 0},
+    {TIGRIS_BAND_KIND_CONCAT, 0}};
 
 // Calls fn(kind try, stage band) for every kind whose conditions, band access and facts
 // hold for ops [first, end) as stage 0 of the probe (with a record stating the kind).
@@ -151,13 +205,14 @@ void each_kind(Probe& probe, int first, int end, const std::vector<ir::TensorId>
   for (const KindTry& t : kKinds) {
     const auto kind = static_cast<tigris_band_kind_t>(t.kind);
     if (kind == TIGRIS_BAND_KIND_CONCAT && end - first != 1) continue;  // one op: skip the probe
+    if (t.mode == TIGRIS_CHANNELS_MODE_INPUT && end - first != 1) continue;  // one FullyConnected
     probe.clear();
     const uint16_t s = probe.add_stage(first, end, inputs, outputs);
-    probe.set_record(s, record_for(t.kind, 0, 1, 1, t.flags));
+    probe.set_record(s, record_for(t.kind, t.mode == 0xFF ? 0 : t.mode, 1, 1, t.flags));
     const tigris_plan_t* plan = probe.plan();
     if (plan == nullptr) return;
     StageBand b;
-    if (!tigris_rt::band_kind_holds(plan, &plan->stages[s], kind, 0xFF, &b)) continue;
+    if (!tigris_rt::band_kind_holds(plan, &plan->stages[s], kind, t.mode, &b)) continue;
     probe.record(s).facts.band = TIGRIS_TILE_BAND(t.kind, b.mode);  // the mode the stage gives
     tigris_tile_facts_t facts;
     if (tigris_rt::check_tile_band(plan, &plan->stages[s], &b) != TIGRIS_OK ||
@@ -186,7 +241,9 @@ Candidate best_banded(Probe& probe, const ir::Graph& g, int first, int end, cons
     // One row fits: no need for columns or channel bands.
     if ((t.kind == TIGRIS_BAND_KIND_HW || t.kind == TIGRIS_BAND_KIND_CHANNELS) && stripe_fits) return true;
     Candidate c;
-    if (t.kind == TIGRIS_BAND_KIND_STRIPE || t.kind == TIGRIS_BAND_KIND_ROWS) {
+    if (t.kind == TIGRIS_BAND_KIND_CHANNELS && b.mode == TIGRIS_CHANNELS_MODE_INPUT) {
+      c = banded_input_channels(probe, s, b, budget, inputs, outputs, g);
+    } else if (t.kind == TIGRIS_BAND_KIND_STRIPE || t.kind == TIGRIS_BAND_KIND_ROWS) {
       c = banded_rows(probe, s, static_cast<tigris_band_kind_t>(t.kind), b, budget);
       stripe_fits = stripe_fits || (c.ok && t.kind == TIGRIS_BAND_KIND_STRIPE);
     } else if (t.kind == TIGRIS_BAND_KIND_HW || t.kind == TIGRIS_BAND_KIND_CHANNELS) {
@@ -209,10 +266,10 @@ uint64_t op_floor(Probe& probe, const ir::Graph& g, const Usage& u, int i) {
   uint64_t best = normal_stage_peak(g, u, i, i + 1);
   if (!probe.usable()) return best;
   each_kind(probe, i, i + 1, inputs, outputs, [&](const KindTry& t, uint16_t s, const StageBand& b) {
-    (void)b;
     uint64_t peak = UINT64_MAX;
-    if (t.kind == TIGRIS_BAND_KIND_STRIPE || t.kind == TIGRIS_BAND_KIND_ROWS || t.kind == TIGRIS_BAND_KIND_HW ||
-        t.kind == TIGRIS_BAND_KIND_CHANNELS) {
+    const bool input_chans = t.kind == TIGRIS_BAND_KIND_CHANNELS && b.mode == TIGRIS_CHANNELS_MODE_INPUT;
+    if (!input_chans && (t.kind == TIGRIS_BAND_KIND_STRIPE || t.kind == TIGRIS_BAND_KIND_ROWS ||
+                         t.kind == TIGRIS_BAND_KIND_HW || t.kind == TIGRIS_BAND_KIND_CHANNELS)) {
       Described d;
       if (describe(probe.plan(), s, static_cast<tigris_band_kind_t>(t.kind), &d)) peak = peak_of(d, 1, 1, false);
     } else {

@@ -125,6 +125,7 @@ typedef enum {
 /* Channel band modes (high nibble of `band`, kind CHANNELS). */
 #define TIGRIS_CHANNELS_MODE_SEPARABLE 0 /* every op keeps each channel to itself */
 #define TIGRIS_CHANNELS_MODE_OUTPUT    1 /* one Conv (one group) writes output-channel bands from every input channel */
+#define TIGRIS_CHANNELS_MODE_INPUT     2 /* one float32 FullyConnected sums input-channel bands into its whole output */
 
 #define TIGRIS_TILE_BAND_KIND(b)     ((uint8_t)((b)&0x0Fu))
 #define TIGRIS_TILE_BAND_MODE(b)     ((uint8_t)(((b) >> 4) & 0x0Fu))

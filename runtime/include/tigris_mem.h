@@ -56,6 +56,12 @@ typedef enum {
  * (a Conv of one group in an output-channel band): its input holds every
  * channel, its output channels [chan0, chan0 + chans) of the layer's, and it
  * reads the weights, bias and quantization factors of those channels.
+ * chan_partial (with chan_tiled, without chan_mix): an input-channel band of a
+ * float32 FullyConnected (CHANNELS mode INPUT): its input buffer holds rows
+ * [out_row_start, out_row_start + out_h) x columns [chan0, chan0 + chans) of
+ * the [N, K] matrix, packed; its output buffer is the whole output. The op
+ * adds those columns' products to the output rows (reduce_first: starting
+ * from zero) and, on reduce_last, adds the bias and applies the activation.
  * concat_tiled: a Concat banded along its own axis; the output buffer holds
  * units [out_row0, out_row0 + out_h) of that axis of every block of the axes
  * before it, packed; input k's buffer holds, packed the same way, the units of
@@ -85,7 +91,8 @@ typedef struct {
     int32_t chan0, chans;
     uint8_t concat_tiled;
     uint8_t chan_mix;
-    uint8_t reserved[2];
+    uint8_t chan_partial;
+    uint8_t reserved[1];
 } tigris_tile_ctx_t;
 
 struct tigris_exec_stats;

@@ -211,6 +211,24 @@ TEST(FullyConnected, OutputChannelBandRunsInCmsisNn) {
   }
 }
 
+// An input-channel band (chan_tiled + chan_partial: partial sums over input columns) is
+// float32 only (the loader refuses it on int8); an int8 call stated that way is refused by the
+// reference and neither adapter runs it: both fall back, never computing it natively.
+TEST(FullyConnected, InputChannelBandFallsBack) {
+  BACKENDS_OR_SKIP();
+  const OpPlan p = fc_plan(2, 8, 4, true, true);
+  for (const Backend& b : backends()) {
+    tigris_tile_ctx_t t{};
+    t.active = 1, t.row_tiled = 1, t.out_h = t.in_h = 2;
+    t.chan_tiled = 1, t.chan_partial = 1, t.chan0 = 2, t.chans = 3;
+    t.reduce_first = 1;
+    const Compared r = compare_op(p.plan, p.op, p.bufs, b, t);
+    EXPECT_EQ(r.rc_ref, -1) << b.name;
+    EXPECT_EQ(r.rc_acc, -1) << b.name;
+    EXPECT_EQ(r.native, 0u) << b.name;
+  }
+}
+
 TEST(AvgPool, PaddedBordersStrideTwo) {
   BACKENDS_OR_SKIP();
   check(pool_plan(TIGRIS_OP_AVG_POOL, {2, 9, 8, 5}, window(3, 2, 1, 1, 1, 1), 0), kNativeBoth, "avg 3x3 s2 pad 1");

@@ -69,12 +69,15 @@ INSTANTIATE_TEST_SUITE_P(Onnx, Budget,
                          [](const auto& info) { return case_name(info.param); });
 
 // MobileNetV2-224's classifier (Gemm 1280 -> 1000 on the pooled features) held its input and
-// output together: 5120 + 4000 = 9120 bytes, the model's floor. In output-channel bands it
-// holds its input row and a band of its outputs, so the floor falls to the 1x1 convolution
-// 320 -> 1280 on the 7x7 map, whose smallest form is a 2-D tile of one pixel: 320 and 1280
-// floats, 6400 bytes. At that floor the plan runs in exactly the budget, its measured peak is
-// the scheduled one and it matches PyTorch (Budget.RunsInExactlyItsBudget above).
-TEST(BudgetOutputChannels, MobileNetV2ClassifierBandsItsOutputChannels) {
+// output together: 5120 + 4000 = 9120 bytes, the model's floor. Banded, the floor falls to the
+// 1x1 convolution 320 -> 1280 on the 7x7 map, whose smallest form is a 2-D tile of one pixel:
+// 320 and 1280 floats, 6400 bytes. At that floor the classifier fits in output-channel bands
+// (its input row, 5120, and 320 of its columns: 4 bands, the input loaded 4 times) and in
+// input-channel bands (its whole output, 4000, and 600 input columns: 3 tiles, the input
+// loaded once); the scheduler takes the one that moves fewer bytes, input-channel bands. The
+// plan runs in exactly the budget, its measured peak is the scheduled one and it matches
+// PyTorch (and Budget.RunsInExactlyItsBudget above: the one-stage run).
+TEST(BudgetOutputChannels, MobileNetV2ClassifierBandsItsInputChannels) {
   if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << test::models_dir() << " is absent";
   compiler::Model m = compiler::load_model(test::models_dir() + "/onnx/mobilenet_v2_224.onnx");
   compiler::Budgets probe;
@@ -85,12 +88,41 @@ TEST(BudgetOutputChannels, MobileNetV2ClassifierBandsItsOutputChannels) {
   const test::BudgetResult r = test::run_at_budget(m, floor, input);
   ASSERT_TRUE(r.ok);
   const compiler::StageSummary& last = r.compiled.schedule.stages.back();
-  EXPECT_EQ(last.kind, "output-channel bands") << last.decision;
-  EXPECT_EQ(last.band_axis, 0u);  // rows of the [1, 1000] output
+  EXPECT_EQ(last.kind, "input-channel bands") << last.decision;
+  EXPECT_EQ(last.tile_rows, 1u);
+  EXPECT_EQ(last.tile_cols, 600u);  // 6400 - 4000 bytes of output = 2400 bytes = 600 floats
+  EXPECT_EQ(last.tiles, 3u);
+  EXPECT_EQ(last.band_axis, 0u);  // rows of the [1, 1280] input
   EXPECT_EQ(r.run.fast_peak, r.compiled.schedule.fast.scheduled_peak_bytes);
   const std::vector<float> ref =
       test::read_npy(test::models_dir() + "/refs/mobilenet_v2_224.output.npy").floats();
   test::expect_close(r.output, ref, 1e-4, "mobilenet_v2_224 at its floor");
+}
+
+// The TCN's classifier (Gemm 2048 -> 6 on the flattened 16x128 features) needed its input
+// row whole: 8192 + 32 bytes in output-channel bands, the model's floor (8224 B). In
+// input-channel bands it holds its 24-byte output and a band of input columns, and the floor
+// falls to 1152 B, set by a dilated conv stripe of one row; there the classifier runs in 8
+// tiles of 280 columns (1152 - 32 = 1120 bytes), in exactly the budget, matching the one-stage
+// run (there is no PyTorch reference for the TCN).
+TEST(BudgetOutputChannels, TcnClassifierBandsItsInputChannels) {
+  if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << test::models_dir() << " is absent";
+  compiler::Model m = compiler::load_model(test::models_dir() + "/onnx/tcn.onnx");
+  compiler::Budgets probe;
+  probe.fast = 1;
+  const uint64_t floor = compiler::schedule(m, probe).fast.minimum_for_partition_bytes;
+  EXPECT_EQ(floor, 1152u);
+  const std::vector<uint8_t> input = test::model_input(m, "tcn");
+  const test::BudgetResult whole = test::run_at_budget(m, 1ull << 30, input);
+  ASSERT_TRUE(whole.ok);
+  const test::BudgetResult r = test::run_at_budget(m, floor, input);
+  ASSERT_TRUE(r.ok);
+  const compiler::StageSummary& last = r.compiled.schedule.stages.back();
+  EXPECT_EQ(last.kind, "input-channel bands") << last.decision;
+  EXPECT_EQ(last.tile_cols, 280u);
+  EXPECT_EQ(last.tiles, 8u);
+  EXPECT_EQ(r.run.fast_peak, r.compiled.schedule.fast.scheduled_peak_bytes);
+  test::expect_close(r.output, whole.output, 1e-5, "tcn at its floor vs one stage");
 }
 
 }  // namespace

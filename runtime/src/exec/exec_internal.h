@@ -76,6 +76,8 @@ tigris_exec_error_t run_stage_reshape(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_stage_leading(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_stage_concat(RunContext &ctx, uint16_t s);  // stage_concat.cpp
 tigris_exec_error_t run_stage_channels(RunContext &ctx, uint16_t s);
+// CHANNELS mode INPUT (stage_input_channels.cpp): a FullyConnected summing input-column bands.
+tigris_exec_error_t run_stage_input_channels(RunContext &ctx, uint16_t s);
 tigris_exec_error_t run_chain(RunContext &ctx, uint16_t head, uint16_t *consumed);
 
 // ---- stage_common.cpp: pieces every path uses ----

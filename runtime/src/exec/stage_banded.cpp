@@ -6,6 +6,7 @@
 //   4. whole-read inputs loaded once, 5. every band (band_tile.h), 6. pointers restored.
 #include "exec/band_tile.h"
 #include "memory/arena.h"
+#include "plan/band_rules.h"
 
 namespace tigris_rt {
 
@@ -99,6 +100,10 @@ tigris_exec_error_t run_stage_rows(RunContext &ctx, uint16_t s)
 
 tigris_exec_error_t run_stage_channels(RunContext &ctx, uint16_t s)
 {
+    StageBand b;
+    if (stage_band(ctx.plan, &ctx.plan->stages[s], &b) == TIGRIS_BAND_KIND_CHANNELS &&
+        b.mode == TIGRIS_CHANNELS_MODE_INPUT)
+        return run_stage_input_channels(ctx, s);
     return run_banded_stage(ctx, s, StagePath::Channels, TIGRIS_BAND_KIND_CHANNELS);
 }
 

@@ -217,6 +217,10 @@ tigris_error_t check_tile_band(const tigris_plan_t *plan, const tigris_stage_t *
         w.spatial = hw_spatial_op;
         break;
     case TIGRIS_BAND_KIND_CHANNELS:
+        // Input-channel bands: the one FullyConnected reads its stage input in boxes and
+        // writes its stage output whole (single_op_band_ok: weights constant).
+        if (band->mode == TIGRIS_CHANNELS_MODE_INPUT)
+            return single_op_band_ok(plan, stage) ? TIGRIS_OK : TIGRIS_ERR_TILE_BAND;
         w.axes = AXES_HC;
         w.chans_per_space = band->mode == TIGRIS_CHANNELS_MODE_OUTPUT;
         if (w.chans_per_space) w.spatial = [](uint8_t type) { return ops::has_band(type, ops::kBandChannelMix); };

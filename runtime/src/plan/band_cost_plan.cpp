@@ -208,6 +208,20 @@ bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, Cost
         out->tiles = (band.extent + rows - 1u) / rows;
         return out->peak != UINT64_MAX;
     }
+    if (kind == TIGRIS_BAND_KIND_CHANNELS && band.mode == TIGRIS_CHANNELS_MODE_INPUT) {
+        // Input-channel bands: the whole output and one box of rows x input columns.
+        const tigris_op_t &op = plan->ops[tigris_stage_ops(plan, &st)[0]];
+        const tigris_tensor_t &o = plan->tensors[tigris_op_outputs(plan, &op)[0]];
+        const tigris_tensor_t &in = plan->tensors[tigris_op_inputs(plan, &op)[0]];
+        uint32_t rows, cols;
+        plan_stated_band(plan, s, band.extent, band.col_extent, &rows, &cols);
+        const uint64_t elem = tigris_dtype_size(in.dtype);
+        out->band = cost_align((uint64_t)rows * cols * elem, align);
+        out->peak = cost_align(o.size_bytes, align) + out->band;
+        const uint64_t tiles = (uint64_t)((band.extent + rows - 1u) / rows) * ((band.col_extent + cols - 1u) / cols);
+        out->tiles = tiles > UINT32_MAX ? UINT32_MAX : (uint32_t)tiles;
+        return elem != 0;
+    }
     if (kind != TIGRIS_BAND_KIND_NONE && kind != TIGRIS_BAND_KIND_STRIPE && kind != TIGRIS_BAND_KIND_HW &&
         kind != TIGRIS_BAND_KIND_ROWS && kind != TIGRIS_BAND_KIND_CHANNELS) {
         const tigris_op_t &op = plan->ops[tigris_stage_ops(plan, &st)[0]];

@@ -404,6 +404,34 @@ bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
     return true;
 }
 
+// Input-channel bands (CHANNELS mode INPUT): one float32 FullyConnected whose output is
+// [N, OC] and whose input (of rank >= 2, dim 0 = N) is read as the matrix [N, K]; weights
+// (and bias) constant. Tiles are rows x input columns; each adds its columns' products to
+// the whole output (kept in fast memory), the bias and activation after the last column.
+// int8 is not taken: its partial sums would need an int32 accumulator of the whole output
+// (4 bytes per element besides the int8 output; smaller than output-channel bands only where
+// K > 5 x OC) and the int8 kernel does not carry partial sums between calls.
+bool input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
+{
+    const tigris_op_t *op = single_op(plan, s);
+    if (!op || op->op_type != TIGRIS_OP_FULLY_CONN || op->num_inputs != 1 || s->outputs_count != 1) return false;
+    const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
+    if (is_constant(plan, in) || rd_u16(plan->index_pool + s->outputs_off) != out) return false;
+    const tigris_tensor_t &x = plan->tensors[in], &y = plan->tensors[out];
+    if (x.dtype != TIGRIS_DTYPE_FLOAT32 || y.dtype != TIGRIS_DTYPE_FLOAT32) return false;
+    if (y.ndim != 2 || x.ndim < 2 || tensor_dim(plan, in, 0) != tensor_dim(plan, out, 0)) return false;
+    const uint64_t k = prod_dims(plan, in, 1, x.ndim);
+    if (tensor_dim(plan, out, 0) < 1 || k < 1 || k > INT32_MAX) return false;
+    b->mode = TIGRIS_CHANNELS_MODE_INPUT;
+    b->spatial = 0;
+    b->axis = 0;
+    b->extent = (uint32_t)tensor_dim(plan, out, 0);
+    b->col_extent = (uint32_t)k;
+    b->rank = 2;
+    b->halo = 0;
+    return true;
+}
+
 // One Concat along axis a of distinct inputs of the output's rank, equal to it on every
 // other axis: bands of output rows along a, each reading only the inputs that cover them.
 bool concat_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
@@ -662,7 +690,14 @@ bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tig
     b.spatial = -1;
     const tigris_tile_plan_v10_t ch = tigris_stage_tiles(plan, stage);
     const uint8_t want_axis = kind == TIGRIS_BAND_KIND_HW ? TIGRIS_TILE_AXIS_HW : TIGRIS_TILE_AXIS_HEIGHT;
-    if (record_axis(plan, &ch) != want_axis || !kind_conditions(plan, stage, kind, &b)) return false;
+    if (record_axis(plan, &ch) != want_axis) return false;
+    // Input-channel bands are asked for (a record stating mode INPUT, or the scheduler's
+    // probe): the stage gives output-channel bands when no mode is asked.
+    if (kind == TIGRIS_BAND_KIND_CHANNELS && mode == TIGRIS_CHANNELS_MODE_INPUT) {
+        if (!input_channels_holds(plan, stage, &b)) return false;
+    } else if (!kind_conditions(plan, stage, kind, &b)) {
+        return false;
+    }
     if (mode != 0xFF && mode != b.mode) return false;
     b.kind = kind;
     *out = b;

@@ -6,6 +6,34 @@
 namespace tigris_rt {
 namespace f32 {
 
+namespace {
+
+// An input-channel band (chan_partial): rows [r0, r0 + rows) x input columns [k0, k0 + kc)
+// packed in `in`, added to the whole output `o` in the whole op's order (each element's
+// products summed from column 0 up, then the bias): the partial sum is stored in o between
+// bands (a float store and load round nothing), so the result is the whole op's bit for bit.
+int fully_connected_partial(const Call &c, const float *in, float *o, const float *w, const float *b, int64_t ic,
+                            int32_t batch, int32_t oc)
+{
+    const tigris_tile_ctx_t &t = c.tile();
+    const int32_t r0 = t.out_row_start, rows = t.out_h, k0 = t.chan0, kc = t.chans;
+    if (c.out(0).ndim != 2 || t.chan_mix || r0 < 0 || rows < 1 || r0 + rows > batch || k0 < 0 || kc < 1 || k0 + kc > ic)
+        return -1;
+    for (int32_t r = 0; r < rows; ++r) {
+        const float *x = in + (int64_t)r * kc;
+        float *y = o + (int64_t)(r0 + r) * oc;
+        for (int32_t j = 0; j < oc; ++j) {
+            float acc = t.reduce_first ? 0.0f : y[j];
+            const float *wr = w + (int64_t)j * ic + k0;
+            for (int32_t k = 0; k < kc; ++k) acc += x[k] * wr[k];
+            y[j] = t.reduce_last ? fused(acc + (b ? b[j] : 0.0f), c.op->fused_act) : acc;
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
 int fully_connected(const Call &c)
 {
     const tigris_tensor_t &out = c.out(0);
@@ -21,6 +49,8 @@ int fully_connected(const Call &c)
     const float *w = static_cast<const float *>(c.weight());
     const float *b = static_cast<const float *>(c.bias());
     if (in == nullptr || o == nullptr || w == nullptr) return -1;
+    if (c.tiled() && c.tile().chan_tiled && c.tile().chan_partial)
+        return fully_connected_partial(c, in, o, w, b, ic, batch, oc);
     // An output-channel band (chan_mix): columns [j0, j0 + cols) of the layer's oc, packed.
     int32_t j0 = 0, cols = oc;
     if (c.tiled() && c.tile().chan_tiled) {

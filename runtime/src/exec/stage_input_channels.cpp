@@ -1,0 +1,97 @@
+// Input-channel bands (CHANNELS mode INPUT) of a float32 FullyConnected: the whole output
+// is allocated once in fast memory (kept under fast_reserved); each tile loads rows [r0, r1)
+// x input columns [k0, k1) of the input, seen as the matrix [N, K], and the kernel adds
+// their products to those output rows (chan_partial; the first column band starts from
+// zero, the last adds the bias and applies the activation). Rows outermost, columns inner.
+// The output is spilled after the last tile. Peak = plan_stage_peak (the record's band).
+#include <string.h>
+
+#include "memory/arena.h"
+#include "memory/trace_emit.h"
+#include "plan/band_cost_plan.h"
+#include "plan/band_rules.h"
+
+namespace tigris_rt {
+
+namespace {
+
+tigris_exec_error_t input_channel_tiles(RunContext &ctx, const tigris_plan_t *kplan, uint16_t op_index, uint16_t in,
+                                        const void *src, uint32_t N, uint32_t K, uint32_t rows, uint32_t cols)
+{
+    uint32_t tile = 0;
+    for (uint32_t r0 = 0; r0 < N; r0 += rows) {
+        const uint32_t r1 = r0 + rows < N ? r0 + rows : N;
+        for (uint32_t k0 = 0; k0 < K; k0 += cols, ++tile) {
+            const uint32_t k1 = k0 + cols < K ? k0 + cols : K;
+            trace_tile_begin(ctx.mem, tile, (int32_t)r0, (int32_t)r1);
+            ctx.mem->tensor_ptrs[in] = (void *)src;
+            const MemBox box{(int32_t)r0, (int32_t)r1, 0, 1, (int32_t)k0, (int32_t)k1, 1};
+            tigris_exec_error_t rc =
+                mem_load_box(ctx.mem, ctx.plan, in, box) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_MEM;
+            if (rc == TIGRIS_EXEC_OK) {
+                tigris_tile_ctx_t &t = ctx.mem->tile;
+                memset(&t, 0, sizeof(t));
+                t.active = 1;
+                t.chan_tiled = 1;
+                t.chan_partial = 1;
+                t.row_tiled = 1;  // rows [r0, r1): the input box holds them from its row 0
+                t.out_h = t.in_h = (int32_t)(r1 - r0);
+                t.out_row_start = t.out_row0 = t.in_row0 = (int32_t)r0;
+                t.chan0 = (int32_t)k0;
+                t.chans = (int32_t)(k1 - k0);
+                t.reduce_first = k0 == 0;
+                t.reduce_last = k1 == K;
+                rc = call_kernel(ctx, kplan, op_index);
+                memset(&t, 0, sizeof(t));
+            }
+            mem_reset_fast(ctx.mem);
+            ctx.stats->total_tiles++;
+            if (rc != TIGRIS_EXEC_OK) return rc;
+        }
+    }
+    return TIGRIS_EXEC_OK;
+}
+
+}  // namespace
+
+tigris_exec_error_t run_stage_input_channels(RunContext &ctx, uint16_t s)
+{
+    const tigris_plan_t *plan = ctx.plan;
+    const tigris_stage_t &st = plan->stages[s];
+    stage_begin(ctx, s, StagePath::Channels);
+    null_stage_op_outputs(ctx, &st);
+    StageBand band;
+    tigris_plan_t kplan;
+    tigris_exec_error_t rc = load_stage_weights(ctx, s, &kplan);
+    if (rc == TIGRIS_EXEC_OK && stage_band(plan, &st, &band) != TIGRIS_BAND_KIND_CHANNELS) rc = TIGRIS_EXEC_ERR_TILE;
+    const uint16_t op_index = tigris_stage_ops(plan, &st)[0];
+    const tigris_op_t &op = plan->ops[op_index];
+    const uint16_t in = tigris_op_inputs(plan, &op)[0], out = tigris_op_outputs(plan, &op)[0];
+    const void *src = ctx.mem->tensor_ptrs[in];
+    if (rc == TIGRIS_EXEC_OK && src == nullptr) rc = TIGRIS_EXEC_ERR_MEM;
+    uint32_t rows = 1, cols = 1;
+    if (rc == TIGRIS_EXEC_OK) {
+        plan_stated_band(plan, s, band.extent, band.col_extent, &rows, &cols);
+        CostSpace scratch[2];
+        CostPeak peak;
+        const uint64_t avail = ctx.mem->fast_size - ctx.mem->fast_reserved;
+        if (!plan_stage_peak(plan, s, TIGRIS_TENSOR_ALIGN, scratch, 2, &peak) || peak.peak > avail)
+            rc = TIGRIS_EXEC_ERR_TILE;
+    }
+    if (rc == TIGRIS_EXEC_OK && mem_alloc_fast(ctx.mem, out, plan->tensors[out].size_bytes) != TIGRIS_MEM_OK)
+        rc = TIGRIS_EXEC_ERR_MEM;
+    if (rc == TIGRIS_EXEC_OK) {
+        mem_reserve_fast(ctx.mem);
+        rc = input_channel_tiles(ctx, &kplan, op_index, in, src, band.extent, band.col_extent, rows, cols);
+    }
+    if (rc == TIGRIS_EXEC_OK && mem_spill(ctx.mem, out, plan->tensors[out].size_bytes) != TIGRIS_MEM_OK)
+        rc = TIGRIS_EXEC_ERR_MEM;
+    if (src != nullptr) ctx.mem->tensor_ptrs[in] = (void *)src;
+    if (rc != TIGRIS_EXEC_OK) null_stage_op_outputs(ctx, &st);
+    release_stage_fast(ctx);
+    if (rc == TIGRIS_EXEC_OK) ctx.stats->stages_tiled++;
+    stage_end(ctx, s);
+    return rc;
+}
+
+}  // namespace tigris_rt

@@ -1,0 +1,160 @@
+// Input-channel bands (CHANNELS mode INPUT): a float32 FullyConnected reads rows x input
+// columns [k0, k1) of its input (and those columns of its weights) per tile and adds their
+// products to its whole output, kept in fast memory; the bias and activation come after the
+// last column band. Each output element is summed in the whole op's order (column 0 up, then
+// the bias), so banded equals whole bit for bit; peaks and tile counts are hand-derived;
+// inconsistent records (int8, a Conv, a second op, a wrong count) are refused.
+#include <algorithm>
+#include <cmath>
+
+#include "bands_fixture.h"
+
+using namespace bandtest;
+
+namespace chanin {
+
+tigris_tile_plan_v11_t in_chans(uint32_t rows, uint16_t columns) {
+  return record(TIGRIS_TILE_AXIS_HEIGHT, rows, TIGRIS_BAND_KIND_CHANNELS, columns, 0, TIGRIS_CHANNELS_MODE_INPUT);
+}
+
+// x [M, K] (or [M, 2, K/2] flattened) -> FC (OC, fused activation) -> y.
+PlanDesc fc_plan(int32_t M, int32_t K, int32_t OC, const tigris_tile_plan_v11_t& rec, bool int8 = false,
+                 uint8_t act = TIGRIS_ACT_RELU, bool rank3 = false) {
+  PlanDesc p;
+  const uint8_t dt = int8 ? TIGRIS_DTYPE_INT8 : TIGRIS_DTYPE_FLOAT32;
+  const std::vector<int32_t> xs = rank3 ? std::vector<int32_t>{M, 2, K / 2} : std::vector<int32_t>{M, K};
+  const uint16_t x = add_tensor(p, "x", xs, TIGRIS_TENSOR_MODEL_INPUT, dt, int8 ? add_quant(p, 0.05f, 1) : TIGRIS_NONE);
+  uint16_t yq = TIGRIS_NONE;
+  if (int8) {
+    std::vector<float> ws;
+    for (int32_t c = 0; c < OC; ++c) ws.push_back(0.01f + 0.004f * (float)c);
+    yq = add_conv_quant(p, 0.05f, ws, 0.2f, -3);
+  }
+  const uint16_t y = add_tensor(p, "y", {M, OC}, TIGRIS_TENSOR_MODEL_OUTPUT, dt, yq);
+  const uint16_t fc = add_op(p, TIGRIS_OP_FULLY_CONN, {x}, {y});
+  p.ops[fc].fused_act = act;
+  add_fc_weights(p, fc, OC, K, int8);
+  if (!int8) {  // weights whose products round (not small dyadic fractions)
+    std::vector<float> w((size_t)OC * K);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = std::sin(0.37f * (float)i + 0.1f) * 0.731f;
+    p.ops[fc].weight = add_weight(p, w);
+  }
+  add_stage(p, {fc}, {x}, {y});
+  p.model_inputs = {x};
+  p.model_outputs = {y};
+  tile_stage(p, 0, rec);
+  return p;
+}
+
+std::vector<Bytes> float_inputs(int32_t M, int32_t K) {
+  std::vector<float> v((size_t)M * K);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = std::cos(1.3f * (float)i) * 2.17f - 0.3f;
+  return {float_bytes(v)};
+}
+
+// Band widths 1, 2, 3, an odd 7, K - 1 and K (one band), at row bands 1, 2 and every row.
+TEST(ChannelIn, FullyConnectedBandsEqualWhole) {
+  const int32_t M = 3, K = 24, OC = 5;
+  for (uint8_t act : {TIGRIS_ACT_NONE, TIGRIS_ACT_RELU})
+    for (uint32_t rows : {1u, 2u, 3u})
+      for (uint16_t cols : {1, 2, 3, 7, 23, 24, 40}) {
+        const std::string what =
+            "fc " + std::to_string(rows) + " rows x " + std::to_string(cols) + " input columns" + (act ? " relu" : "");
+        const PlanDesc p = fc_plan(M, K, OC, in_chans(rows, cols), false, act);
+        const tigris_tile_facts_t& f = p.tile_plans[0].facts;
+        EXPECT_EQ(f.band, TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, TIGRIS_CHANNELS_MODE_INPUT)) << what;
+        EXPECT_EQ(f.band_axis, 0u) << what;
+        EXPECT_EQ(f.original_extent, (uint32_t)M) << what;
+        const uint32_t w = std::min<uint32_t>(cols, K);
+        const uint32_t tiles = ((M + rows - 1) / rows) * ((K + w - 1) / w);
+        EXPECT_EQ(f.num_tiles, tiles) << what;
+        const RunResult r = expect_banded_equals_whole(p, float_inputs(M, K), what);
+        EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_CHANNELS}) << what;
+        EXPECT_EQ(r.stats.total_tiles, tiles) << what;
+        EXPECT_EQ(r.stats.loads_bytes, (uint32_t)(M * K * 4)) << what;  // each input element once
+        EXPECT_EQ(r.stats.spills_bytes, (uint32_t)(M * OC * 4)) << what;
+      }
+  // A rank-3 input read as [M, K].
+  for (uint16_t cols : {1, 5, 24}) {
+    const PlanDesc p = fc_plan(M, K, OC, in_chans(2, cols), false, TIGRIS_ACT_RELU6, true);
+    expect_banded_equals_whole(p, float_inputs(M, K), "rank-3 input, " + std::to_string(cols) + " columns");
+  }
+}
+
+TEST(ChannelIn, PeakIsTheWholeOutputAndOneBox) {
+  // x [1, 64] -> FC (10): the output (10 floats = 40 bytes) stays in fast memory; a band of 16
+  // input columns is 64 bytes: peak al(40) + al(64); 4 tiles, x loaded once.
+  PlanDesc p = fc_plan(1, 64, 10, in_chans(1, 16));
+  set_scheduled_peak(p);
+  EXPECT_EQ(p.scheduled_peak, al(10 * 4) + al(16 * 4));
+  const RunResult r = run_plan(p, float_inputs(1, 64));
+  ASSERT_EQ(r.rc, TIGRIS_EXEC_OK);
+  EXPECT_EQ(r.fast_peak, p.scheduled_peak);
+  EXPECT_EQ(r.stats.total_tiles, 4u);
+  EXPECT_EQ(r.stats.loads_bytes, 64u * 4);
+  EXPECT_EQ(r.stats.spills_bytes, 10u * 4);
+  // Whole, the stage holds x and y (al(256) + al(40)); output-channel bands hold x whole.
+  EXPECT_LT(p.scheduled_peak, al(64 * 4));
+  // 2 rows x 5 columns of a [4, 30] input into 3 outputs: al(4*3*4) + al(2*5*4), 2 x 6 tiles.
+  PlanDesc q = fc_plan(4, 30, 3, in_chans(2, 5));
+  set_scheduled_peak(q);
+  EXPECT_EQ(q.scheduled_peak, al(4 * 3 * 4) + al(2 * 5 * 4));
+  const RunResult rq = run_plan(q, float_inputs(4, 30));
+  ASSERT_EQ(rq.rc, TIGRIS_EXEC_OK);
+  EXPECT_EQ(rq.fast_peak, q.scheduled_peak);
+  EXPECT_EQ(rq.stats.total_tiles, 12u);
+  // One byte less fast memory than the peak: the run refuses (TILE), never overruns.
+  RunOptions tight;
+  tight.fast = (uint32_t)q.scheduled_peak - 1;
+  EXPECT_NE(run_plan(q, float_inputs(4, 30), tight).rc, TIGRIS_EXEC_OK);
+}
+
+TEST(ChannelIn, RecordsInconsistentWithThePlanAreRefused) {
+  Loaded f;
+  PlanDesc p = fc_plan(3, 10, 4, in_chans(2, 4));
+  EXPECT_EQ(p.tile_plans[0].facts.num_tiles, 6u);  // 2 row bands x 3 column bands
+  load(p, &f);
+  ASSERT_EQ(f.err, TIGRIS_OK);
+  PlanDesc wrong = p;
+  wrong.tile_plans[0].facts.num_tiles = 2;  // rows only
+  load(wrong, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+  wrong = p;
+  wrong.tile_plans[0].facts.band_axis = 1;
+  load(wrong, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+  wrong = p;
+  wrong.tile_plans[0].facts.original_extent = 10;  // the columns are the record's width, not its extent
+  load(wrong, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+  // Mode 3 does not exist.
+  wrong = p;
+  wrong.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, 3);
+  load(wrong, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+  // int8: no int32 accumulator of the whole output is kept (docs/plan-format.md).
+  PlanDesc q = fc_plan(
+      3, 10, 4, record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 4, 0, TIGRIS_CHANNELS_MODE_OUTPUT), true);
+  load(q, &f);
+  ASSERT_EQ(f.err, TIGRIS_OK);
+  q.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, TIGRIS_CHANNELS_MODE_INPUT);
+  q.tile_plans[0].facts.num_tiles = 6;  // what mode INPUT's facts would be
+  load(q, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+  // A Conv stage stated as input-channel bands.
+  PlanDesc c =
+      spatial_plan(SpatialCase{{1, 6, 4, 3}, TIGRIS_OP_CONV, window(3, 3, 1, 1, 1, 1, 1, 1), 5, false, false, false},
+                   record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 2, 0, TIGRIS_CHANNELS_MODE_OUTPUT));
+  load(c, &f);
+  ASSERT_EQ(f.err, TIGRIS_OK);
+  c.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, TIGRIS_CHANNELS_MODE_INPUT);
+  load(c, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+  // The record axis must be the height.
+  wrong = p;
+  wrong.tile_plans[0].choices.axis = TIGRIS_TILE_AXIS_HW;
+  load(wrong, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+}
+
+}  // namespace chanin

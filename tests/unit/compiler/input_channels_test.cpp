@@ -1,0 +1,83 @@
+// The scheduler's input-channel bands (CHANNELS mode INPUT) on a wide-input classifier: a
+// Gemm whose input row does not fit but whose output does keeps the whole output in fast
+// memory and sums bands of input columns into it. Byte counts are hand-derived (sizes rounded
+// up to 32); the plan runs in exactly its budget and equals the one-stage run bit for bit.
+#include <gtest/gtest.h>
+
+#include "compiler/api.h"
+#include "compiler/report/analysis_build.h"
+#include "tigris_loader.h"
+#include "unit/compiler/onnx_builder.h"
+
+namespace inchan {
+
+using namespace tigris;
+
+// x [1,2048] -> Gemm (B [16,2048] transposed, bias [16]) -> y [1,16].
+compiler::Model wide_classifier() {
+  test::OnnxBuilder b;
+  b.input("x", {1, 2048});
+  std::vector<float> w(16 * 2048);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 17) - 8) * 0.013f;
+  b.init("w", {16, 2048}, w);
+  b.init("bias", {16}, std::vector<float>(16, 0.25f));
+  onnx::NodeProto& n = b.node("Gemm", {"x", "w", "bias"}, {"y"}, "fc");
+  test::OnnxBuilder::attr(n, "transB", int64_t{1});
+  b.output("y", {1, 16});
+  return compiler::load_model_bytes(b.bytes(), "wide_classifier.onnx");
+}
+
+TEST(InputChannels, WideClassifierFloorIsItsOutputAndOneColumn) {
+  compiler::Model m = wide_classifier();
+  compiler::Budgets budget;
+  budget.fast = 1u << 20;
+  // Whole: 8192 + 64 bytes. Output-channel bands would hold x whole (8192 + 32); input-channel
+  // bands hold y (64) and one input column (4, rounded to 32).
+  compiler::ScheduleResult s = compiler::schedule(m, budget);
+  EXPECT_EQ(s.fast.scheduled_peak_bytes, 8192u + 64u);
+  EXPECT_EQ(s.fast.minimum_for_partition_bytes, 64u + 32u);
+  budget.fast = 1024;  // y and 960 bytes of x: bands of 240 columns (8 of 240, one of 128)
+  compiler::CompileResult r = compiler::compile(m, budget);
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.schedule.stages.size(), 1u);
+  const compiler::StageSummary& st = r.schedule.stages[0];
+  EXPECT_EQ(st.kind, "input-channel bands");
+  EXPECT_EQ(st.tile_rows, 1u);
+  EXPECT_EQ(st.tile_cols, 240u);
+  EXPECT_EQ(st.tiles, 9u);
+  EXPECT_NE(st.decision.find("input-channel bands of 1 rows x 240 input columns"), std::string::npos) << st.decision;
+  EXPECT_EQ(r.schedule.fast.scheduled_peak_bytes, 64u + 960u);
+  tigris_plan_t plan;
+  ASSERT_EQ(tigris_plan_load(r.plan.data(), static_cast<uint32_t>(r.plan.size()), &plan), TIGRIS_OK);
+  tigris_tile_facts_t facts;
+  ASSERT_EQ(tigris_stage_tile_facts(&plan, &plan.stages[0], &facts), 1);
+  EXPECT_EQ(facts.band, TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, TIGRIS_CHANNELS_MODE_INPUT));
+  EXPECT_EQ(facts.num_tiles, 9u);
+  // analyze -v's tiling cell.
+  compiler::ScheduleResult s1024 = compiler::schedule(m, budget);
+  report::AnalysisReport a = report::build_analysis("wide_classifier.onnx", m.summary(), budget, &s1024, nullptr);
+  ASSERT_EQ(a.stages.size(), 1u);
+  EXPECT_EQ(a.stages[0].tiling, "input-channel bands, 9 tiles of 1 rows x 240 input columns, halo 0");
+  budget.fast = 64 + 32 - 1;  // below the floor
+  EXPECT_FALSE(compiler::compile(m, budget).ok());
+}
+
+// The output is larger than the input (the classifier of output_channels_test): input-channel
+// bands hold the whole output and never fit where output-channel bands do; they are not chosen.
+TEST(InputChannels, NotChosenWhenTheOutputIsTheLargerSide) {
+  test::OnnxBuilder b;
+  b.input("x", {1, 64});
+  b.init("w", {512, 64}, std::vector<float>(512 * 64, 0.01f));
+  b.init("bias", {512}, std::vector<float>(512, 0.5f));
+  onnx::NodeProto& n = b.node("Gemm", {"x", "w", "bias"}, {"y"}, "fc");
+  test::OnnxBuilder::attr(n, "transB", int64_t{1});
+  b.output("y", {1, 512});
+  compiler::Model m = compiler::load_model_bytes(b.bytes(), "classifier.onnx");
+  compiler::Budgets budget;
+  budget.fast = 1024;
+  compiler::ScheduleResult s = compiler::schedule(m, budget);
+  ASSERT_EQ(s.stages.size(), 1u);
+  EXPECT_EQ(s.stages[0].kind, "output-channel bands");
+}
+
+}  // namespace inchan

@@ -15,16 +15,7 @@ using namespace tigris;
 
 // x [1,2048] -> Gemm (B [16,2048] transposed, bias [16]) -> y [1,16].
 compiler::Model wide_classifier() {
-  test::OnnxBuilder b;
-  b.input("x", {1, 2048});
-  std::vector<float> w(16 * 2048);
-  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 17) - 8) * 0.013f;
-  b.init("w", {16, 2048}, w);
-  b.init("bias", {16}, std::vector<float>(16, 0.25f));
-  onnx::NodeProto& n = b.node("Gemm", {"x", "w", "bias"}, {"y"}, "fc");
-  test::OnnxBuilder::attr(n, "transB", int64_t{1});
-  b.output("y", {1, 16});
-  return compiler::load_model_bytes(b.bytes(), "wide_classifier.onnx");
+  return compiler::load_model_bytes(test::gemm_classifier(2048, 16, 17, 0.013f, 0.25f), "wide_classifier.onnx");
 }
 
 TEST(InputChannels, WideClassifierFloorIsItsOutputAndOneColumn) {

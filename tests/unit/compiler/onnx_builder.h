@@ -110,4 +110,19 @@ inline void raw(OnnxBuilder& b, const std::string& name, int type, const std::ve
   t->set_raw_data(std::string(static_cast<const char*>(data), bytes));
 }
 
+// A classifier x [1,in] -> Gemm (B [out,in] transposed, every bias `bias`) -> y [1,out], the
+// weights (i % period - period / 2) * step: the shape of the channel-band tests.
+inline std::vector<uint8_t> gemm_classifier(int64_t in, int64_t out, int period, float step, float bias) {
+  OnnxBuilder b;
+  b.input("x", {1, in});
+  std::vector<float> w(static_cast<size_t>(in * out));
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % period) - period / 2) * step;
+  b.init("w", {out, in}, w);
+  b.init("bias", {out}, std::vector<float>(static_cast<size_t>(out), bias));
+  onnx::NodeProto& n = b.node("Gemm", {"x", "w", "bias"}, {"y"}, "fc");
+  OnnxBuilder::attr(n, "transB", int64_t{1});
+  b.output("y", {1, out});
+  return b.bytes();
+}
+
 }  // namespace tigris::test

@@ -15,16 +15,7 @@ using namespace tigris;
 
 // x [1,64] -> Gemm (B [512,64] transposed, bias [512]) -> y [1,512].
 compiler::Model classifier() {
-  test::OnnxBuilder b;
-  b.input("x", {1, 64});
-  std::vector<float> w(512 * 64);
-  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 13) - 6) * 0.01f;
-  b.init("w", {512, 64}, w);
-  b.init("bias", {512}, std::vector<float>(512, 0.5f));
-  onnx::NodeProto& n = b.node("Gemm", {"x", "w", "bias"}, {"y"}, "fc");
-  test::OnnxBuilder::attr(n, "transB", int64_t{1});
-  b.output("y", {1, 512});
-  return compiler::load_model_bytes(b.bytes(), "classifier.onnx");
+  return compiler::load_model_bytes(test::gemm_classifier(64, 512, 13, 0.01f, 0.5f), "classifier.onnx");
 }
 
 TEST(OutputChannels, ClassifierFloorIsItsInputRowAndOneColumn) {

@@ -124,7 +124,8 @@ Candidate banded_input_channels(Probe& probe, uint16_t s, const StageBand& b, ui
     c.band.tiles = pk.tiles;
     if (!best.ok || c.cost() < best.cost()) best = c;
   }
-  if (best.ok && b.extent != 0 && probe.plan()->ops[tigris_stage_ops(probe.plan(), &probe.plan()->stages[s])[0]].op_type == TIGRIS_OP_CONV) {
+  if (best.ok &&
+      probe.plan()->ops[tigris_stage_ops(probe.plan(), &probe.plan()->stages[s])[0]].op_type == TIGRIS_OP_CONV) {
     const uint64_t out_bytes = tensor_bytes(g, outputs);
     best.decision = "input-channel bands of " + std::to_string(best.band.rows) + " pixels x " +
                     std::to_string(best.band.cols) + " input channels of a 1x1 Conv (" + std::to_string(R) +

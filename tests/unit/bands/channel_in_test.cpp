@@ -204,7 +204,7 @@ TEST(ChannelIn, Conv1x1BandsEqualWhole) {
         const RunResult r = expect_banded_equals_whole(p, conv_in_inputs(in), what);
         EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_CHANNELS}) << what;
         EXPECT_EQ(r.stats.total_tiles, tiles) << what;
-        EXPECT_EQ(r.stats.loads_bytes, (uint32_t)(P * C * 4)) << what;  // each input element once
+        EXPECT_EQ(r.stats.loads_bytes, (uint32_t)(P * C * 4)) << what;    // each input element once
         EXPECT_EQ(r.stats.spills_bytes, (uint32_t)(P * OC * 4)) << what;  // each output element once
       }
   // Dilation reads nothing on a 1x1 window; a Conv without a bias starts from zero.
@@ -253,7 +253,7 @@ TEST(ChannelIn, Conv1x1RefusalsOfOtherConvs) {
   struct Refused {
     const char* what;
     tigris_spatial_t sp;
-    int32_t out_hw;   // the output's height and width
+    int32_t out_hw;  // the output's height and width
     size_t weights;  // OC x KH x KW x IC/group
   };
   for (const Refused& c : {Refused{"3x3", window(3, 3, 1, 1, 1, 1, 1, 1), 6, 4 * 9 * 4},
@@ -270,10 +270,10 @@ TEST(ChannelIn, Conv1x1RefusalsOfOtherConvs) {
     EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS) << c.what;
   }
   // int8: no int32 accumulator is carried between calls.
-  PlanDesc q = conv_in_plan(in, 4, window(1, 1, 1, 1, 0, 0, 0, 0),
-                            record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 2, 0,
-                                   TIGRIS_CHANNELS_MODE_OUTPUT),
-                            TIGRIS_ACT_NONE, true);
+  PlanDesc q =
+      conv_in_plan(in, 4, window(1, 1, 1, 1, 0, 0, 0, 0),
+                   record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 2, 0, TIGRIS_CHANNELS_MODE_OUTPUT),
+                   TIGRIS_ACT_NONE, true);
   load(q, &f);
   ASSERT_EQ(f.err, TIGRIS_OK);
   q.tile_plans[0] = ok.tile_plans[0];

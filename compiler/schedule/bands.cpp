@@ -78,7 +78,8 @@ Candidate banded_2d(Probe& probe, uint16_t s, tigris_band_kind_t kind, const Sta
   return best;
 }
 
-// CHANNELS mode INPUT (a float32 FullyConnected): rows x input columns summed into the
+// CHANNELS mode INPUT (a float32 FullyConnected, or a 1x1 Conv over its pixels: a row block
+// of the output kept instead of the whole): rows x input columns summed into the
 // whole output, which stays in fast memory. For each band height, the widest column band
 // that fits (the runtime's plan_stage_peak: the output and one box); the least costly wins.
 // Every input element is loaded once and the output spilled once, whatever the band.
@@ -123,7 +124,17 @@ Candidate banded_input_channels(Probe& probe, uint16_t s, const StageBand& b, ui
     c.band.tiles = pk.tiles;
     if (!best.ok || c.cost() < best.cost()) best = c;
   }
-  if (best.ok) {
+  if (best.ok &&
+      probe.plan()->ops[tigris_stage_ops(probe.plan(), &probe.plan()->stages[s])[0]].op_type == TIGRIS_OP_CONV) {
+    const uint64_t out_bytes = tensor_bytes(g, outputs);
+    best.decision = "input-channel bands of " + std::to_string(best.band.rows) + " pixels x " +
+                    std::to_string(best.band.cols) + " input channels of a 1x1 Conv (" + std::to_string(R) +
+                    " pixels x " + std::to_string(b.col_extent) +
+                    " input channels; each band reads only its channels of the input and weights and adds their " +
+                    "products to a block of " + std::to_string(best.band.rows) + " output pixels kept in fast " +
+                    "memory, spilled after its last band; the input is loaded once, the output (" +
+                    std::to_string(out_bytes) + " B) spilled once)";
+  } else if (best.ok) {
     const uint64_t out_bytes = tensor_bytes(g, outputs);
     best.decision = "input-channel bands of " + std::to_string(best.band.rows) + " rows x " +
                     std::to_string(best.band.cols) + " input columns (" + std::to_string(R) + " rows x " +

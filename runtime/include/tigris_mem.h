@@ -62,6 +62,11 @@ typedef enum {
  * the [N, K] matrix, packed; its output buffer is the whole output. The op
  * adds those columns' products to the output rows (reduce_first: starting
  * from zero) and, on reduce_last, adds the bias and applies the activation.
+ * A 1x1 Conv's (same fields): its input buffer holds pixels [out_row_start,
+ * out_row_start + out_h) of the [N*H*W, C_in] matrix x channels [chan0, chan0 +
+ * chans), packed; its output buffer only those pixels x every output channel. The
+ * op starts from the bias (reduce_first), adds the channels' products and, on
+ * reduce_last, applies the activation (the Conv kernel's order for one tap).
  * concat_tiled: a Concat banded along its own axis; the output buffer holds
  * units [out_row0, out_row0 + out_h) of that axis of every block of the axes
  * before it, packed; input k's buffer holds, packed the same way, the units of

@@ -4,6 +4,10 @@
 // their products to those output rows (chan_partial; the first column band starts from
 // zero, the last adds the bias and applies the activation). Rows outermost, columns inner.
 // The output is spilled after the last tile. Peak = plan_stage_peak (the record's band).
+// A 1x1 Conv (float32, one group, stride 1, unpadded) is the same product over the matrix
+// [N*H*W, C_in] of its input (box matrix 2: one row per pixel); it keeps only the block of
+// output pixels [r0, r1) in fast memory, spilled into the slow output after its last column
+// band: a row block of the output, not the whole of it.
 #include <string.h>
 
 #include "memory/arena.h"
@@ -15,17 +19,26 @@ namespace tigris_rt {
 
 namespace {
 
+// conv_out: the slow output a 1x1 Conv's row blocks are spilled into (nullptr: a
+// FullyConnected, whose whole output is already allocated and reserved in fast memory).
 tigris_exec_error_t input_channel_tiles(RunContext &ctx, const tigris_plan_t *kplan, uint16_t op_index, uint16_t in,
-                                        const void *src, uint32_t N, uint32_t K, uint32_t rows, uint32_t cols)
+                                        const void *src, uint32_t N, uint32_t K, uint32_t rows, uint32_t cols,
+                                        uint16_t out, void *conv_out, uint32_t out_row_bytes)
 {
     uint32_t tile = 0;
+    const uint8_t matrix = conv_out != nullptr ? 2 : 1;
+    const uint32_t reserved = ctx.mem->fast_reserved;
     for (uint32_t r0 = 0; r0 < N; r0 += rows) {
         const uint32_t r1 = r0 + rows < N ? r0 + rows : N;
+        if (conv_out != nullptr) {  // this row block of the output, kept across its column bands
+            if (mem_alloc_fast(ctx.mem, out, (r1 - r0) * out_row_bytes) != TIGRIS_MEM_OK) return TIGRIS_EXEC_ERR_MEM;
+            mem_reserve_fast(ctx.mem);
+        }
         for (uint32_t k0 = 0; k0 < K; k0 += cols, ++tile) {
             const uint32_t k1 = k0 + cols < K ? k0 + cols : K;
             trace_tile_begin(ctx.mem, tile, (int32_t)r0, (int32_t)r1);
             ctx.mem->tensor_ptrs[in] = (void *)src;
-            const MemBox box{(int32_t)r0, (int32_t)r1, 0, 1, (int32_t)k0, (int32_t)k1, 1};
+            const MemBox box{(int32_t)r0, (int32_t)r1, 0, 1, (int32_t)k0, (int32_t)k1, matrix};
             tigris_exec_error_t rc =
                 mem_load_box(ctx.mem, ctx.plan, in, box) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_MEM;
             if (rc == TIGRIS_EXEC_OK) {
@@ -47,6 +60,13 @@ tigris_exec_error_t input_channel_tiles(RunContext &ctx, const tigris_plan_t *kp
             mem_reset_fast(ctx.mem);
             ctx.stats->total_tiles++;
             if (rc != TIGRIS_EXEC_OK) return rc;
+        }
+        if (conv_out != nullptr) {
+            const uint32_t oc = out_row_bytes / (uint32_t)sizeof(float);
+            const MemBox obox{(int32_t)r0, (int32_t)r1, 0, 1, 0, (int32_t)oc, 2};
+            if (mem_spill_box(ctx.mem, ctx.plan, out, conv_out, obox) != TIGRIS_MEM_OK) return TIGRIS_EXEC_ERR_MEM;
+            ctx.mem->fast_reserved = reserved;
+            mem_reset_fast(ctx.mem);
         }
     }
     return TIGRIS_EXEC_OK;
@@ -78,14 +98,27 @@ tigris_exec_error_t run_stage_input_channels(RunContext &ctx, uint16_t s)
         if (!plan_stage_peak(plan, s, TIGRIS_TENSOR_ALIGN, scratch, 2, &peak) || peak.peak > avail)
             rc = TIGRIS_EXEC_ERR_TILE;
     }
-    if (rc == TIGRIS_EXEC_OK && mem_alloc_fast(ctx.mem, out, plan->tensors[out].size_bytes) != TIGRIS_MEM_OK)
-        rc = TIGRIS_EXEC_ERR_MEM;
-    if (rc == TIGRIS_EXEC_OK) {
-        mem_reserve_fast(ctx.mem);
-        rc = input_channel_tiles(ctx, &kplan, op_index, in, src, band.extent, band.col_extent, rows, cols);
+    const tigris_tensor_t &ot = plan->tensors[out];
+    if (op.op_type == TIGRIS_OP_CONV) {
+        // The slow output first; row blocks of it are computed in fast memory and spilled into it.
+        if (rc == TIGRIS_EXEC_OK && mem_alloc_slow(ctx.mem, out, ot.size_bytes) != TIGRIS_MEM_OK)
+            rc = TIGRIS_EXEC_ERR_MEM;
+        void *full = ctx.mem->tensor_ptrs[out];
+        const uint32_t row_bytes = (uint32_t)tigris_tensor_shape(plan, &ot)[ot.ndim - 1] * (uint32_t)sizeof(float);
+        if (rc == TIGRIS_EXEC_OK)
+            rc = input_channel_tiles(ctx, &kplan, op_index, in, src, band.extent, band.col_extent, rows, cols, out,
+                                     full, row_bytes);
+        if (rc == TIGRIS_EXEC_OK) ctx.mem->tensor_ptrs[out] = full;
+    } else {
+        if (rc == TIGRIS_EXEC_OK && mem_alloc_fast(ctx.mem, out, ot.size_bytes) != TIGRIS_MEM_OK)
+            rc = TIGRIS_EXEC_ERR_MEM;
+        if (rc == TIGRIS_EXEC_OK) {
+            mem_reserve_fast(ctx.mem);
+            rc = input_channel_tiles(ctx, &kplan, op_index, in, src, band.extent, band.col_extent, rows, cols, out,
+                                     nullptr, 0);
+        }
+        if (rc == TIGRIS_EXEC_OK && mem_spill(ctx.mem, out, ot.size_bytes) != TIGRIS_MEM_OK) rc = TIGRIS_EXEC_ERR_MEM;
     }
-    if (rc == TIGRIS_EXEC_OK && mem_spill(ctx.mem, out, plan->tensors[out].size_bytes) != TIGRIS_MEM_OK)
-        rc = TIGRIS_EXEC_ERR_MEM;
     if (src != nullptr) ctx.mem->tensor_ptrs[in] = (void *)src;
     if (rc != TIGRIS_EXEC_OK) null_stage_op_outputs(ctx, &st);
     release_stage_fast(ctx);

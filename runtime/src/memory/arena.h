@@ -117,6 +117,8 @@ tigris_mem_error_t mem_spill_rect(tigris_mem_t *mem, const tigris_plan_t *plan, 
 // N x rows x cols x channels (channel bands; a rectangle is the box of every channel).
 // `matrix`: the tensor (any rank >= 2) seen as [dim 0, product of the rest] with one batch
 // and one column (w0 = 0, w1 = 1): rows [h0, h1) x columns [c0, c1) of a matrix stage.
+// `matrix` 2: the tensor seen as [product of every dim but the last, the last] (one row per
+// pixel of an NHWC tensor: a 1x1 Conv's input-channel bands).
 struct MemBox {
     int32_t h0, h1, w0, w1, c0, c1;
     uint8_t matrix;

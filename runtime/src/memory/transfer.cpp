@@ -30,8 +30,9 @@ bool geometry(const tigris_plan_t *plan, uint16_t idx, bool need_rank4, Geometry
     return g->elem != 0;
 }
 
-// A box's geometry: NHWC, or (box.matrix) the tensor as a [dim 0, the rest] matrix of one
-// batch, one column per pixel row and the rest as channels.
+// A box's geometry: NHWC, or (box.matrix 1) the tensor as a [dim 0, the rest] matrix of one
+// batch, one column per pixel row and the rest as channels, or (box.matrix 2) as the matrix
+// [every dim but the last, the last]: one row per pixel (a 1x1 Conv's input-channel bands).
 bool box_geometry(const tigris_plan_t *plan, uint16_t idx, const MemBox &box, Geometry *g)
 {
     if (!box.matrix) return geometry(plan, idx, true, g);
@@ -39,13 +40,15 @@ bool box_geometry(const tigris_plan_t *plan, uint16_t idx, const MemBox &box, Ge
     const tigris_tensor_t *t = &plan->tensors[idx];
     if (t->ndim < 2) return false;
     const int32_t *shape = tigris_tensor_shape(plan, t);
-    uint64_t rest = 1;
+    const uint8_t split = box.matrix == 2 ? (uint8_t)(t->ndim - 1) : (uint8_t)1;
+    uint64_t lead = 1, rest = 1;
     for (uint8_t d = 0; d < t->ndim; ++d) {
         if (shape[d] <= 0) return false;
-        if (d > 0) rest *= (uint64_t)shape[d];
+        if (d < split) lead *= (uint64_t)shape[d];
+        else rest *= (uint64_t)shape[d];
     }
-    if (rest > UINT32_MAX) return false;
-    g->n = 1, g->h = (uint32_t)shape[0], g->w = 1, g->c = (uint32_t)rest;
+    if (rest > UINT32_MAX || lead > INT32_MAX) return false;
+    g->n = 1, g->h = (uint32_t)lead, g->w = 1, g->c = (uint32_t)rest;
     g->elem = tigris_dtype_size(t->dtype);
     return g->elem != 0;
 }

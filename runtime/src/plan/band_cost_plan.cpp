@@ -209,7 +209,8 @@ bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, Cost
         return out->peak != UINT64_MAX;
     }
     if (kind == TIGRIS_BAND_KIND_CHANNELS && band.mode == TIGRIS_CHANNELS_MODE_INPUT) {
-        // Input-channel bands: the whole output and one box of rows x input columns.
+        // Input-channel bands: the output kept (whole, or a 1x1 Conv's row block) and one box
+        // of rows x input columns.
         const tigris_op_t &op = plan->ops[tigris_stage_ops(plan, &st)[0]];
         const tigris_tensor_t &o = plan->tensors[tigris_op_outputs(plan, &op)[0]];
         const tigris_tensor_t &in = plan->tensors[tigris_op_inputs(plan, &op)[0]];
@@ -217,7 +218,11 @@ bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, Cost
         plan_stated_band(plan, s, band.extent, band.col_extent, &rows, &cols);
         const uint64_t elem = tigris_dtype_size(in.dtype);
         out->band = cost_align((uint64_t)rows * cols * elem, align);
-        out->peak = cost_align(o.size_bytes, align) + out->band;
+        // A FullyConnected keeps its whole output; a 1x1 Conv one block of `rows` pixels of it.
+        const uint64_t kept = op.op_type == TIGRIS_OP_CONV
+                                  ? (uint64_t)rows * (uint64_t)tigris_tensor_shape(plan, &o)[o.ndim - 1] * elem
+                                  : o.size_bytes;
+        out->peak = cost_align(kept, align) + out->band;
         const uint64_t tiles = (uint64_t)((band.extent + rows - 1u) / rows) * ((band.col_extent + cols - 1u) / cols);
         out->tiles = tiles > UINT32_MAX ? UINT32_MAX : (uint32_t)tiles;
         return elem != 0;

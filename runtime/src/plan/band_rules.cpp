@@ -404,6 +404,34 @@ bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
     return true;
 }
 
+// A float32 1x1 Conv (one group, stride 1, no padding; dilation reads nothing) is the same
+// product over the matrix [N*H*W, C_in] of its NHWC input: rows are pixels (extent N*H*W),
+// columns input channels; its output is kept a row block at a time (see the executor).
+bool conv1x1_input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, const tigris_op_t *op,
+                                  StageBand *b)
+{
+    const tigris_spatial_t &sp = op->spatial;
+    if (op->num_inputs != 1 || sp.kernel_h != 1 || sp.kernel_w != 1 || sp.stride_h != 1 || sp.stride_w != 1 ||
+        sp.pad_top || sp.pad_bottom || sp.pad_left || sp.pad_right || sp.group > 1)
+        return false;
+    const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
+    if (is_constant(plan, in) || rd_u16(plan->index_pool + s->outputs_off) != out) return false;
+    const tigris_tensor_t &x = plan->tensors[in], &y = plan->tensors[out];
+    if (x.dtype != TIGRIS_DTYPE_FLOAT32 || y.dtype != TIGRIS_DTYPE_FLOAT32 || x.ndim != 4 || y.ndim != 4) return false;
+    for (uint32_t a = 0; a < 3; ++a)
+        if (tensor_dim(plan, in, a) != tensor_dim(plan, out, a)) return false;
+    const uint64_t rows = prod_dims(plan, in, 0, 3), k = (uint64_t)tensor_dim(plan, in, 3);
+    if (rows < 1 || rows > INT32_MAX || k < 1 || k > INT32_MAX || tensor_dim(plan, out, 3) < 1) return false;
+    b->mode = TIGRIS_CHANNELS_MODE_INPUT;
+    b->spatial = 0;
+    b->axis = 0;
+    b->extent = (uint32_t)rows;
+    b->col_extent = (uint32_t)k;
+    b->rank = 2;
+    b->halo = 0;
+    return true;
+}
+
 // Input-channel bands (CHANNELS mode INPUT): one float32 FullyConnected whose output is
 // [N, OC] and whose input (of rank >= 2, dim 0 = N) is read as the matrix [N, K]; weights
 // (and bias) constant. Tiles are rows x input columns; each adds its columns' products to
@@ -414,6 +442,8 @@ bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
 bool input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
     const tigris_op_t *op = single_op(plan, s);
+    if (op && op->op_type == TIGRIS_OP_CONV && s->outputs_count == 1)
+        return conv1x1_input_channels_holds(plan, s, op, b);
     if (!op || op->op_type != TIGRIS_OP_FULLY_CONN || op->num_inputs != 1 || s->outputs_count != 1) return false;
     const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
     if (is_constant(plan, in) || rd_u16(plan->index_pool + s->outputs_off) != out) return false;

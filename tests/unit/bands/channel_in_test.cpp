@@ -157,4 +157,133 @@ TEST(ChannelIn, RecordsInconsistentWithThePlanAreRefused) {
   EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
 }
 
+// ---- 1x1 Conv (float32, one group, stride 1, unpadded): the matrix [N*H*W, C_in] ----
+
+// x [in] NHWC -> Conv (window sp, OC, fused activation) -> y, one stage stated by `rec`; weights
+// and bias whose products round, so a sum in another order would differ.
+PlanDesc conv_in_plan(std::vector<int32_t> in, int32_t OC, tigris_spatial_t sp, const tigris_tile_plan_v11_t& rec,
+                      uint8_t act = TIGRIS_ACT_RELU, bool int8 = false) {
+  PlanDesc p = spatial_plan(SpatialCase{in, TIGRIS_OP_CONV, sp, OC, false, false, int8}, rec);
+  p.ops[0].fused_act = act;
+  if (!int8) {
+    const int32_t icg = in.back() / (sp.group ? sp.group : 1);
+    std::vector<float> w((size_t)OC * sp.kernel_h * sp.kernel_w * icg), b((size_t)OC);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = std::sin(0.37f * (float)i + 0.1f) * 0.731f;
+    for (size_t i = 0; i < b.size(); ++i) b[i] = std::cos(0.9f * (float)i) * 0.413f;
+    p.ops[0].weight = add_weight(p, w);
+    p.ops[0].bias = add_weight(p, b);
+  }
+  return p;
+}
+
+std::vector<Bytes> conv_in_inputs(const std::vector<int32_t>& in) {
+  size_t n = 1;
+  for (int32_t v : in) n *= (size_t)v;
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = std::cos(1.3f * (float)i) * 2.17f - 0.3f;
+  return {float_bytes(v)};
+}
+
+// Widths 1, 2, 3, an odd 5, C - 1 and C (one band) and wider, pixel blocks of 1, 2, 3 and all
+// (N*H*W = 2*3*2 = 12 pixels), with and without an activation: byte for byte the whole Conv.
+TEST(ChannelIn, Conv1x1BandsEqualWhole) {
+  const std::vector<int32_t> in = {2, 3, 2, 11};
+  const int32_t C = 11, OC = 6, P = 12;
+  for (uint8_t act : {TIGRIS_ACT_NONE, TIGRIS_ACT_RELU6})
+    for (uint32_t rows : {1u, 2u, 3u, 5u, 12u})
+      for (uint16_t cols : {1, 2, 3, 5, 10, 11, 20}) {
+        const std::string what = "conv1x1 " + std::to_string(rows) + " pixels x " + std::to_string(cols) +
+                                 " input channels" + (act ? " relu6" : "");
+        const PlanDesc p = conv_in_plan(in, OC, window(1, 1, 1, 1, 0, 0, 0, 0), in_chans(rows, cols), act);
+        const tigris_tile_facts_t& f = p.tile_plans[0].facts;
+        EXPECT_EQ(f.band, TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, TIGRIS_CHANNELS_MODE_INPUT)) << what;
+        EXPECT_EQ(f.original_extent, (uint32_t)P) << what;
+        const uint32_t w = std::min<uint32_t>(cols, C);
+        const uint32_t tiles = ((P + rows - 1) / rows) * ((C + w - 1) / w);
+        EXPECT_EQ(f.num_tiles, tiles) << what;
+        const RunResult r = expect_banded_equals_whole(p, conv_in_inputs(in), what);
+        EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_CHANNELS}) << what;
+        EXPECT_EQ(r.stats.total_tiles, tiles) << what;
+        EXPECT_EQ(r.stats.loads_bytes, (uint32_t)(P * C * 4)) << what;    // each input element once
+        EXPECT_EQ(r.stats.spills_bytes, (uint32_t)(P * OC * 4)) << what;  // each output element once
+      }
+  // Dilation reads nothing on a 1x1 window; a Conv without a bias starts from zero.
+  PlanDesc d = conv_in_plan(in, OC, window(1, 1, 1, 1, 0, 0, 0, 0, 3, 2), in_chans(4, 3));
+  expect_banded_equals_whole(d, conv_in_inputs(in), "dilated 1x1");
+  PlanDesc nb = conv_in_plan(in, OC, window(1, 1, 1, 1, 0, 0, 0, 0), in_chans(4, 3));
+  nb.ops[0].bias = TIGRIS_NONE;
+  expect_banded_equals_whole(nb, conv_in_inputs(in), "1x1 without bias");
+}
+
+// x [1, 7, 7, 32] -> 1x1 Conv (128): a block of 2 pixels of the output (2 x 128 floats =
+// 1024 B) stays in fast memory while bands of 8 input channels (2 x 8 floats = 64 B) are
+// added to it: peak al(1024) + al(64), not the whole output (25088 B); 25 x 4 tiles.
+TEST(ChannelIn, Conv1x1PeakIsARowBlockOfTheOutputAndOneBox) {
+  const std::vector<int32_t> in = {1, 7, 7, 32};
+  PlanDesc p = conv_in_plan(in, 128, window(1, 1, 1, 1, 0, 0, 0, 0), in_chans(2, 8));
+  set_scheduled_peak(p);
+  EXPECT_EQ(p.scheduled_peak, al(2 * 128 * 4) + al(2 * 8 * 4));
+  const RunResult r = run_plan(p, conv_in_inputs(in));
+  ASSERT_EQ(r.rc, TIGRIS_EXEC_OK);
+  EXPECT_EQ(r.fast_peak, p.scheduled_peak);
+  EXPECT_EQ(r.stats.total_tiles, 25u * 4u);
+  EXPECT_EQ(r.stats.loads_bytes, 49u * 32 * 4);
+  EXPECT_EQ(r.stats.spills_bytes, 49u * 128 * 4);
+  // One pixel and one channel: the smallest form, one output pixel and one float.
+  PlanDesc q = conv_in_plan(in, 128, window(1, 1, 1, 1, 0, 0, 0, 0), in_chans(1, 1));
+  set_scheduled_peak(q);
+  EXPECT_EQ(q.scheduled_peak, al(128 * 4) + al(4));
+  const RunResult rq = run_plan(q, conv_in_inputs(in));
+  ASSERT_EQ(rq.rc, TIGRIS_EXEC_OK);
+  EXPECT_EQ(rq.fast_peak, q.scheduled_peak);
+  RunOptions tight;
+  tight.fast = (uint32_t)p.scheduled_peak - 1;
+  EXPECT_NE(run_plan(p, conv_in_inputs(in), tight).rc, TIGRIS_EXEC_OK);
+}
+
+// Mode INPUT is refused on a Conv that is not a float32 1x1, one-group, stride-1, unpadded
+// one: each stated with the facts a 1x1 would have, the loader answers TILE_FACTS.
+TEST(ChannelIn, Conv1x1RefusalsOfOtherConvs) {
+  Loaded f;
+  const std::vector<int32_t> in = {1, 6, 6, 4};
+  const PlanDesc ok = conv_in_plan(in, 4, window(1, 1, 1, 1, 0, 0, 0, 0), in_chans(2, 2));
+  load(ok, &f);
+  ASSERT_EQ(f.err, TIGRIS_OK);
+  // The 1x1's plan, record and facts with another window (its weights and output to match).
+  struct Refused {
+    const char* what;
+    tigris_spatial_t sp;
+    int32_t out_hw;  // the output's height and width
+    size_t weights;  // OC x KH x KW x IC/group
+  };
+  for (const Refused& c : {Refused{"3x3", window(3, 3, 1, 1, 1, 1, 1, 1), 6, 4 * 9 * 4},
+                           Refused{"stride 2", window(1, 1, 2, 2, 0, 0, 0, 0), 3, 4 * 4},
+                           Refused{"padded", window(1, 1, 1, 1, 1, 1, 1, 1), 8, 4 * 4},
+                           Refused{"grouped", window(1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 2), 6, 4 * 2}}) {
+    PlanDesc p = ok;
+    p.ops[0].spatial = c.sp;
+    std::vector<float> w(c.weights);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = 0.25f * (float)(i % 5) - 0.5f;
+    p.ops[0].weight = add_weight(p, w);
+    p.tensors[p.ops[0].outputs[0]].shape = {1, c.out_hw, c.out_hw, 4};
+    load(p, &f);
+    EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS) << c.what;
+  }
+  // int8: no int32 accumulator is carried between calls.
+  PlanDesc q =
+      conv_in_plan(in, 4, window(1, 1, 1, 1, 0, 0, 0, 0),
+                   record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 2, 0, TIGRIS_CHANNELS_MODE_OUTPUT),
+                   TIGRIS_ACT_NONE, true);
+  load(q, &f);
+  ASSERT_EQ(f.err, TIGRIS_OK);
+  q.tile_plans[0] = ok.tile_plans[0];
+  load(q, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+  // A wrong tile count for the 1x1 itself.
+  PlanDesc wrong = ok;
+  wrong.tile_plans[0].facts.num_tiles += 1;
+  load(wrong, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+}
+
 }  // namespace chanin

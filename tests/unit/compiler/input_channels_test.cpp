@@ -71,4 +71,39 @@ TEST(InputChannels, NotChosenWhenTheOutputIsTheLargerSide) {
   EXPECT_EQ(s.stages[0].kind, "output-channel bands");
 }
 
+// A 1x1 Conv 32 -> 128 on a 7x7 map (NCHW in the model, NHWC in the plan) is a
+// FullyConnected over its 49 pixels. Whole it holds 6272 + 25088 bytes; a 2-D tile of one
+// pixel holds 128 + 512; input-channel bands hold one output pixel (512) and one input
+// channel of it (4, rounded to 32): the floor, 544 bytes, in 49 x 32 tiles.
+TEST(InputChannels, Conv1x1FloorIsOneOutputPixelAndOneChannel) {
+  test::OnnxBuilder b;
+  b.input("x", {1, 32, 7, 7});
+  std::vector<float> w(128 * 32);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 13) - 6) * 0.021f;
+  b.init("w", {128, 32, 1, 1}, w);
+  b.init("bias", {128}, std::vector<float>(128, 0.125f));
+  onnx::NodeProto& n = b.node("Conv", {"x", "w", "bias"}, {"y"}, "pw");
+  test::OnnxBuilder::attr(n, "kernel_shape", std::vector<int64_t>{1, 1});
+  b.output("y", {1, 128, 7, 7});
+  compiler::Model m = compiler::load_model_bytes(b.bytes(), "pointwise.onnx");
+  compiler::Budgets budget;
+  budget.fast = 1;
+  compiler::ScheduleResult s = compiler::schedule(m, budget);
+  EXPECT_EQ(s.fast.minimum_for_partition_bytes, 512u + 32u);
+  budget.fast = 512 + 32;
+  compiler::CompileResult r = compiler::compile(m, budget);
+  ASSERT_TRUE(r.ok()) << r.error;
+  const compiler::StageSummary* conv = nullptr;
+  for (const compiler::StageSummary& st : r.schedule.stages)
+    if (st.kind == "input-channel bands") conv = &st;
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->tile_rows, 1u);
+  EXPECT_EQ(conv->tile_cols, 8u);  // 8 floats: 32 bytes
+  EXPECT_EQ(conv->tiles, 49u * 4u);
+  EXPECT_NE(conv->decision.find("input-channel bands of 1 pixels x 8 input channels of a 1x1 Conv"), std::string::npos)
+      << conv->decision;
+  budget.fast = 512 + 32 - 1;  // below the floor
+  EXPECT_FALSE(compiler::compile(m, budget).ok());
+}
+
 }  // namespace inchan

@@ -165,6 +165,7 @@ int conv_layer(const Call &c, ConvLayer *l, bool factors_checked, bool chan_band
     // A channel band: a depthwise one separable (chan_mix 0), a Conv one mixing (chan_mix 1);
     // the reference kernels refuse the other pairings.
     l->chan_band = c.tiled() && c.tile().chan_tiled;
+    if (l->chan_band && c.tile().chan_partial) return kFallback;  // an input-channel band: the reference's
     if (l->chan_band && (!chan_bands || (c.tile().chan_mix != 0) == l->depthwise)) return kFallback;
     if (tigris_rt::kern::spatial_geometry(c, &l->g) || !dims_in_range(l->g) || !tight_window(l->g, &l->win))
         return kFallback;

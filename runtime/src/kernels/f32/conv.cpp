@@ -146,10 +146,46 @@ void depthwise_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x)
     }
 }
 
+// An input-channel band of a 1x1 Conv (chan_partial): pixels [r0, r0 + rows) x input
+// channels [k0, k0 + kc) packed in `in`, their products added to the output block `o` (those
+// pixels x every output channel, packed). conv_pixel's order for one tap: the bias first,
+// then channels 0 up; the partial sum is stored between bands as a float (a store and load
+// round nothing), so the last band leaves conv_pixel's floats, then the activation.
+int conv1x1_partial(const Call &c, const float *in, float *o, const float *w, const float *b)
+{
+    const tigris_tile_ctx_t &t = c.tile();
+    const tigris_tensor_t &x = c.in(0), &y = c.out(0);
+    if (x.ndim != 4 || y.ndim != 4 || t.chan_mix) return -1;
+    const int32_t *xs = c.shape(x), *ys = c.shape(y);
+    const int64_t pixels = (int64_t)xs[0] * xs[1] * xs[2];
+    const int32_t ic = xs[3], oc = ys[3];
+    const int32_t r0 = t.out_row_start, rows = t.out_h, k0 = t.chan0, kc = t.chans;
+    if (r0 < 0 || rows < 1 || r0 + (int64_t)rows > pixels || k0 < 0 || kc < 1 || k0 + kc > ic) return -1;
+    for (int32_t r = 0; r < rows; ++r) {
+        const float *xp = in + (int64_t)r * kc;
+        float *yp = o + (int64_t)r * oc;
+        for (int32_t j = 0; j < oc; ++j) {
+            float acc = t.reduce_first ? (b ? b[j] : 0.0f) : yp[j];
+            const float *wr = w + (int64_t)j * ic + k0;
+            for (int32_t k = 0; k < kc; ++k) acc += xp[k] * wr[k];
+            yp[j] = t.reduce_last ? fused(acc, c.op->fused_act) : acc;
+        }
+    }
+    return 0;
+}
+
 }  // namespace
 
 int conv(const Call &c)
 {
+    if (c.tiled() && c.tile().chan_tiled && c.tile().chan_partial) {
+        if (c.op->op_type != TIGRIS_OP_CONV || (c.op->spatial.group > 1)) return -1;
+        const float *in = reinterpret_cast<const float *>(c.in_ptr(0));
+        float *o = reinterpret_cast<float *>(c.out_ptr(0));
+        const float *w = static_cast<const float *>(c.weight());
+        if (in == nullptr || o == nullptr || w == nullptr) return -1;
+        return conv1x1_partial(c, in, o, w, static_cast<const float *>(c.bias()));
+    }
     ConvArgs a;
     if (kern::spatial_geometry(c, &a.g) != 0) return -1;
     a.in = reinterpret_cast<const float *>(c.in_ptr(0));

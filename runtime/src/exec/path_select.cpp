@@ -71,13 +71,13 @@ tigris_exec_error_t choose_path(const RunContext &ctx, uint16_t s, StagePath *pa
         return control_flow_built() ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_KERNEL;
     }
     // A build without bands (the loader refused chains and tileable records) runs stages whole.
-    if (!bands_built()) return stage->chain_len == 0 && !tigris_stage_tiles(plan, stage).tileable
+    if (!bands_built()) return stage->chain_len == 0 && !tigris_rt::stage_tiles(plan, stage).tileable
                                    ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_TILE;
     if (stage->chain_len >= 2) {
         *path = StagePath::Chain;
         return stage->chain_id == s ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_TILE;  // only a head starts a chain
     }
-    if (!tigris_stage_tiles(plan, stage).tileable) return TIGRIS_EXEC_OK;
+    if (!tigris_rt::stage_tiles(plan, stage).tileable) return TIGRIS_EXEC_OK;
     if (plan->header->version < 11 && !stage_needs_banding(ctx, s)) return TIGRIS_EXEC_OK;
     if (!path_of_kind(tigris_stage_band_kind(plan, stage, nullptr), path)) return TIGRIS_EXEC_ERR_TILE;
     return TIGRIS_EXEC_OK;

@@ -162,7 +162,7 @@ namespace {
 // Pre-v11 tileable records: the stage must have a kind (the executor's decision order).
 tigris_error_t check_legacy_tile_kind(const LoadCtx &c, const tigris_stage_t &s)
 {
-    const tigris_tile_plan_v10_t ch = tigris_stage_tiles(&c.plan, &s);
+    const tigris_tile_plan_v10_t ch = tigris_rt::stage_tiles(&c.plan, &s);
     if (!ch.tileable) return TIGRIS_OK;
     StageBand band;
     if (stage_band(&c.plan, &s, &band) != TIGRIS_BAND_KIND_NONE) return TIGRIS_OK;
@@ -203,7 +203,7 @@ tigris_error_t check_features(const LoadCtx &c)
 {
     for (uint32_t i = 0; i < c.hdr.num_stages && !bands_built(); i++) {
         const tigris_stage_t &s = c.plan.stages[i];
-        if (s.chain_len != 0 || tigris_stage_tiles(&c.plan, &s).tileable) return TIGRIS_ERR_FEATURE_DISABLED;
+        if (s.chain_len != 0 || tigris_rt::stage_tiles(&c.plan, &s).tileable) return TIGRIS_ERR_FEATURE_DISABLED;
     }
     for (uint32_t i = 0; i < c.hdr.num_ops && !control_flow_built(); i++) {
         if (op_is_control_flow(c.plan.ops[i].op_type)) return TIGRIS_ERR_FEATURE_DISABLED;

@@ -4,12 +4,17 @@
 
 #include "plan/band_rules.h"
 
+tigris_tile_plan_v10_t tigris_rt::stage_tiles(const tigris_plan_t *plan, const tigris_stage_t *stage)
+{
+    return tigris_stage_tiles(plan, stage);
+}
+
 extern "C" int tigris_stage_tile_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, tigris_tile_facts_t *out)
 {
     if (out) memset(out, 0, sizeof(*out));
     if (plan == nullptr || plan->header == nullptr || stage == nullptr || out == nullptr) return 0;
     if (stage->chain_len != 0 || tigris_rt::stage_holds_control_flow(plan, stage)) return 0;
-    if (!tigris_stage_tiles(plan, stage).tileable) return 1;  // untiled: all zero
+    if (!tigris_rt::stage_tiles(plan, stage).tileable) return 1;  // untiled: all zero
     tigris_rt::StageBand band;
     if (tigris_rt::stage_band(plan, stage, &band) == TIGRIS_BAND_KIND_NONE) return 0;
     return tigris_rt::band_facts(plan, stage, &band, out) ? 1 : 0;

@@ -66,6 +66,8 @@ tigris_exec_error_t choose_path(const RunContext &ctx, uint16_t s, StagePath *pa
     const tigris_plan_t *plan = ctx.plan;
     const tigris_stage_t *stage = &plan->stages[s];
     *path = StagePath::Normal;
+    // A build without weight blocks (the loader refused them) has no way to place a block.
+    if (!weight_blocks_built() && plan->weight_blocks != nullptr) return TIGRIS_EXEC_ERR_KERNEL;
     if (stage_holds_control_flow(plan, stage)) {
         *path = StagePath::Control;
         return control_flow_built() ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_KERNEL;

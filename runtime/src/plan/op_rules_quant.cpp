@@ -68,7 +68,7 @@ float scale_of(const OpView &v, const tigris_tensor_t &t)
 
 constexpr bool activation_row(uint8_t code)
 {
-    return ops::op_info(code) != nullptr && ops::op_info(code)->family == ops::Family::kActivation;
+    return code >= 1u && code <= ops::kOpCount && ops::kOpDefs[code - 1u].family == ops::Family::kActivation;
 }
 
 bool derived_factors_ok(const OpView &v)

@@ -61,6 +61,7 @@ TEST_F(CodegenCli, HeaderCommentStatesThePlan) {
   EXPECT_NE(s.find("-DTIGRIS_NO_CONTROL_FLOW"), std::string::npos);
   // No WEIGHT_BLOCKS section: nor the block placement and the LZ4 decoder.
   EXPECT_NE(s.find("-DTIGRIS_NO_WEIGHT_BLOCKS"), std::string::npos);
+  EXPECT_NE(s.find("-DTIGRIS_NO_STATE"), std::string::npos);  // no state entry
 }
 
 TEST_F(CodegenCli, TrimKeepsTheWeightBlocksOfAPlanWithThem) {

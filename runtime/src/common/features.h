@@ -38,4 +38,15 @@ constexpr bool weight_blocks_built()
 #endif
 }
 
+// TIGRIS_NO_STATE: no state entry (no variable kept across invocations). Leaves out binding
+// the caller's state buffer and copying it back.
+constexpr bool state_built()
+{
+#ifdef TIGRIS_NO_STATE
+    return false;
+#else
+    return true;
+#endif
+}
+
 }  // namespace tigris_rt

@@ -62,6 +62,8 @@ tigris_error_t check_stage_records(LoadCtx &c)
 
 tigris_error_t check_state_entries(LoadCtx &c)
 {
+    // A build without state (TIGRIS_NO_STATE) refuses a plan with state entries.
+    if (!state_built()) return c.plan.num_state != 0 ? TIGRIS_ERR_FEATURE_DISABLED : TIGRIS_OK;
     const uint32_t values_from = 8u + (uint32_t)c.plan.num_state * sizeof(tigris_state_entry_t);
     for (uint32_t i = 0; i < c.plan.num_state; i++) {
         const tigris_state_entry_t &e = c.plan.state_entries[i];

@@ -1,6 +1,6 @@
-// FEATURE_DISABLED: this suite's loader is built without bands, control flow and weight blocks
-// (TIGRIS_NO_BANDS, TIGRIS_NO_CONTROL_FLOW, TIGRIS_NO_WEIGHT_BLOCKS, as `tigris codegen` writes
-// them for a plan that uses none). A plan needing either is refused and the caller's plan left all zero; the
+// FEATURE_DISABLED: this suite's loader is built without bands, control flow, weight blocks and
+// state (TIGRIS_NO_BANDS, TIGRIS_NO_CONTROL_FLOW, TIGRIS_NO_WEIGHT_BLOCKS, TIGRIS_NO_STATE, as
+// `tigris codegen` writes them for a plan that uses none). A plan needing either is refused and the caller's plan left all zero; the
 // same plans load on the whole runtime (tests/unit/loader/feature_plans_test.cpp).
 #include "unit/loader/feature_plans.h"
 
@@ -52,6 +52,12 @@ TEST(NoFeatures, WeightBlocksAreRefused) {
   EXPECT_TRUE(all_zero(r.plan));
   p.compression = TIGRIS_COMPRESSION_NONE;  // stored blocks are blocks too
   EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_FEATURE_DISABLED);
+}
+
+TEST(NoFeatures, StateIsRefused) {
+  Loaded r = load(write_plan(state_plan()));
+  EXPECT_EQ(r.err, TIGRIS_ERR_FEATURE_DISABLED);
+  EXPECT_TRUE(all_zero(r.plan));
 }
 
 TEST(NoFeatures, TheErrorHasItsOwnText) {

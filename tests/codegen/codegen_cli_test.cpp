@@ -59,6 +59,25 @@ TEST_F(CodegenCli, HeaderCommentStatesThePlan) {
   // No chain, no tileable record and no If / While: the band and control-flow machinery goes too.
   EXPECT_NE(s.find("-DTIGRIS_NO_BANDS"), std::string::npos);
   EXPECT_NE(s.find("-DTIGRIS_NO_CONTROL_FLOW"), std::string::npos);
+  // No WEIGHT_BLOCKS section: nor the block placement and the LZ4 decoder.
+  EXPECT_NE(s.find("-DTIGRIS_NO_WEIGHT_BLOCKS"), std::string::npos);
+  EXPECT_NE(s.find("-DTIGRIS_NO_STATE"), std::string::npos);  // no state entry
+}
+
+TEST_F(CodegenCli, TrimKeepsTheWeightBlocksOfAPlanWithThem) {
+  auto p = conv_relu_plan();
+  p.version = 9;
+  tigris_tile_plan_v11_t t{};
+  p.tile_plans = {t};
+  p.stages[1].tile_plan = 0;
+  p.compression = TIGRIS_COMPRESSION_LZ4;
+  p.weight_blocks = {WeightBlockDesc{0, 0, 2}};
+  write_bytes(dir.file("blocks.tgrs"), write_plan(p));
+  const CliResult r = codegen({"blocks.tgrs", "-o", "blocks.c"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string s = text("blocks.c");
+  EXPECT_EQ(s.find("-DTIGRIS_NO_WEIGHT_BLOCKS"), std::string::npos) << s;
+  EXPECT_NE(s.find("-DTIGRIS_NO_BANDS"), std::string::npos);
 }
 
 TEST_F(CodegenCli, TrimKeepsTheBandsOfABandedPlan) {

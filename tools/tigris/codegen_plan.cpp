@@ -114,7 +114,7 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
   if (!float32) p.unused_family_defines.push_back("-DTIGRIS_NO_KERNEL_FLOAT32");
   if (!int16) p.unused_family_defines.push_back("-DTIGRIS_NO_KERNEL_INT16");
   // Runtime features (common/features.h): bands for a plan with no chain and no tileable
-  // record, control flow for one with no If / While.
+  // record, control flow for one with no If / While, weight blocks for one without the section, state for one without state entries.
   bool banded = false, control_flow = false;
   for (uint32_t s = 0; s < h.num_stages; ++s)
     banded = banded || plan.stages[s].chain_len != 0 || tigris_stage_tiles(&plan, &plan.stages[s]).tileable;
@@ -122,6 +122,8 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
     control_flow = control_flow || plan.ops[i].op_type == TIGRIS_OP_IF || plan.ops[i].op_type == TIGRIS_OP_WHILE;
   if (!banded) p.unused_family_defines.push_back("-DTIGRIS_NO_BANDS");
   if (!control_flow) p.unused_family_defines.push_back("-DTIGRIS_NO_CONTROL_FLOW");
+  if (plan.weight_blocks == nullptr) p.unused_family_defines.push_back("-DTIGRIS_NO_WEIGHT_BLOCKS");
+  if (plan.num_state == 0) p.unused_family_defines.push_back("-DTIGRIS_NO_STATE");
   p.subgraphs = plan.num_subgraphs;
   p.subgraph_depth = plan.subgraph_depth;
   for (uint32_t i = 0; i < h.num_model_inputs; ++i) p.inputs.push_back(iface_of(plan, plan.model_inputs[i]));

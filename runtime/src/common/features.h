@@ -27,4 +27,26 @@ constexpr bool control_flow_built()
 #endif
 }
 
+// TIGRIS_NO_WEIGHT_BLOCKS: no WEIGHT_BLOCKS section (every weight read in place from the
+// blob). Leaves out the per-stage block placement, the LZ4 decoder and the block coverage check.
+constexpr bool weight_blocks_built()
+{
+#ifdef TIGRIS_NO_WEIGHT_BLOCKS
+    return false;
+#else
+    return true;
+#endif
+}
+
+// TIGRIS_NO_STATE: no state entry (no variable kept across invocations). Leaves out binding
+// the caller's state buffer and copying it back.
+constexpr bool state_built()
+{
+#ifdef TIGRIS_NO_STATE
+    return false;
+#else
+    return true;
+#endif
+}
+
 }  // namespace tigris_rt

@@ -2,6 +2,7 @@
 // check, state binding, and the epilogue that restores the caller's arena on every exit.
 #include <string.h>
 
+#include "common/features.h"
 #include "exec/exec_internal.h"
 #include "iface/in_place.h"
 #include "memory/arena.h"
@@ -36,6 +37,7 @@ tigris_exec_error_t check_arguments(const Request &r, WorkspaceCounts *counts)
     if (!workspace_counts(r.plan, counts) || r.workspace_size < workspace_bytes(*counts))
         return TIGRIS_EXEC_ERR_WORKSPACE;
     if (plan_has_state(r.plan)) {
+        if (!state_built()) return TIGRIS_EXEC_ERR_STATE;  // TIGRIS_NO_STATE: the loader refused it
         if (!r.state_entry || r.state == nullptr || r.state_size < tigris_state_required(r.plan))
             return TIGRIS_EXEC_ERR_STATE;
     }
@@ -124,9 +126,9 @@ tigris_exec_error_t execute(const Request &r)
     mem->stats = stats;
     stats->slow_peak = mem->slow_used;
 
-    if (plan_has_state(r.plan)) rc = bind_state(ctx, (const uint8_t *)r.state);
+    if (state_built() && plan_has_state(r.plan)) rc = bind_state(ctx, (const uint8_t *)r.state);
     if (rc == TIGRIS_EXEC_OK) rc = run_stages(ctx);
-    if (rc == TIGRIS_EXEC_OK && plan_has_state(r.plan)) rc = copy_state_back(ctx, (uint8_t *)r.state);
+    if (rc == TIGRIS_EXEC_OK && state_built() && plan_has_state(r.plan)) rc = copy_state_back(ctx, (uint8_t *)r.state);
 
     drop_fast_pointers(ctx, ctx.in_place && rc == TIGRIS_EXEC_OK);
     if (ctx.in_place) {

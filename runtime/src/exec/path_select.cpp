@@ -66,18 +66,20 @@ tigris_exec_error_t choose_path(const RunContext &ctx, uint16_t s, StagePath *pa
     const tigris_plan_t *plan = ctx.plan;
     const tigris_stage_t *stage = &plan->stages[s];
     *path = StagePath::Normal;
+    // A build without weight blocks (the loader refused them) has no way to place a block.
+    if (!weight_blocks_built() && plan->weight_blocks != nullptr) return TIGRIS_EXEC_ERR_KERNEL;
     if (stage_holds_control_flow(plan, stage)) {
         *path = StagePath::Control;
         return control_flow_built() ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_KERNEL;
     }
     // A build without bands (the loader refused chains and tileable records) runs stages whole.
-    if (!bands_built()) return stage->chain_len == 0 && !tigris_stage_tiles(plan, stage).tileable
+    if (!bands_built()) return stage->chain_len == 0 && !tigris_rt::stage_tiles(plan, stage).tileable
                                    ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_TILE;
     if (stage->chain_len >= 2) {
         *path = StagePath::Chain;
         return stage->chain_id == s ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_TILE;  // only a head starts a chain
     }
-    if (!tigris_stage_tiles(plan, stage).tileable) return TIGRIS_EXEC_OK;
+    if (!tigris_rt::stage_tiles(plan, stage).tileable) return TIGRIS_EXEC_OK;
     if (plan->header->version < 11 && !stage_needs_banding(ctx, s)) return TIGRIS_EXEC_OK;
     if (!path_of_kind(tigris_stage_band_kind(plan, stage, nullptr), path)) return TIGRIS_EXEC_ERR_TILE;
     return TIGRIS_EXEC_OK;

@@ -38,7 +38,7 @@ bool transpose_layout(const tigris_plan_t *plan, const tigris_stage_t &st, const
                       const int32_t *d, uint32_t e, Layout *l)
 {
     const uint32_t R = prod(d, 1, perm[1]), C = prod(d, perm[1], len);
-    const tigris_tile_plan_v10_t ch = tigris_stage_tiles(plan, &st);
+    const tigris_tile_plan_v10_t ch = tigris_rt::stage_tiles(plan, &st);
     const bool columns = plan->header->version >= 9 ? (ch.flags & TIGRIS_TILE_BAND_ON_COLUMNS) != 0 : C > R;
     l->outer = l->rows = l->cols = l->block = 1;
     if (columns) {  // gather [R, band] columns, write [band, R] contiguous rows

@@ -1,6 +1,7 @@
 // Compressed (or stored) weight blocks: decoded into fast memory for the stage that owns them.
 #include <string.h>
 
+#include "common/features.h"
 #include "exec/exec_internal.h"
 #include "iface/in_place.h"
 #include "lz4/lz4_block.h"
@@ -11,7 +12,8 @@ namespace tigris_rt {
 
 const tigris_weight_block_t *stage_weight_block(const tigris_plan_t *plan, uint16_t s)
 {
-    if (plan->weight_blocks == nullptr) return nullptr;
+    // TIGRIS_NO_WEIGHT_BLOCKS: the loader refused a plan with blocks (FEATURE_DISABLED).
+    if (!weight_blocks_built() || plan->weight_blocks == nullptr) return nullptr;
     for (uint16_t i = 0; i < plan->num_weight_blocks; ++i)
         if (plan->weight_blocks[i].stage_idx == s) return &plan->weight_blocks[i];  // one block per stage
     return nullptr;

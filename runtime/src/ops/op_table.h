@@ -717,10 +717,11 @@ static_assert(rows_in_opcode_order(), "kOpDefs: one row per opcode, from 1, in o
 static_assert(kOpCount == TIGRIS_OP_TYPE_MAX, "kOpDefs: a row for every opcode up to TIGRIS_OP_TYPE_MAX");
 
 // What the runtime reads of a row: everything but the names, so the device's copy is constant
-// data without pointers (flash, no relocations).
+// data without pointers (flash, no relocations). 20 bytes a row: the kernel dtypes' bits (dtype
+// codes up to 15) fit 16 bits (kOpDefs_fit_rows checks it).
 struct OpInfo {
-    uint32_t f32_dtypes;
     uint32_t attrs;
+    uint16_t f32_dtypes;
     uint16_t band;
     uint8_t code;
     Family family;
@@ -744,11 +745,19 @@ constexpr OpInfoTable runtime_rows()
     OpInfoTable t{};
     for (uint32_t i = 0; i < kOpCount; ++i) {
         const OpDef &d = kOpDefs[i];
-        t.rows[i] = OpInfo{d.f32_dtypes, d.attrs,  d.band, d.code, d.family, d.f32,   d.s8,
-                           d.s16,        d.dtypes, d.q8,   d.rule, d.traits, d.accel, d.lowering};
+        t.rows[i] = OpInfo{d.attrs, (uint16_t)d.f32_dtypes, d.band, d.code,   d.family, d.f32,   d.s8,
+                           d.s16,   d.dtypes,               d.q8,   d.rule,   d.traits, d.accel, d.lowering};
     }
     return t;
 }
+constexpr bool kOpDefs_fit_rows()
+{
+    for (uint32_t i = 0; i < kOpCount; ++i)
+        if (kOpDefs[i].f32_dtypes > 0xFFFFu) return false;
+    return true;
+}
+static_assert(kOpDefs_fit_rows(), "OpInfo::f32_dtypes: a dtype code above 15");
+static_assert(sizeof(OpInfo) == 20, "OpInfo: 20 bytes a row");
 inline constexpr OpInfoTable kOpTable = runtime_rows();
 
 // The row of an opcode, or nullptr (0, 255 and undefined codes).

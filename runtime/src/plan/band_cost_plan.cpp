@@ -153,7 +153,7 @@ void plan_stated_band(const tigris_plan_t *plan, uint16_t s, uint32_t extent, ui
     if (st.chain_len >= 2) {
         r = st.chain_tile_h;
     } else {
-        const tigris_tile_plan_v10_t ch = tigris_stage_tiles(plan, &st);
+        const tigris_tile_plan_v10_t ch = tigris_rt::stage_tiles(plan, &st);
         r = ch.tile_extent_wide;
         w = ch.tile_width;
     }

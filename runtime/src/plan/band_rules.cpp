@@ -126,7 +126,7 @@ bool transpose_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBa
     } else {
         return false;
     }
-    const tigris_tile_plan_v10_t ch = tigris_stage_tiles(plan, s);
+    const tigris_tile_plan_v10_t ch = tigris_rt::stage_tiles(plan, s);
     const bool columns = plan->header->version >= 9 ? (ch.flags & TIGRIS_TILE_BAND_ON_COLUMNS) != 0 : cols > rows;
     b->extent = (uint32_t)(columns ? cols : rows);
     b->axis = columns ? col_axis : row_axis;
@@ -718,7 +718,7 @@ bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tig
     StageBand b;
     memset(&b, 0, sizeof(b));
     b.spatial = -1;
-    const tigris_tile_plan_v10_t ch = tigris_stage_tiles(plan, stage);
+    const tigris_tile_plan_v10_t ch = tigris_rt::stage_tiles(plan, stage);
     const uint8_t want_axis = kind == TIGRIS_BAND_KIND_HW ? TIGRIS_TILE_AXIS_HW : TIGRIS_TILE_AXIS_HEIGHT;
     if (record_axis(plan, &ch) != want_axis) return false;
     // Input-channel bands are asked for (a record stating mode INPUT, or the scheduler's
@@ -738,7 +738,7 @@ namespace {
 
 bool bandable_stage(const tigris_plan_t *plan, const tigris_stage_t *stage)
 {
-    return stage->chain_len == 0 && tigris_stage_tiles(plan, stage).tileable && stage->ops_count != 0 &&
+    return stage->chain_len == 0 && tigris_rt::stage_tiles(plan, stage).tileable && stage->ops_count != 0 &&
            !stage_holds_control_flow(plan, stage);
 }
 
@@ -774,7 +774,7 @@ tigris_band_kind_t stage_band(const tigris_plan_t *plan, const tigris_stage_t *s
 
 bool band_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, const StageBand *b, tigris_tile_facts_t *out)
 {
-    const tigris_tile_plan_v10_t ch = tigris_stage_tiles(plan, stage);
+    const tigris_tile_plan_v10_t ch = tigris_rt::stage_tiles(plan, stage);
     memset(out, 0, sizeof(*out));
     if (b->extent == 0) return false;
     uint32_t band = ch.tile_extent_wide;

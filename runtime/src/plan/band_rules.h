@@ -139,6 +139,10 @@ bool band_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, const St
 // The record axis with the schema-4 rule applied (a tileable v4 record bands the height).
 uint8_t record_axis(const tigris_plan_t *plan, const tigris_tile_plan_v10_t *choices);
 
+// tigris_stage_tiles (tigris.h) out of line: the runtime's one copy of that inline function,
+// which every translation unit calling it would otherwise carry (plan_helpers.cpp).
+tigris_tile_plan_v10_t stage_tiles(const tigris_plan_t *plan, const tigris_stage_t *stage);
+
 // True when a stage holds an If or While op.
 bool stage_holds_control_flow(const tigris_plan_t *plan, const tigris_stage_t *stage);
 

@@ -62,6 +62,8 @@ tigris_error_t check_stage_records(LoadCtx &c)
 
 tigris_error_t check_state_entries(LoadCtx &c)
 {
+    // A build without state (TIGRIS_NO_STATE) refuses a plan with state entries.
+    if (!state_built()) return c.plan.num_state != 0 ? TIGRIS_ERR_FEATURE_DISABLED : TIGRIS_OK;
     const uint32_t values_from = 8u + (uint32_t)c.plan.num_state * sizeof(tigris_state_entry_t);
     for (uint32_t i = 0; i < c.plan.num_state; i++) {
         const tigris_state_entry_t &e = c.plan.state_entries[i];
@@ -162,7 +164,7 @@ namespace {
 // Pre-v11 tileable records: the stage must have a kind (the executor's decision order).
 tigris_error_t check_legacy_tile_kind(const LoadCtx &c, const tigris_stage_t &s)
 {
-    const tigris_tile_plan_v10_t ch = tigris_stage_tiles(&c.plan, &s);
+    const tigris_tile_plan_v10_t ch = tigris_rt::stage_tiles(&c.plan, &s);
     if (!ch.tileable) return TIGRIS_OK;
     StageBand band;
     if (stage_band(&c.plan, &s, &band) != TIGRIS_BAND_KIND_NONE) return TIGRIS_OK;
@@ -198,12 +200,14 @@ bool chained_ops_ok(const LoadCtx &c, const tigris_stage_t &s)
 }
 
 // A build without bands (TIGRIS_NO_BANDS) runs every stage whole: a chain or a tileable
-// record is a feature it left out. A build without control flow refuses If / While.
+// record is a feature it left out. A build without control flow refuses If / While, one
+// without weight blocks a WEIGHT_BLOCKS section (step 22 read it).
 tigris_error_t check_features(const LoadCtx &c)
 {
+    if (!weight_blocks_built() && c.plan.weight_blocks != nullptr) return TIGRIS_ERR_FEATURE_DISABLED;
     for (uint32_t i = 0; i < c.hdr.num_stages && !bands_built(); i++) {
         const tigris_stage_t &s = c.plan.stages[i];
-        if (s.chain_len != 0 || tigris_stage_tiles(&c.plan, &s).tileable) return TIGRIS_ERR_FEATURE_DISABLED;
+        if (s.chain_len != 0 || tigris_rt::stage_tiles(&c.plan, &s).tileable) return TIGRIS_ERR_FEATURE_DISABLED;
     }
     for (uint32_t i = 0; i < c.hdr.num_ops && !control_flow_built(); i++) {
         if (op_is_control_flow(c.plan.ops[i].op_type)) return TIGRIS_ERR_FEATURE_DISABLED;

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "common/features.h"
 #include "plan/loader_ctx.h"
 
 namespace tigris_rt {
@@ -121,7 +122,8 @@ tigris_error_t check_weights(LoadCtx &c)
 
 tigris_error_t check_block_coverage(LoadCtx &c)
 {
-    if (c.plan.weight_blocks == nullptr) return TIGRIS_OK;
+    // A build without weight blocks refused a plan with them at step 25 (check_features).
+    if (!weight_blocks_built() || c.plan.weight_blocks == nullptr) return TIGRIS_OK;
     uint32_t cursor = 0;
     for (uint32_t s = 0; s < c.hdr.num_stages; s++) {
         const tigris_weight_block_t *b = nullptr;

@@ -146,6 +146,9 @@ tigris_error_t check_operator(const tigris_plan_t *plan, uint16_t op_index)
     if (int8_op && !check_quant(v)) return TIGRIS_ERR_BAD_OPERATOR;
     bool int16_op = op->num_inputs > 0 && op_kernel_dtype(plan, op) == TIGRIS_DTYPE_INT16 &&
                     tigris_tensor_quant(plan, &v.in(0)) != nullptr;
+    // A build without the int16 kernels (TIGRIS_NO_KERNEL_INT16) refuses a quantized int16
+    // op here, as check_kernels (step 32) would, and links no int16 rule.
+    if (int16_op && !int16_built()) return TIGRIS_ERR_KERNEL_DISABLED;
     if (int16_op && !check_quant16(v)) return TIGRIS_ERR_BAD_OPERATOR;
     return TIGRIS_OK;
 }

@@ -1,5 +1,6 @@
 // int8 additions to the operator rules, for ops whose kernel dtype is quantized int8
 // (docs/operators.md §1). Owned with the int8 kernels: extend here, not in the float rules.
+#include "kernels/kernel_set.h"
 #include "kernels/s8/s8_exact_real.h"
 #include "kernels/s8/s8_fixed_point.h"
 #include "kernels/s8/s8_params.h"
@@ -65,6 +66,11 @@ float scale_of(const OpView &v, const tigris_tensor_t &t)
     return q != nullptr ? q->scale : 0.0f;
 }
 
+constexpr bool activation_row(uint8_t code)
+{
+    return code >= 1u && code <= ops::kOpCount && ops::kOpDefs[code - 1u].family == ops::Family::kActivation;
+}
+
 bool derived_factors_ok(const OpView &v)
 {
     using tigris_s8::exact_div;
@@ -85,6 +91,12 @@ bool derived_factors_ok(const OpView &v)
     if (quantized_inputs >= 2 && so != 0.0f &&
         !real_factor_ok(exact_div(tigris_s8::exact_mul(exact_of(in_scales[0]), exact_of(in_scales[1])), exact_of(so))))
         return false;
+    // The fixed scalings below belong to activation ops: a build without them refused those
+    // ops before (check_operator: TIGRIS_ERR_KERNEL_DISABLED), so it leaves the cases out.
+    static_assert(activation_row(TIGRIS_OP_SIGMOID) && activation_row(TIGRIS_OP_TANH) &&
+                      activation_row(TIGRIS_OP_HARDSWISH) && activation_row(TIGRIS_OP_LEAKY_RELU),
+                  "derived_factors_ok: the ops of its switch are activations");
+    if (!family_built(ops::Family::kActivation)) return true;
     const float s0 = scale_of(v, v.in(0));
     switch (v.op->op_type) {
     case TIGRIS_OP_SIGMOID:

@@ -2,14 +2,20 @@
 // work), compressed-weight room and the fast-arena requirement.
 #include <string.h>
 
+#include "common/features.h"
 #include "plan/band_rules.h"
+
+tigris_tile_plan_v10_t tigris_rt::stage_tiles(const tigris_plan_t *plan, const tigris_stage_t *stage)
+{
+    return tigris_stage_tiles(plan, stage);
+}
 
 extern "C" int tigris_stage_tile_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, tigris_tile_facts_t *out)
 {
     if (out) memset(out, 0, sizeof(*out));
     if (plan == nullptr || plan->header == nullptr || stage == nullptr || out == nullptr) return 0;
     if (stage->chain_len != 0 || tigris_rt::stage_holds_control_flow(plan, stage)) return 0;
-    if (!tigris_stage_tiles(plan, stage).tileable) return 1;  // untiled: all zero
+    if (!tigris_rt::stage_tiles(plan, stage).tileable) return 1;  // untiled: all zero
     tigris_rt::StageBand band;
     if (tigris_rt::stage_band(plan, stage, &band) == TIGRIS_BAND_KIND_NONE) return 0;
     return tigris_rt::band_facts(plan, stage, &band, out) ? 1 : 0;
@@ -59,6 +65,8 @@ const tigris_weight_block_t *stage_block(const tigris_plan_t *plan, uint32_t s)
 
 extern "C" uint32_t tigris_weight_decompression_overhead(const tigris_plan_t *plan)
 {
+    // TIGRIS_NO_WEIGHT_BLOCKS: this build loads no plan with blocks, so it never decodes one.
+    if (!tigris_rt::weight_blocks_built()) return 0;
     if (plan == nullptr || plan->header == nullptr || plan->weight_blocks == nullptr) return 0;
     uint32_t worst = 0;
     for (uint32_t i = 0; i < plan->num_weight_blocks; i++) {  // a standalone stage's block

@@ -23,6 +23,14 @@ inline PlanDesc chained_conv_relu() {
   return p;
 }
 
+// conv_relu with a state tensor s (its entry: 16 bytes, not written back).
+inline PlanDesc state_plan() {
+  PlanDesc p = conv_relu();
+  p.tensors.push_back(tensor("s", {4}, TIGRIS_TENSOR_STATE));
+  p.state = {StateDesc{3, TIGRIS_NONE, 0, std::vector<uint8_t>(16, 1)}};
+  return p;
+}
+
 // c (bool) -> If(then: relu, else: neg) of v -> o; the main graph is stage 0.
 inline PlanDesc if_plan() {
   PlanDesc d;

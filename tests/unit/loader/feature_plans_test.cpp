@@ -19,6 +19,10 @@ TEST(FeaturePlans, TheWholeRuntimeLoadsThem) {
   Loaded flow = load(flow_bytes);
   ASSERT_EQ(flow.err, TIGRIS_OK) << tigris_error_str(flow.err);
   EXPECT_EQ(flow.plan.subgraph_depth, 1);
+  const Bytes state_bytes = write_plan(state_plan());
+  Loaded state = load(state_bytes);
+  ASSERT_EQ(state.err, TIGRIS_OK) << tigris_error_str(state.err);
+  EXPECT_EQ(state.plan.num_state, 1);
 }
 
 }  // namespace

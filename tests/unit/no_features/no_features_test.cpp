@@ -1,6 +1,6 @@
-// FEATURE_DISABLED: this suite's loader is built without bands and without control flow
-// (TIGRIS_NO_BANDS, TIGRIS_NO_CONTROL_FLOW, as `tigris codegen` writes them for a plan that
-// uses neither). A plan needing either is refused and the caller's plan left all zero; the
+// FEATURE_DISABLED: this suite's loader is built without bands, control flow, weight blocks and
+// state (TIGRIS_NO_BANDS, TIGRIS_NO_CONTROL_FLOW, TIGRIS_NO_WEIGHT_BLOCKS, TIGRIS_NO_STATE, as
+// `tigris codegen` writes them for a plan that uses none). A plan needing either is refused and the caller's plan left all zero; the
 // same plans load on the whole runtime (tests/unit/loader/feature_plans_test.cpp).
 #include "unit/loader/feature_plans.h"
 
@@ -34,6 +34,28 @@ TEST(NoFeatures, AChainIsRefused) {
 
 TEST(NoFeatures, ControlFlowIsRefused) {
   Loaded r = load(write_plan(if_plan()));
+  EXPECT_EQ(r.err, TIGRIS_ERR_FEATURE_DISABLED);
+  EXPECT_TRUE(all_zero(r.plan));
+}
+
+// The plan of LoaderExposure.OlderSchemasAndCompressedWeights (loads on the whole runtime).
+TEST(NoFeatures, WeightBlocksAreRefused) {
+  PlanDesc p = conv_relu();
+  p.version = 9;
+  tigris_tile_plan_v11_t t{};
+  p.tile_plans = {t};
+  p.stages[1].tile_plan = 0;
+  p.compression = TIGRIS_COMPRESSION_LZ4;
+  p.weight_blocks = {WeightBlockDesc{0, 0, 2}};
+  Loaded r = load(write_plan(p));
+  EXPECT_EQ(r.err, TIGRIS_ERR_FEATURE_DISABLED);
+  EXPECT_TRUE(all_zero(r.plan));
+  p.compression = TIGRIS_COMPRESSION_NONE;  // stored blocks are blocks too
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_FEATURE_DISABLED);
+}
+
+TEST(NoFeatures, StateIsRefused) {
+  Loaded r = load(write_plan(state_plan()));
   EXPECT_EQ(r.err, TIGRIS_ERR_FEATURE_DISABLED);
   EXPECT_TRUE(all_zero(r.plan));
 }

@@ -1,6 +1,7 @@
 // A valid plan exposes exactly the tables it holds (pointers located independently from
 // the directory); arena helpers: compressed-weight room (chains included) and the fast
 // arena requirement (saturating).
+#include "feature_plans.h"
 #include "loader_fixture.h"
 
 using namespace lf;
@@ -74,14 +75,7 @@ TEST(LoaderExposure, Schema11PlanTables) {
 }
 
 TEST(LoaderExposure, OlderSchemasAndCompressedWeights) {
-  PlanDesc d = conv_relu();
-  d.version = 9;
-  tigris_tile_plan_v11_t t{};
-  d.tile_plans = {t};
-  d.stages[1].tile_plan = 0;
-  d.compression = TIGRIS_COMPRESSION_LZ4;
-  d.weight_blocks = {WeightBlockDesc{0, 0, 2}};
-  Bytes b = write_plan(d);
+  Bytes b = write_plan(weight_block_plan());
   tigris_plan_t p;
   ASSERT_EQ(tigris_plan_load(b.data(), static_cast<uint32_t>(b.size()), &p), TIGRIS_OK);
   EXPECT_EQ(p.scheduled_peak, 0u);

@@ -1,5 +1,5 @@
 // Plans that need a runtime feature a firmware may leave out (runtime/src/common/features.h):
-// a banded stage, a chain, an If. tests/unit/loader checks that the whole runtime loads them;
+// a banded stage, a chain, weight blocks, state, an If. tests/unit/loader checks that the whole runtime loads them;
 // tests/unit/no_features that a loader built without the feature refuses them.
 #pragma once
 
@@ -20,6 +20,19 @@ inline PlanDesc chained_conv_relu() {
   PlanDesc p = conv_relu();
   for (auto& s : p.stages) s.chain_id = 0, s.chain_len = 2;
   p.stages[0].chain_tile_h = 2;
+  return p;
+}
+
+// conv_relu in schema 9 (tile records v11) with its weights in one LZ4 block (loads on the
+// whole runtime; its stage 1 holds the block).
+inline PlanDesc weight_block_plan() {
+  PlanDesc p = conv_relu();
+  p.version = 9;
+  tigris_tile_plan_v11_t t{};
+  p.tile_plans = {t};
+  p.stages[1].tile_plan = 0;
+  p.compression = TIGRIS_COMPRESSION_LZ4;
+  p.weight_blocks = {WeightBlockDesc{0, 0, 2}};
   return p;
 }
 

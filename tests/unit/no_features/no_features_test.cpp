@@ -38,15 +38,8 @@ TEST(NoFeatures, ControlFlowIsRefused) {
   EXPECT_TRUE(all_zero(r.plan));
 }
 
-// The plan of LoaderExposure.OlderSchemasAndCompressedWeights (loads on the whole runtime).
 TEST(NoFeatures, WeightBlocksAreRefused) {
-  PlanDesc p = conv_relu();
-  p.version = 9;
-  tigris_tile_plan_v11_t t{};
-  p.tile_plans = {t};
-  p.stages[1].tile_plan = 0;
-  p.compression = TIGRIS_COMPRESSION_LZ4;
-  p.weight_blocks = {WeightBlockDesc{0, 0, 2}};
+  PlanDesc p = weight_block_plan();
   Loaded r = load(write_plan(p));
   EXPECT_EQ(r.err, TIGRIS_ERR_FEATURE_DISABLED);
   EXPECT_TRUE(all_zero(r.plan));

@@ -1,5 +1,6 @@
 // Band rules: operator classes, spatial geometry, band-kind conditions and tile facts.
 #include "plan/band_rules.h"
+#include "plan/band_rules_internal.h"
 #include "common/le_bytes.h"
 
 #include <string.h>
@@ -8,57 +9,9 @@
 
 namespace tigris_rt {
 
+using namespace band_detail;
+
 namespace {
-
-uint16_t stage_op(const tigris_plan_t *plan, const tigris_stage_t *s, uint32_t j)
-{
-    return rd_u16(plan->index_pool + s->ops_off + j);
-}
-
-const tigris_op_t &op_at(const tigris_plan_t *plan, const tigris_stage_t *s, uint32_t j)
-{
-    return plan->ops[stage_op(plan, s, j)];
-}
-
-uint16_t op_in(const tigris_plan_t *plan, const tigris_op_t &op, uint32_t k)
-{
-    return rd_u16(plan->index_pool + op.inputs_off + k);
-}
-
-uint16_t op_out(const tigris_plan_t *plan, const tigris_op_t &op, uint32_t k)
-{
-    return rd_u16(plan->index_pool + op.outputs_off + k);
-}
-
-// Every stage output has rank `rank`, every non-constant stage input at most that rank
-// (a lower rank is a broadcast operand; the band access rules say where it may be read).
-bool stage_io_rank(const tigris_plan_t *plan, const tigris_stage_t *s, uint8_t rank)
-{
-    for (uint32_t k = 0; k < s->inputs_count; k++) {
-        uint16_t t = rd_u16(plan->index_pool + s->inputs_off + k);
-        if (!is_constant(plan, t) && plan->tensors[t].ndim > rank) return false;
-    }
-    for (uint32_t k = 0; k < s->outputs_count; k++) {
-        uint16_t t = rd_u16(plan->index_pool + s->outputs_off + k);
-        if (plan->tensors[t].ndim != rank) return false;
-    }
-    return true;
-}
-
-uint64_t prod_dims(const tigris_plan_t *plan, uint16_t t, uint32_t from, uint32_t to)
-{
-    uint64_t n = 1;
-    for (uint32_t a = from; a < to; a++) n *= (uint64_t)tensor_dim(plan, t, a);
-    return n;
-}
-
-// The single op of a one-op stage with one input and one output, or nullptr.
-const tigris_op_t *single_op(const tigris_plan_t *plan, const tigris_stage_t *s)
-{
-    if (s->ops_count != 1) return nullptr;
-    const tigris_op_t &op = op_at(plan, s, 0);
-    return (op.num_inputs >= 1 && op.num_outputs == 1) ? &op : nullptr;
-}
 
 const uint8_t *transpose_perm(const tigris_plan_t *plan, const tigris_stage_t *s, uint8_t *len)
 {
@@ -323,142 +276,6 @@ bool leading_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand
         b->axis = perm[0];
     }
     b->rank = len;
-    return true;
-}
-
-// Whether tensor t has the channel stage's dtype: float32, or (an int8 stage) int8 with a
-// quant param, which the int8 kernels require.
-bool channel_stage_dtype(const tigris_plan_t *plan, uint16_t t, uint8_t dtype)
-{
-    const tigris_tensor_t &r = plan->tensors[t];
-    if (r.dtype != dtype) return false;
-    return dtype == TIGRIS_DTYPE_FLOAT32 || tigris_tensor_quant(plan, &r) != nullptr;
-}
-
-// Every op keeps each channel to itself (mode SEPARABLE): at most one channel-spatial op
-// (Depthwise with one output channel per input channel, MaxPool, AvgPool), unary and binary
-// elementwise ops otherwise (none with an axis attribute), rank-4 stage I/O, every tensor
-// float32 or every tensor quantized int8 (an int8 op then has an int8 kernel). The kernels
-// index weights, biases, per-channel requantization and broadcast operands by the global
-// channel. Mode OUTPUT: the one spatial op is a Conv of one group or, on rank-2 stages, a
-// FullyConnected (channel_mix_op); the ops before it see every input channel, the op and
-// the ops after it a band of its output's (rank 2: rows along axis 0, columns along axis 1).
-bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
-{
-    if (s->inputs_count == 0 || s->outputs_count == 0) return false;
-    // Rank 4 (NHWC), or rank 2 around a FullyConnected: rows x output columns (its input,
-    // of any rank, seen as [dim 0, the rest]; every other tensor rank 2).
-    const uint8_t rank = plan->tensors[rd_u16(plan->index_pool + s->outputs_off)].ndim;
-    if (rank == 2) {  // the ops' checks below bound the inputs
-        for (uint32_t k = 0; k < s->outputs_count; k++)
-            if (plan->tensors[rd_u16(plan->index_pool + s->outputs_off + k)].ndim != 2) return false;
-    } else if (rank != 4 || !stage_io_rank(plan, s, rank)) {
-        return false;
-    }
-    int32_t spatial = -1;
-    bool mix = false;
-    const uint8_t dtype = plan->tensors[rd_u16(plan->index_pool + s->inputs_off)].dtype;
-    if (dtype != TIGRIS_DTYPE_FLOAT32 && dtype != TIGRIS_DTYPE_INT8) return false;
-    for (uint32_t j = 0; j < s->ops_count; j++) {
-        const tigris_op_t &op = op_at(plan, s, j);
-        if (op.num_inputs < 1 || op.num_outputs < 1 || ops::has_band(op.op_type, ops::kBandAxes)) return false;
-        if (dtype == TIGRIS_DTYPE_INT8 &&
-            (ops::op_info(op.op_type) == nullptr || ops::op_info(op.op_type)->s8 == ops::S8::kNone))
-            return false;
-        for (uint32_t k = 0; k < op.num_inputs; k++)
-            if (!channel_stage_dtype(plan, op_in(plan, op, k), dtype)) return false;
-        for (uint32_t k = 0; k < op.num_outputs; k++)
-            if (!channel_stage_dtype(plan, op_out(plan, op, k), dtype)) return false;
-        const bool sep = ops::has_band(op.op_type, ops::kBandChannelSpatial), mixes = channel_mix_op(plan, &op);
-        for (uint32_t k = 0; rank == 2 && k < op.num_inputs + op.num_outputs; k++) {
-            const uint16_t t = k < op.num_inputs ? op_in(plan, op, k) : op_out(plan, op, k - op.num_inputs);
-            if (plan->tensors[t].ndim != 2 && !is_constant(plan, t) && !(mixes && k == 0)) return false;
-        }
-        if (sep || mixes) {
-            const uint16_t in = op_in(plan, op, 0), out = op_out(plan, op, 0);
-            if (spatial >= 0 || plan->tensors[out].ndim != rank || (rank == 4 && plan->tensors[in].ndim != 4) ||
-                (sep && (rank != 4 || tensor_dim(plan, in, 3) != tensor_dim(plan, out, 3))))
-                return false;
-            spatial = (int32_t)j;
-            mix = mixes;
-        } else if (!band_unary_op(op.op_type) && !band_binary_op(op.op_type)) {
-            return false;
-        }
-    }
-    uint16_t out = rd_u16(plan->index_pool + s->outputs_off);
-    b->halo = 0;
-    if (spatial >= 0) {
-        const tigris_op_t &op = op_at(plan, s, (uint32_t)spatial);
-        BandGeom g;
-        if (!channel_band_geom(plan, &op, &g)) return false;
-        out = op_out(plan, op, 0);
-        b->halo = band_halo(&g);
-    }
-    if (rank == 2 && !mix) return false;  // a rank-2 stage without a FullyConnected is ROWS's
-    b->mode = mix ? TIGRIS_CHANNELS_MODE_OUTPUT : TIGRIS_CHANNELS_MODE_SEPARABLE;
-    b->spatial = spatial;
-    b->axis = rank == 4 ? 1 : 0;
-    b->extent = (uint32_t)tensor_dim(plan, out, b->axis);
-    b->col_extent = (uint32_t)tensor_dim(plan, out, rank - 1u);
-    b->rank = rank;
-    return true;
-}
-
-// A float32 1x1 Conv (one group, stride 1, no padding; dilation reads nothing) is the same
-// product over the matrix [N*H*W, C_in] of its NHWC input: rows are pixels (extent N*H*W),
-// columns input channels; its output is kept a row block at a time (see the executor).
-bool conv1x1_input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, const tigris_op_t *op,
-                                  StageBand *b)
-{
-    const tigris_spatial_t &sp = op->spatial;
-    if (op->num_inputs != 1 || sp.kernel_h != 1 || sp.kernel_w != 1 || sp.stride_h != 1 || sp.stride_w != 1 ||
-        sp.pad_top || sp.pad_bottom || sp.pad_left || sp.pad_right || sp.group > 1)
-        return false;
-    const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
-    if (is_constant(plan, in) || rd_u16(plan->index_pool + s->outputs_off) != out) return false;
-    const tigris_tensor_t &x = plan->tensors[in], &y = plan->tensors[out];
-    if (x.dtype != TIGRIS_DTYPE_FLOAT32 || y.dtype != TIGRIS_DTYPE_FLOAT32 || x.ndim != 4 || y.ndim != 4) return false;
-    for (uint32_t a = 0; a < 3; ++a)
-        if (tensor_dim(plan, in, a) != tensor_dim(plan, out, a)) return false;
-    const uint64_t rows = prod_dims(plan, in, 0, 3), k = (uint64_t)tensor_dim(plan, in, 3);
-    if (rows < 1 || rows > INT32_MAX || k < 1 || k > INT32_MAX || tensor_dim(plan, out, 3) < 1) return false;
-    b->mode = TIGRIS_CHANNELS_MODE_INPUT;
-    b->spatial = 0;
-    b->axis = 0;
-    b->extent = (uint32_t)rows;
-    b->col_extent = (uint32_t)k;
-    b->rank = 2;
-    b->halo = 0;
-    return true;
-}
-
-// Input-channel bands (CHANNELS mode INPUT): one float32 FullyConnected whose output is
-// [N, OC] and whose input (of rank >= 2, dim 0 = N) is read as the matrix [N, K]; weights
-// (and bias) constant. Tiles are rows x input columns; each adds its columns' products to
-// the whole output (kept in fast memory), the bias and activation after the last column.
-// int8 is not taken: its partial sums would need an int32 accumulator of the whole output
-// (4 bytes per element besides the int8 output; smaller than output-channel bands only where
-// K > 5 x OC) and the int8 kernel does not carry partial sums between calls.
-bool input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
-{
-    const tigris_op_t *op = single_op(plan, s);
-    if (op && op->op_type == TIGRIS_OP_CONV && s->outputs_count == 1)
-        return conv1x1_input_channels_holds(plan, s, op, b);
-    if (!op || op->op_type != TIGRIS_OP_FULLY_CONN || op->num_inputs != 1 || s->outputs_count != 1) return false;
-    const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
-    if (is_constant(plan, in) || rd_u16(plan->index_pool + s->outputs_off) != out) return false;
-    const tigris_tensor_t &x = plan->tensors[in], &y = plan->tensors[out];
-    if (x.dtype != TIGRIS_DTYPE_FLOAT32 || y.dtype != TIGRIS_DTYPE_FLOAT32) return false;
-    if (y.ndim != 2 || x.ndim < 2 || tensor_dim(plan, in, 0) != tensor_dim(plan, out, 0)) return false;
-    const uint64_t k = prod_dims(plan, in, 1, x.ndim);
-    if (tensor_dim(plan, out, 0) < 1 || k < 1 || k > INT32_MAX) return false;
-    b->mode = TIGRIS_CHANNELS_MODE_INPUT;
-    b->spatial = 0;
-    b->axis = 0;
-    b->extent = (uint32_t)tensor_dim(plan, out, 0);
-    b->col_extent = (uint32_t)k;
-    b->rank = 2;
-    b->halo = 0;
     return true;
 }
 

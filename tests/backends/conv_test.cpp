@@ -226,6 +226,28 @@ TEST(ConvBands, PointwiseBandWithUnreadRows) {
   check_band(c, BandSpec{2, 5, 0, 0, 1, 1, 3}, kNativeBoth, "1x1 band, 3 unread rows");
 }
 
+// A 1x1 convolution over at most four pixels per image runs in CMSIS-NN's vector-matrix
+// kernel (docs/backends.md §2), more runs in its 1x1 convolution: tiles of 1, 2, 3 and 4
+// pixels, a 5-pixel row on each side of the limit, whole maps of 4 pixels (two images of
+// two), per-tensor factors, an activation clamp and output-channel bands of a one-pixel map.
+TEST(ConvBands, FewPixelPointwiseTiles) {
+  ConvCase c = conv({1, 5, 6, 16}, 24, 1, 1, 0, 0, 0, 0);
+  for (bool per_tensor : {false, true}) {
+    c.per_tensor = per_tensor;
+    const std::string f = per_tensor ? " per-tensor" : " per-channel";
+    check_band(c, BandSpec{2, 3, 1, 2}, kNativeBoth, ("1x1 tile of 1 pixel" + f).c_str());
+    check_band(c, BandSpec{0, 1, 4, 6, 1, 1}, kNativeBoth, ("1x1 tile of 2 pixels" + f).c_str());
+    check_band(c, BandSpec{4, 5, 0, 3}, kNativeBoth, ("1x1 tile of 3 pixels" + f).c_str());
+    check_band(c, BandSpec{1, 3, 2, 4}, kNativeBoth, ("1x1 tile of 2x2 pixels" + f).c_str());
+    check_band(c, BandSpec{3, 4, 0, 5}, kNativeBoth, ("1x1 tile of 5 pixels" + f).c_str());
+  }
+  ConvCase small = conv({2, 1, 2, 8}, 12, 1, 1, 0, 0, 0, 0);
+  small.act_min = -20, small.act_max = 40;
+  check_whole(small, kNativeBoth, "1x1 two images of 2 pixels, clamped");
+  check_whole(conv({1, 2, 2, 7}, 5, 1, 1, 0, 0, 0, 0), kNativeBoth, "1x1 map of 4 pixels");
+  check_output_channel_bands(conv({1, 1, 1, 8}, 12, 1, 1, 0, 0, 0, 0), "1x1 one pixel");
+}
+
 // A shift of 31 (a channel whose factor is 2^30 or more) is valid for the reference kernels
 // but not for the vendors: the adapters check every output channel, per call or — CMSIS-NN,
 // for the plan it prepared — once at preparation (plan_factors_in_range), and fall back.

@@ -79,6 +79,46 @@ const int8_t *band_weights(const ConvLayer &l, const Workspace &ws, int64_t need
     return dst;
 }
 
+// A 1x1 convolution (stride 1, unpadded, one group) over at most this many pixels per image
+// goes to CMSIS-NN's vector-matrix kernel instead of its 1x1 convolution: on the DSP path the
+// convolution's matrix kernel sums every weight row again on each call (the input offset's
+// share), which on a band tile of a few pixels costs as much as the products; the vector kernel
+// adds the offset to the inputs. Same arithmetic (TFLite's), same bytes. Not on Helium, whose
+// vector kernel wants those sums precomputed in the scratch.
+constexpr int32_t kFewPixels = 4;
+
+bool few_pixel_pointwise(const ConvLayer &l)
+{
+#if defined(ARM_MATH_MVEI)
+    (void)l;
+    return false;
+#else
+    const Window &w = l.win;
+    return !l.depthwise && l.groups == 1 && w.k_h == 1 && w.k_w == 1 && w.s_h == 1 && w.s_w == 1 && w.pad_top == 0 &&
+           w.pad_left == 0 && w.pad_bottom == 0 && w.pad_right == 0 && w.out_h == w.in_h && w.out_w == w.in_w &&
+           (int64_t)w.out_h * w.out_w <= kFewPixels && l.g.in_row == (int64_t)w.in_w * l.g.c_in &&
+           l.g.out_row == (int64_t)w.out_w * l.g.c_out;
+#endif
+}
+
+// The pixels of each image as rows of a fully connected layer (no scratch on the DSP path).
+int forward_pointwise_rows(const ConvLayer &l, const int8_t *x, int8_t *y, const cmsis_nn_per_channel_quant_params &q)
+{
+    const int32_t pixels = l.win.out_h * l.win.out_w;
+    const cmsis_nn_fc_params fc{l.in_offset, 0, l.out_offset, cmsis_nn_activation{l.act_min, l.act_max}};
+    const cmsis_nn_dims in{pixels, 1, 1, l.g.c_in}, filter{l.g.c_in, 1, 1, l.g.c_out}, bias{1, 1, 1, l.g.c_out},
+        out{pixels, 1, 1, l.g.c_out};
+    const cmsis_nn_context none{nullptr, 0};
+    for (int32_t n = 0; n < l.g.n; n++) {
+        const int8_t *xn = x + n * l.g.in_batch + l.g.in_row_start * l.g.in_row;
+        int8_t *yn = y + n * l.g.out_batch + l.g.out_row_start * l.g.out_row;
+        if (arm_fully_connected_per_channel_s8(&none, &fc, &q, &in, xn, &filter, l.weights, &bias, l.bias, &out, yn) !=
+            ARM_CMSIS_NN_SUCCESS)
+            return kFallback;
+    }
+    return 0;
+}
+
 int forward_conv(const Call &c, const Workspace &ws)
 {
     ConvLayer l;
@@ -93,6 +133,7 @@ int forward_conv(const Call &c, const Workspace &ws)
     const int8_t *weights = band_weights(l, ws, need);
     if (weights == nullptr) return kFallback;
     const cmsis_nn_context ctx = vendor_context(ws, need);
+    if (few_pixel_pointwise(l)) return forward_pointwise_rows(l, x, y, q);
     for (int32_t n = 0; n < l.g.n; n++) {
         const int8_t *xn = x + n * l.g.in_batch + l.g.in_row_start * l.g.in_row;
         int8_t *yn = y + n * l.g.out_batch + l.g.out_row_start * l.g.out_row;

@@ -7,7 +7,9 @@
 // A 1x1 Conv (float32, one group, stride 1, unpadded) is the same product over the matrix
 // [N*H*W, C_in] of its input (box matrix 2: one row per pixel); it keeps only the block of
 // output pixels [r0, r1) in fast memory, spilled into the slow output after its last column
-// band: a row block of the output, not the whole of it.
+// band: a row block of the output, not the whole of it. Any other Conv (a KxK window, strides,
+// padding, dilation) keeps a block of output rows while the input-channel bands of the input
+// rows it reads (halo included) are added to it (conv_input_channel_tiles).
 #include <string.h>
 
 #include "memory/arena.h"
@@ -72,6 +74,70 @@ tigris_exec_error_t input_channel_tiles(RunContext &ctx, const tigris_plan_t *kp
     return TIGRIS_EXEC_OK;
 }
 
+// A KxK Conv (rank-4 form): blocks of `rows` output rows (every batch, column and output
+// channel) kept in fast memory; for each, the input rows its windows read (clipped, the
+// block's padding passed to the kernel) are loaded one band of `cols` input channels at a
+// time and their products added (the kernel's channel blocks: see band_rules_channels.cpp);
+// the block is spilled into the slow output after its last band.
+tigris_exec_error_t conv_input_channel_tiles(RunContext &ctx, const tigris_plan_t *kplan, uint16_t op_index,
+                                             const void *src, void *full, uint32_t rows, uint32_t cols)
+{
+    const tigris_plan_t *plan = ctx.plan;
+    const tigris_op_t &op = plan->ops[op_index];
+    const uint16_t in = tigris_op_inputs(plan, &op)[0], out = tigris_op_outputs(plan, &op)[0];
+    const tigris_tensor_t &xt = plan->tensors[in], &yt = plan->tensors[out];
+    const int32_t *xs = tigris_tensor_shape(plan, &xt), *ys = tigris_tensor_shape(plan, &yt);
+    const int32_t h_out = ys[1], c = xs[3];
+    BandGeom g;
+    if (!op_band_geom(&op, 0, &g)) return TIGRIS_EXEC_ERR_TILE;
+    const uint32_t out_row_bytes = (uint32_t)ys[0] * (uint32_t)ys[2] * (uint32_t)ys[3] * (uint32_t)sizeof(float);
+    const uint32_t reserved = ctx.mem->fast_reserved;
+    uint32_t tile = 0;
+    for (int32_t r0 = 0; r0 < h_out; r0 += (int32_t)rows) {
+        const int32_t r1 = r0 + (int32_t)rows < h_out ? r0 + (int32_t)rows : h_out;
+        BandRows ir;
+        band_input_rows(&g, xs[1], r0, r1, &ir);
+        if (mem_alloc_fast(ctx.mem, out, (uint32_t)(r1 - r0) * out_row_bytes) != TIGRIS_MEM_OK)
+            return TIGRIS_EXEC_ERR_MEM;
+        mem_reserve_fast(ctx.mem);
+        for (int32_t k0 = 0; k0 < c; k0 += (int32_t)cols, ++tile) {
+            const int32_t k1 = k0 + (int32_t)cols < c ? k0 + (int32_t)cols : c;
+            trace_tile_begin(ctx.mem, tile, r0, r1);
+            ctx.mem->tensor_ptrs[in] = (void *)src;
+            const MemBox box{ir.in0, ir.in1, 0, xs[2], k0, k1, 0};
+            tigris_exec_error_t rc =
+                mem_load_box(ctx.mem, plan, in, box) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_MEM;
+            if (rc == TIGRIS_EXEC_OK) {
+                tigris_tile_ctx_t &t = ctx.mem->tile;
+                memset(&t, 0, sizeof(t));
+                t.active = 1;
+                t.chan_tiled = 1;
+                t.chan_partial = 1;
+                t.in_h = ir.in1 - ir.in0;
+                t.out_h = r1 - r0;
+                t.pad_top = ir.pad_before;
+                t.pad_bottom = ir.pad_after;
+                t.in_row0 = ir.in0;
+                t.out_row0 = r0;
+                t.chan0 = k0;
+                t.chans = k1 - k0;
+                t.reduce_first = k0 == 0;
+                t.reduce_last = k1 == c;
+                rc = call_kernel(ctx, kplan, op_index);
+                memset(&t, 0, sizeof(t));
+            }
+            mem_reset_fast(ctx.mem);
+            ctx.stats->total_tiles++;
+            if (rc != TIGRIS_EXEC_OK) return rc;
+        }
+        const MemBox obox{r0, r1, 0, ys[2], 0, ys[3], 0};
+        if (mem_spill_box(ctx.mem, plan, out, full, obox) != TIGRIS_MEM_OK) return TIGRIS_EXEC_ERR_MEM;
+        ctx.mem->fast_reserved = reserved;
+        mem_reset_fast(ctx.mem);
+    }
+    return TIGRIS_EXEC_OK;
+}
+
 }  // namespace
 
 tigris_exec_error_t run_stage_input_channels(RunContext &ctx, uint16_t s)
@@ -105,7 +171,9 @@ tigris_exec_error_t run_stage_input_channels(RunContext &ctx, uint16_t s)
             rc = TIGRIS_EXEC_ERR_MEM;
         void *full = ctx.mem->tensor_ptrs[out];
         const uint32_t row_bytes = (uint32_t)tigris_tensor_shape(plan, &ot)[ot.ndim - 1] * (uint32_t)sizeof(float);
-        if (rc == TIGRIS_EXEC_OK)
+        if (rc == TIGRIS_EXEC_OK && band.rank == 4)
+            rc = conv_input_channel_tiles(ctx, &kplan, op_index, src, full, rows, cols);
+        else if (rc == TIGRIS_EXEC_OK)
             rc = input_channel_tiles(ctx, &kplan, op_index, in, src, band.extent, band.col_extent, rows, cols, out,
                                      full, row_bytes);
         if (rc == TIGRIS_EXEC_OK) ctx.mem->tensor_ptrs[out] = full;

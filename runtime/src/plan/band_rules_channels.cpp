@@ -120,6 +120,43 @@ bool conv1x1_input_channels_holds(const tigris_plan_t *plan, const tigris_stage_
     return true;
 }
 
+// Any other float32 Conv of one group (a KxK window, strides, dilation, padding; NHWC): rows
+// of the output (axis 1, extent H_out, the window's halo) x input channels (col_extent C_in).
+// A block of output rows is kept while the input-channel bands of the input rows it reads are
+// added to it. The kernel sums channels in aligned blocks of TIGRIS_CONV_CHANNEL_BLOCK (taps
+// inside a block), so the band width must be a multiple of it or cover every channel: the
+// partial sums then add up to the whole op's floats. Every output row reads an input row.
+bool conv_input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, const tigris_op_t *op,
+                               StageBand *b)
+{
+    const tigris_spatial_t &sp = op->spatial;
+    if (op->num_inputs != 1 || sp.group > 1) return false;
+    const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
+    if (is_constant(plan, in) || rd_u16(plan->index_pool + s->outputs_off) != out) return false;
+    const tigris_tensor_t &x = plan->tensors[in], &y = plan->tensors[out];
+    if (x.dtype != TIGRIS_DTYPE_FLOAT32 || y.dtype != TIGRIS_DTYPE_FLOAT32 || x.ndim != 4 || y.ndim != 4) return false;
+    BandGeom g;
+    if (!op_band_geom(op, 0, &g) || g.kind != BAND_GEOM_WINDOW) return false;
+    const int32_t h_in = tensor_dim(plan, in, 1), h_out = tensor_dim(plan, out, 1), c = tensor_dim(plan, in, 3);
+    if (tensor_dim(plan, in, 0) != tensor_dim(plan, out, 0) || h_in < 1 || h_out < 1 || c < 1 ||
+        tensor_dim(plan, out, 3) < 1)
+        return false;
+    BandRows first, last;
+    band_input_rows(&g, h_in, 0, 1, &first);
+    band_input_rows(&g, h_in, h_out - 1, h_out, &last);
+    if (first.in1 <= first.in0 || last.in1 <= last.in0) return false;  // a row of padding only
+    const uint32_t w = tigris_rt::stage_tiles(plan, s).tile_width;
+    if (w < (uint32_t)c && (w == 0 || w % TIGRIS_CONV_CHANNEL_BLOCK != 0)) return false;
+    b->mode = TIGRIS_CHANNELS_MODE_INPUT;
+    b->spatial = 0;
+    b->axis = 1;
+    b->extent = (uint32_t)h_out;
+    b->col_extent = (uint32_t)c;
+    b->rank = 4;
+    b->halo = band_halo(&g);
+    return true;
+}
+
 }  // namespace
 
 // Input-channel bands (CHANNELS mode INPUT): one float32 FullyConnected whose output is
@@ -132,8 +169,12 @@ bool conv1x1_input_channels_holds(const tigris_plan_t *plan, const tigris_stage_
 bool input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
     const tigris_op_t *op = single_op(plan, s);
-    if (op && op->op_type == TIGRIS_OP_CONV && s->outputs_count == 1)
-        return conv1x1_input_channels_holds(plan, s, op, b);
+    if (op && op->op_type == TIGRIS_OP_CONV && s->outputs_count == 1) {
+        const tigris_spatial_t &sp = op->spatial;
+        const bool pixels = sp.kernel_h == 1 && sp.kernel_w == 1 && sp.stride_h == 1 && sp.stride_w == 1 &&
+                            !sp.pad_top && !sp.pad_bottom && !sp.pad_left && !sp.pad_right;
+        return pixels ? conv1x1_input_channels_holds(plan, s, op, b) : conv_input_channels_holds(plan, s, op, b);
+    }
     if (!op || op->op_type != TIGRIS_OP_FULLY_CONN || op->num_inputs != 1 || s->outputs_count != 1) return false;
     const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
     if (is_constant(plan, in) || rd_u16(plan->index_pool + s->outputs_off) != out) return false;

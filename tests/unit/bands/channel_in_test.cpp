@@ -241,8 +241,10 @@ TEST(ChannelIn, Conv1x1PeakIsARowBlockOfTheOutputAndOneBox) {
   EXPECT_NE(run_plan(p, conv_in_inputs(in), tight).rc, TIGRIS_EXEC_OK);
 }
 
-// Mode INPUT is refused on a Conv that is not a float32 1x1, one-group, stride-1, unpadded
-// one: each stated with the facts a 1x1 would have, the loader answers TILE_FACTS.
+// The pixel-matrix facts (extent N*H*W, axis 0) belong to a float32 1x1, one-group, stride-1,
+// unpadded Conv only: a 3x3, strided or padded Conv has the rank-4 form of mode INPUT (rows x
+// input channels; channel_in_conv_test.cpp) and a grouped one none, so each stated with the
+// facts the 1x1 has is refused (TILE_FACTS).
 TEST(ChannelIn, Conv1x1RefusalsOfOtherConvs) {
   Loaded f;
   const std::vector<int32_t> in = {1, 6, 6, 4};

@@ -82,6 +82,40 @@ inline void tap_channels(const float *ip, const float *wp, int64_t w_stride, int
     }
 }
 
+// One full block of 4 channels for 4 output channels over a window of rows x cols taps (the
+// input of tap (kh, kw) at ip + kh * in_rs + kw * in_cs, its weights at wp + kh * w_rs + kw * icg,
+// output channel k's at + k * w_stride): 16 multiply-adds a tap, each sum in tap order, the
+// block's channels innermost (tap_channels' order for one tap).
+inline void block4_taps(const float *ip, int64_t in_rs, int64_t in_cs, const float *wp, int64_t w_rs, int64_t icg,
+                        int64_t w_stride, int32_t rows, int32_t cols, float *acc)
+{
+    float s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
+    for (int32_t kh = 0; kh < rows; ++kh, ip += in_rs, wp += w_rs) {
+        const float *xp = ip, *w0 = wp;
+        for (int32_t kw = 0; kw < cols; ++kw, xp += in_cs, w0 += icg) {
+            const float *w1 = w0 + w_stride, *w2 = w1 + w_stride, *w3 = w2 + w_stride;
+            const float v0 = xp[0], v1 = xp[1], v2 = xp[2], v3 = xp[3];
+            s0 += v0 * w0[0];
+            s0 += v1 * w0[1];
+            s0 += v2 * w0[2];
+            s0 += v3 * w0[3];
+            s1 += v0 * w1[0];
+            s1 += v1 * w1[1];
+            s1 += v2 * w1[2];
+            s1 += v3 * w1[3];
+            s2 += v0 * w2[0];
+            s2 += v1 * w2[1];
+            s2 += v2 * w2[2];
+            s2 += v3 * w2[3];
+            s3 += v0 * w3[0];
+            s3 += v1 * w3[1];
+            s3 += v2 * w3[2];
+            s3 += v3 * w3[3];
+        }
+    }
+    acc[0] = s0, acc[1] = s1, acc[2] = s2, acc[3] = s3;
+}
+
 // Conv / Conv1D: weight [OC, KH, KW, IC/group]. Up to four output channels of one group are
 // summed together (each input value read once for all four). Each sum: the bias, then the
 // input channels in aligned blocks of kConvChannelBlock, for each block the taps row by row
@@ -111,9 +145,18 @@ void conv_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x, int32_t grou
             tap_channels(in_n + iy * g.in_row + (int64_t)ix * g.c_in + c0 + a.k0,
                          w_oc + ((int64_t)ky_lo * g.k_w + kx_lo) * icg + a.k0, w_stride, a.k1 - a.k0, lanes, acc);
         } else {
+            const int64_t in_rs = (int64_t)g.d_h * g.in_row, in_cs = (int64_t)g.d_w * g.c_in;
             for (int32_t cb = a.k0; cb < a.k1;) {
                 int32_t ce = (cb / kConvChannelBlock + 1) * kConvChannelBlock;
                 if (ce > a.k1) ce = a.k1;
+                if (lanes == 4 && ce - cb == 4) {  // the common case, registers across the window
+                    block4_taps(in_n + (iy0 + ky_lo * g.d_h) * g.in_row + (int64_t)(ix0 + kx_lo * g.d_w) * g.c_in + c0 +
+                                    cb,
+                                in_rs, in_cs, w_oc + ((int64_t)ky_lo * g.k_w + kx_lo) * icg + cb,
+                                (int64_t)g.k_w * icg, icg, w_stride, ky_hi - ky_lo, kx_hi - kx_lo, acc);
+                    cb = ce;
+                    continue;
+                }
                 for (int32_t kh = ky_lo; kh < ky_hi; ++kh) {
                     const float *in_row = in_n + (iy0 + kh * g.d_h) * g.in_row + c0 + cb;
                     const float *w_row = w_oc + (int64_t)kh * g.k_w * icg + cb;

@@ -124,8 +124,8 @@ Candidate banded_input_channels(Probe& probe, uint16_t s, const StageBand& b, ui
     c.ok = true;
     c.loads = tensor_bytes(g, inputs);
     uint64_t conv_peak = 0, conv_loads = 0;
-    if (kxk && tigris_rt::plan_conv_input_channels(probe.plan(), op_index, h, width(lo), kAlign, &conv_peak,
-                                                   &conv_loads))
+    if (kxk &&
+        tigris_rt::plan_conv_input_channels(probe.plan(), op_index, h, width(lo), kAlign, &conv_peak, &conv_loads))
       c.loads = conv_loads;  // halo rows loaded again for each block
     c.spills = tensor_bytes(g, outputs);
     c.band.rows = h;
@@ -145,10 +145,9 @@ Candidate banded_input_channels(Probe& probe, uint16_t s, const StageBand& b, ui
                     "the input rows it reads (halo " + std::to_string(b.halo) + ") adds its channels' products, " +
                     "then spilled; bands are whole blocks of " + std::to_string(TIGRIS_CONV_CHANNEL_BLOCK) +
                     " channels, the kernel's summation order; each block loads its input rows once (" +
-                    std::to_string(best.loads) + " B in all, halo rows again), the output (" + std::to_string(out_bytes) +
-                    " B) spilled once; no output row fits with every input channel)";
-  } else if (best.ok &&
-             probe.plan()->ops[op_index].op_type == TIGRIS_OP_CONV) {
+                    std::to_string(best.loads) + " B in all, halo rows again), the output (" +
+                    std::to_string(out_bytes) + " B) spilled once; no output row fits with every input channel)";
+  } else if (best.ok && probe.plan()->ops[op_index].op_type == TIGRIS_OP_CONV) {
     const uint64_t out_bytes = tensor_bytes(g, outputs);
     best.decision = "input-channel bands of " + std::to_string(best.band.rows) + " pixels x " +
                     std::to_string(best.band.cols) + " input channels of a 1x1 Conv (" + std::to_string(R) +

@@ -130,12 +130,9 @@ void check_case(const Case& c, uint32_t rows, uint16_t cols, uint8_t act, const 
 // dilation, a strided 1x1 and a padded 2x2 window, two batches; with and without an activation.
 TEST(ChannelInConv, KxKBandsEqualWholeAndTheReference) {
   const std::vector<Case> cases = {
-      {{1, 7, 6, 10}, 5, window(3, 3, 1, 1, 1, 1, 1, 1)},
-      {{1, 9, 7, 10}, 6, window(3, 3, 2, 2, 1, 0, 0, 1)},
-      {{1, 8, 8, 10}, 4, window(3, 3, 1, 1, 2, 2, 2, 2, 2, 2)},
-      {{1, 9, 6, 10}, 3, window(5, 3, 2, 1, 2, 1, 1, 1)},
-      {{1, 7, 7, 10}, 5, window(1, 1, 2, 2, 0, 0, 0, 0)},
-      {{1, 5, 5, 10}, 5, window(2, 2, 1, 1, 1, 1, 1, 1)},
+      {{1, 7, 6, 10}, 5, window(3, 3, 1, 1, 1, 1, 1, 1)},       {{1, 9, 7, 10}, 6, window(3, 3, 2, 2, 1, 0, 0, 1)},
+      {{1, 8, 8, 10}, 4, window(3, 3, 1, 1, 2, 2, 2, 2, 2, 2)}, {{1, 9, 6, 10}, 3, window(5, 3, 2, 1, 2, 1, 1, 1)},
+      {{1, 7, 7, 10}, 5, window(1, 1, 2, 2, 0, 0, 0, 0)},       {{1, 5, 5, 10}, 5, window(2, 2, 1, 1, 1, 1, 1, 1)},
       {{2, 6, 5, 10}, 7, window(3, 2, 1, 1, 1, 1, 0, 1)},
   };
   for (size_t k = 0; k < cases.size(); ++k)
@@ -229,9 +226,9 @@ TEST(ChannelInConv, RecordsThatBreakTheIdentityOrStateOtherFactsAreRefused) {
   load(g, &f);
   EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
   // int8: stated with the float Conv's facts.
-  PlanDesc q = spatial_plan(SpatialCase{c.in, TIGRIS_OP_CONV, c.sp, c.oc, false, false, true},
-                            record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 4, 0,
-                                   TIGRIS_CHANNELS_MODE_OUTPUT));
+  PlanDesc q =
+      spatial_plan(SpatialCase{c.in, TIGRIS_OP_CONV, c.sp, c.oc, false, false, true},
+                   record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 4, 0, TIGRIS_CHANNELS_MODE_OUTPUT));
   load(q, &f);
   ASSERT_EQ(f.err, TIGRIS_OK);
   q.tile_plans[0] = ok.tile_plans[0];
@@ -239,8 +236,9 @@ TEST(ChannelInConv, RecordsThatBreakTheIdentityOrStateOtherFactsAreRefused) {
   EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
   // Pads of 3 on a 3x3 window: output row 0 reads padding only.
   const Case pad{{1, 4, 4, 4}, 4, window(3, 3, 1, 1, 3, 3, 1, 1)};
-  PlanDesc pp = conv_plan(pad, record(TIGRIS_TILE_AXIS_HEIGHT, 1, TIGRIS_BAND_KIND_CHANNELS, 4, 0,
-                                      TIGRIS_CHANNELS_MODE_OUTPUT), TIGRIS_ACT_NONE);
+  PlanDesc pp =
+      conv_plan(pad, record(TIGRIS_TILE_AXIS_HEIGHT, 1, TIGRIS_BAND_KIND_CHANNELS, 4, 0, TIGRIS_CHANNELS_MODE_OUTPUT),
+                TIGRIS_ACT_NONE);
   load(pp, &f);
   ASSERT_EQ(f.err, TIGRIS_OK);
   pp.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, TIGRIS_CHANNELS_MODE_INPUT);

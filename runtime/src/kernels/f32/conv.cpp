@@ -26,6 +26,14 @@ struct ConvArgs {
 // the last channel) sums whole blocks, so its partial sums add up to the whole op's floats.
 constexpr int32_t kConvChannelBlock = TIGRIS_CONV_CHANNEL_BLOCK;
 
+// The inner loops below are called per pixel and channel block: inlined even at -Os (the
+// Cortex-M build), where a call per tap costs more than its 16 multiply-adds.
+#if defined(__GNUC__)
+#  define TIGRIS_CONV_INLINE inline __attribute__((always_inline))
+#else
+#  define TIGRIS_CONV_INLINE inline
+#endif
+
 // The window taps [lo, hi) of one axis that fall inside the input: origin + k * d in [0, extent).
 inline void tap_range(int32_t origin, int32_t k, int32_t d, int32_t extent, int32_t *lo, int32_t *hi)
 {
@@ -39,7 +47,8 @@ inline void tap_range(int32_t origin, int32_t k, int32_t d, int32_t extent, int3
 // `count` channels of one tap (input at ip, weights at wp) added to `lanes` (1 or 4) sums,
 // each in channel order. Four output channels share each input value; the weights of
 // output channel k are at wp + k * w_stride.
-inline void tap_channels(const float *ip, const float *wp, int64_t w_stride, int32_t count, int32_t lanes, float *acc)
+TIGRIS_CONV_INLINE void tap_channels(const float *ip, const float *wp, int64_t w_stride, int32_t count, int32_t lanes,
+                                     float *acc)
 {
     int32_t c = 0;
     const int32_t c_end = count;
@@ -86,8 +95,8 @@ inline void tap_channels(const float *ip, const float *wp, int64_t w_stride, int
 // input of tap (kh, kw) at ip + kh * in_rs + kw * in_cs, its weights at wp + kh * w_rs + kw * icg,
 // output channel k's at + k * w_stride): 16 multiply-adds a tap, each sum in tap order, the
 // block's channels innermost (tap_channels' order for one tap).
-inline void block4_taps(const float *ip, int64_t in_rs, int64_t in_cs, const float *wp, int64_t w_rs, int64_t icg,
-                        int64_t w_stride, int32_t rows, int32_t cols, float *acc)
+TIGRIS_CONV_INLINE void block4_taps(const float *ip, int64_t in_rs, int64_t in_cs, const float *wp, int64_t w_rs,
+                                    int64_t icg, int64_t w_stride, int32_t rows, int32_t cols, float *acc)
 {
     float s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
     for (int32_t kh = 0; kh < rows; ++kh, ip += in_rs, wp += w_rs) {
@@ -150,10 +159,10 @@ void conv_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x, int32_t grou
                 int32_t ce = (cb / kConvChannelBlock + 1) * kConvChannelBlock;
                 if (ce > a.k1) ce = a.k1;
                 if (lanes == 4 && ce - cb == 4) {  // the common case, registers across the window
-                    block4_taps(in_n + (iy0 + ky_lo * g.d_h) * g.in_row + (int64_t)(ix0 + kx_lo * g.d_w) * g.c_in + c0 +
-                                    cb,
-                                in_rs, in_cs, w_oc + ((int64_t)ky_lo * g.k_w + kx_lo) * icg + cb,
-                                (int64_t)g.k_w * icg, icg, w_stride, ky_hi - ky_lo, kx_hi - kx_lo, acc);
+                    block4_taps(
+                        in_n + (iy0 + ky_lo * g.d_h) * g.in_row + (int64_t)(ix0 + kx_lo * g.d_w) * g.c_in + c0 + cb,
+                        in_rs, in_cs, w_oc + ((int64_t)ky_lo * g.k_w + kx_lo) * icg + cb, (int64_t)g.k_w * icg, icg,
+                        w_stride, ky_hi - ky_lo, kx_hi - kx_lo, acc);
                     cb = ce;
                     continue;
                 }
@@ -161,8 +170,8 @@ void conv_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x, int32_t grou
                     const float *in_row = in_n + (iy0 + kh * g.d_h) * g.in_row + c0 + cb;
                     const float *w_row = w_oc + (int64_t)kh * g.k_w * icg + cb;
                     for (int32_t kw = kx_lo; kw < kx_hi; ++kw)
-                        tap_channels(in_row + (int64_t)(ix0 + kw * g.d_w) * g.c_in, w_row + (int64_t)kw * icg,
-                                     w_stride, ce - cb, lanes, acc);
+                        tap_channels(in_row + (int64_t)(ix0 + kw * g.d_w) * g.c_in, w_row + (int64_t)kw * icg, w_stride,
+                                     ce - cb, lanes, acc);
                 }
                 cb = ce;
             }

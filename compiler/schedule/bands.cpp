@@ -78,8 +78,9 @@ Candidate banded_2d(Probe& probe, uint16_t s, tigris_band_kind_t kind, const Sta
   return best;
 }
 
-// CHANNELS mode INPUT (a float32 FullyConnected, or a 1x1 Conv over its pixels: a row block
-// of the output kept instead of the whole): rows x input columns summed into the
+// CHANNELS mode INPUT (a FullyConnected, or a 1x1 Conv over its pixels: a row block of the
+// output kept instead of the whole; int8 with an int32 accumulator block, counted by
+// plan_stage_peak): rows x input columns summed into the
 // whole output, which stays in fast memory. For each band height, the widest column band
 // that fits (the runtime's plan_stage_peak: the output and one box); the least costly wins.
 // Every input element is loaded once and the output spilled once, whatever the band.
@@ -164,6 +165,10 @@ Candidate banded_input_channels(Probe& probe, uint16_t s, const StageBand& b, ui
                     "and weights and adds their products to the whole output (" + std::to_string(out_bytes) +
                     " B) kept in fast memory; the input is loaded once)";
   }
+  const tigris_op_t& op = probe.plan()->ops[op_index];
+  if (best.ok && probe.plan()->tensors[tigris_op_inputs(probe.plan(), &op)[0]].dtype == TIGRIS_DTYPE_INT8)
+    best.decision += "; int8: the band's rows keep an int32 accumulator (4 B an output element), the bias and "
+                     "requantization after the last band";
   return best;
 }
 

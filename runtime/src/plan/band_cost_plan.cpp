@@ -241,8 +241,8 @@ bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, Cost
         return out->peak != UINT64_MAX;
     }
     if (kind == TIGRIS_BAND_KIND_CHANNELS && band.mode == TIGRIS_CHANNELS_MODE_INPUT) {
-        // Input-channel bands: the output kept (whole, or a 1x1 Conv's row block) and one box
-        // of rows x input columns.
+        // Input-channel bands: the output kept (whole, or a 1x1 Conv's row block), int8's
+        // accumulator block and one box of rows x input columns.
         const uint16_t op_index = tigris_stage_ops(plan, &st)[0];
         const tigris_op_t &op = plan->ops[op_index];
         const tigris_tensor_t &o = plan->tensors[tigris_op_outputs(plan, &op)[0]];
@@ -260,10 +260,11 @@ bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, Cost
         const uint64_t elem = tigris_dtype_size(in.dtype);
         out->band = cost_align((uint64_t)rows * cols * elem, align);
         // A FullyConnected keeps its whole output; a 1x1 Conv one block of `rows` pixels of it.
-        const uint64_t kept = op.op_type == TIGRIS_OP_CONV
-                                  ? (uint64_t)rows * (uint64_t)tigris_tensor_shape(plan, &o)[o.ndim - 1] * elem
-                                  : o.size_bytes;
+        const uint64_t oc = (uint64_t)tigris_tensor_shape(plan, &o)[o.ndim - 1];
+        const uint64_t kept = op.op_type == TIGRIS_OP_CONV ? (uint64_t)rows * oc * elem : o.size_bytes;
         out->peak = cost_align(kept, align) + out->band;
+        // int8: the int32 accumulator of the row block (rows x OC), allocated after the output.
+        if (in.dtype == TIGRIS_DTYPE_INT8) out->peak += cost_align((uint64_t)rows * oc * 4u, align);
         return elem != 0;
     }
     if (kind != TIGRIS_BAND_KIND_NONE && kind != TIGRIS_BAND_KIND_STRIPE && kind != TIGRIS_BAND_KIND_HW &&

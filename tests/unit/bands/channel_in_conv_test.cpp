@@ -247,4 +247,19 @@ TEST(ChannelInConv, RecordsThatBreakTheIdentityOrStateOtherFactsAreRefused) {
   EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
 }
 
+// The access rule of mode INPUT (TILE_BAND): the Conv reads its input in boxes, so that input
+// must be a stage input (loaded from slow memory), not one the stage does not list.
+TEST(ChannelInConv, AnInputTheStageDoesNotLoadIsRefused) {
+  Loaded f;
+  const Case c{{1, 6, 5, 8}, 4, window(3, 3, 1, 1, 1, 1, 1, 1)};
+  PlanDesc p = conv_plan(c, in_chans(2, 4), TIGRIS_ACT_NONE);
+  load(p, &f);
+  ASSERT_EQ(f.err, TIGRIS_OK);
+  const uint16_t z = add_tensor(p, "z", {1, 6, 5, 8}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_FLOAT32);
+  p.model_inputs.push_back(z);
+  p.stages[0].inputs = {z};
+  load(p, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_BAND);
+}
+
 }  // namespace chaninconv

@@ -155,6 +155,10 @@ struct StageSummary {
   uint32_t tiles = 0;       // bands (x column tiles); a chain's on its head
   uint32_t tile_rows = 0;   // rows per band (a chain head: chain_tile_h)
   uint32_t tile_cols = 0;   // 2-D tiles: columns per tile
+  // Input-channel bands: what a tile's rows and columns are ("rows" or, a 1x1 Conv over its
+  // pixel matrix, "pixels"; "input channels" of a Conv or "input columns" of a FullyConnected).
+  std::string row_unit = "rows";
+  std::string col_unit = "input columns";
   uint32_t extent = 0;      // rows the bands divide
   uint32_t halo = 0;        // rows a band reads beyond its own
   uint32_t axis = 0;        // tile record axis (1 height, 3 HW), 0 untiled

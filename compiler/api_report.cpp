@@ -153,6 +153,11 @@ StageSummary stage_summary(const ir::Graph& g, const schedule::Stage& st, uint32
     s.line_buffered = st.band.line_buffered;
   }
   if (st.form == schedule::StageForm::Banded) s.axis = st.band.axis, s.band_axis = st.band.band_axis;
+  if (st.form == schedule::StageForm::Banded && st.band.kind == TIGRIS_BAND_KIND_CHANNELS &&
+      st.band.mode == TIGRIS_CHANNELS_MODE_INPUT && g.nodes[static_cast<size_t>(st.first)].op == "Conv") {
+    s.col_unit = "input channels";
+    if (st.band.band_axis == 0) s.row_unit = "pixels";  // a 1x1 Conv over its [N*H*W, C_in] matrix
+  }
   if (st.form == schedule::StageForm::Chain) {
     s.axis = TIGRIS_TILE_AXIS_HEIGHT;
     s.chain_head = st.chain_head;

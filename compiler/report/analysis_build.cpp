@@ -76,9 +76,9 @@ std::string tiling_cell(const compiler::StageSummary& s) {
   if (s.kind == "channel bands" || s.kind == "output-channel bands")
     return cell + " of " + std::to_string(s.tile_rows) + " rows x " + std::to_string(s.tile_cols) + " channels, halo " +
            std::to_string(s.halo);
-  if (s.kind == "input-channel bands")  // rows x input columns summed into the whole output
-    return cell + " of " + std::to_string(s.tile_rows) + " rows x " + std::to_string(s.tile_cols) +
-           " input columns, halo " + std::to_string(s.halo);
+  if (s.kind == "input-channel bands")  // rows (pixels) x input columns (channels), partial sums
+    return cell + " of " + std::to_string(s.tile_rows) + " " + s.row_unit + " x " + std::to_string(s.tile_cols) + " " +
+           s.col_unit + ", halo " + std::to_string(s.halo);
   // The axis the bands run along (a Concat's own axis), not the record's height axis.
   return cell + ", axis " + std::to_string(s.band_axis) + ", halo " + std::to_string(s.halo);
 }

@@ -78,17 +78,25 @@ Candidate banded_2d(Probe& probe, uint16_t s, tigris_band_kind_t kind, const Sta
   return best;
 }
 
-// CHANNELS mode INPUT (a float32 FullyConnected, or a 1x1 Conv over its pixels: a row block
-// of the output kept instead of the whole): rows x input columns summed into the
+// CHANNELS mode INPUT (a FullyConnected, or a 1x1 Conv over its pixels: a row block of the
+// output kept instead of the whole; int8 with an int32 accumulator block, counted by
+// plan_stage_peak): rows x input columns summed into the
 // whole output, which stays in fast memory. For each band height, the widest column band
 // that fits (the runtime's plan_stage_peak: the output and one box); the least costly wins.
 // Every input element is loaded once and the output spilled once, whatever the band.
+// A KxK Conv (rank 4): blocks of output rows, bands of whole channel blocks (widths are
+// multiples of TIGRIS_CONV_CHANNEL_BLOCK, or every channel); the input rows a block reads
+// (halo included) are loaded for each block, as plan_conv_input_channels counts them.
 Candidate banded_input_channels(Probe& probe, uint16_t s, const StageBand& b, uint64_t budget,
                                 const std::vector<ir::TensorId>& inputs, const std::vector<ir::TensorId>& outputs,
                                 const ir::Graph& g) {
   Candidate best;
   const uint32_t R = b.extent, K = std::min<uint32_t>(b.col_extent, 0xFFFF);  // tile_width is 16 bits
   if (R == 0 || K == 0) return best;
+  const bool kxk = b.rank == 4;
+  const uint32_t step = kxk ? TIGRIS_CONV_CHANNEL_BLOCK : 1;  // widths step * m, or (kxk) every channel
+  const uint16_t op_index = tigris_stage_ops(probe.plan(), &probe.plan()->stages[s])[0];
+  auto width = [&](uint32_t m) { return std::min<uint32_t>(m * step, K); };
   tigris_rt::CostSpace scratch[2];
   auto peak_at = [&](uint32_t rows, uint32_t cols, CostPeak* pk) {
     tigris_tile_plan_v11_t& rec = probe.record(s);
@@ -98,34 +106,49 @@ Candidate banded_input_channels(Probe& probe, uint16_t s, const StageBand& b, ui
     return tigris_rt::plan_stage_peak(probe.plan(), s, kAlign, scratch, 2, pk) ? pk->peak : UINT64_MAX;
   };
   CostPeak pk;
-  if (peak_at(1, 1, &pk) > budget) return best;
+  if (peak_at(1, width(1), &pk) > budget) return best;
   std::vector<uint32_t> heights;
   for (uint32_t h = 1; h <= R; h = h < 4 ? h + 1 : h * 2) heights.push_back(h);
   if (heights.back() != R) heights.push_back(R);
   for (uint32_t h : heights) {
-    if (peak_at(h, 1, &pk) > budget) break;
-    uint32_t lo = 1, hi = K;
+    if (peak_at(h, width(1), &pk) > budget) break;
+    uint32_t lo = 1, hi = (K + step - 1) / step;  // in steps
     while (lo < hi) {
       const uint32_t mid = lo + (hi - lo + 1) / 2;
-      if (peak_at(h, mid, &pk) <= budget)
+      if (peak_at(h, width(mid), &pk) <= budget)
         lo = mid;
       else
         hi = mid - 1;
     }
     Candidate c;
-    c.peak = peak_at(h, lo, &pk);
+    c.peak = peak_at(h, width(lo), &pk);
     c.ok = true;
     c.loads = tensor_bytes(g, inputs);
+    uint64_t conv_peak = 0, conv_loads = 0;
+    if (kxk &&
+        tigris_rt::plan_conv_input_channels(probe.plan(), op_index, h, width(lo), kAlign, &conv_peak, &conv_loads))
+      c.loads = conv_loads;  // halo rows loaded again for each block
     c.spills = tensor_bytes(g, outputs);
     c.band.rows = h;
-    c.band.cols = lo;
+    c.band.cols = width(lo);
     c.band.extent = R;
     c.band.col_extent = b.col_extent;
     c.band.tiles = pk.tiles;
+    c.band.halo = b.halo;
     if (!best.ok || c.cost() < best.cost()) best = c;
   }
-  if (best.ok &&
-      probe.plan()->ops[tigris_stage_ops(probe.plan(), &probe.plan()->stages[s])[0]].op_type == TIGRIS_OP_CONV) {
+  if (best.ok && kxk) {
+    const uint64_t out_bytes = tensor_bytes(g, outputs);
+    best.decision = "input-channel bands of " + std::to_string(best.band.rows) + " rows x " +
+                    std::to_string(best.band.cols) + " input channels of a Conv (" + std::to_string(R) +
+                    " output rows x " + std::to_string(b.col_extent) + " input channels; a block of " +
+                    std::to_string(best.band.rows) + " output rows is kept in fast memory while each band of " +
+                    "the input rows it reads (halo " + std::to_string(b.halo) + ") adds its channels' products, " +
+                    "then spilled; bands are whole blocks of " + std::to_string(TIGRIS_CONV_CHANNEL_BLOCK) +
+                    " channels, the kernel's summation order; each block loads its input rows once (" +
+                    std::to_string(best.loads) + " B in all, halo rows again), the output (" +
+                    std::to_string(out_bytes) + " B) spilled once; no output row fits with every input channel)";
+  } else if (best.ok && probe.plan()->ops[op_index].op_type == TIGRIS_OP_CONV) {
     const uint64_t out_bytes = tensor_bytes(g, outputs);
     best.decision = "input-channel bands of " + std::to_string(best.band.rows) + " pixels x " +
                     std::to_string(best.band.cols) + " input channels of a 1x1 Conv (" + std::to_string(R) +
@@ -142,6 +165,10 @@ Candidate banded_input_channels(Probe& probe, uint16_t s, const StageBand& b, ui
                     "and weights and adds their products to the whole output (" + std::to_string(out_bytes) +
                     " B) kept in fast memory; the input is loaded once)";
   }
+  const tigris_op_t& op = probe.plan()->ops[op_index];
+  if (best.ok && probe.plan()->tensors[tigris_op_inputs(probe.plan(), &op)[0]].dtype == TIGRIS_DTYPE_INT8)
+    best.decision += "; int8: the band's rows keep an int32 accumulator (4 B an output element), the bias and "
+                     "requantization after the last band";
   return best;
 }
 
@@ -223,7 +250,12 @@ void each_kind(Probe& probe, int first, int end, const std::vector<ir::TensorId>
     const tigris_plan_t* plan = probe.plan();
     if (plan == nullptr) return;
     StageBand b;
-    if (!tigris_rt::band_kind_holds(plan, &plan->stages[s], kind, t.mode, &b)) continue;
+    bool holds = tigris_rt::band_kind_holds(plan, &plan->stages[s], kind, t.mode, &b);
+    if (!holds && t.mode == TIGRIS_CHANNELS_MODE_INPUT) {  // a KxK Conv: bands of whole channel blocks
+      probe.record(s).choices.tile_width = TIGRIS_CONV_CHANNEL_BLOCK;
+      holds = tigris_rt::band_kind_holds(plan, &plan->stages[s], kind, t.mode, &b);
+    }
+    if (!holds) continue;
     probe.record(s).facts.band = TIGRIS_TILE_BAND(t.kind, b.mode);  // the mode the stage gives
     tigris_tile_facts_t facts;
     if (tigris_rt::check_tile_band(plan, &plan->stages[s], &b) != TIGRIS_OK ||

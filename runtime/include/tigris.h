@@ -125,7 +125,10 @@ typedef enum {
 /* Channel band modes (high nibble of `band`, kind CHANNELS). */
 #define TIGRIS_CHANNELS_MODE_SEPARABLE 0 /* every op keeps each channel to itself */
 #define TIGRIS_CHANNELS_MODE_OUTPUT    1 /* one Conv (one group) writes output-channel bands from every input channel */
-#define TIGRIS_CHANNELS_MODE_INPUT     2 /* one float32 FullyConnected sums input-channel bands into its whole output */
+#define TIGRIS_CHANNELS_MODE_INPUT     2 /* one float32 FullyConnected or Conv sums input-channel bands (partial sums) */
+/* The float32 Conv sums input channels in aligned blocks of this many (taps inside a block):
+ * a Conv's input-channel band (mode INPUT, KxK form) is a multiple of it wide or holds every channel. */
+#define TIGRIS_CONV_CHANNEL_BLOCK      4
 
 #define TIGRIS_TILE_BAND_KIND(b)     ((uint8_t)((b)&0x0Fu))
 #define TIGRIS_TILE_BAND_MODE(b)     ((uint8_t)(((b) >> 4) & 0x0Fu))

@@ -211,21 +211,29 @@ TEST(FullyConnected, OutputChannelBandRunsInCmsisNn) {
   }
 }
 
-// An input-channel band (chan_tiled + chan_partial: partial sums over input columns) is
-// float32 only (the loader refuses it on int8); an int8 call stated that way is refused by the
-// reference and neither adapter runs it: both fall back, never computing it natively.
+// An int8 input-channel band (chan_tiled + chan_partial: partial sums over input columns into
+// the int32 accumulator at reduce_acc) is the reference kernel's: neither adapter runs it
+// natively, both fall back and give the reference's bytes. Without an accumulator the
+// reference refuses it.
 TEST(FullyConnected, InputChannelBandFallsBack) {
   BACKENDS_OR_SKIP();
   const OpPlan p = fc_plan(2, 8, 4, true, true);
+  std::vector<int32_t> acc(2 * 4, 0);
   for (const Backend& b : backends()) {
     tigris_tile_ctx_t t{};
     t.active = 1, t.row_tiled = 1, t.out_h = t.in_h = 2;
     t.chan_tiled = 1, t.chan_partial = 1, t.chan0 = 2, t.chans = 3;
-    t.reduce_first = 1;
+    t.reduce_first = 1, t.reduce_last = 1;
+    t.reduce_acc = acc.data();
     const Compared r = compare_op(p.plan, p.op, p.bufs, b, t);
-    EXPECT_EQ(r.rc_ref, -1) << b.name;
-    EXPECT_EQ(r.rc_acc, -1) << b.name;
+    EXPECT_EQ(r.rc_ref, 0) << b.name;
+    EXPECT_EQ(r.rc_acc, 0) << b.name;
     EXPECT_EQ(r.native, 0u) << b.name;
+    for (size_t i = 0; i < r.ref.size() && i < r.acc.size(); i++) EXPECT_TRUE(r.ref[i] == r.acc[i]) << b.name;
+    t.reduce_acc = nullptr;
+    const Compared none = compare_op(p.plan, p.op, p.bufs, b, t);
+    EXPECT_EQ(none.rc_ref, -1) << b.name;
+    EXPECT_EQ(none.native, 0u) << b.name;
   }
 }
 

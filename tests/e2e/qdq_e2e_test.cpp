@@ -97,4 +97,25 @@ TEST_F(QdqMobilenet, WithinTwoStepsOfTheQdqReferenceAtTightBudgets) {
   EXPECT_GT(tiled, 0u);
 }
 
+// The 1280 -> 2 classifier held its int8 input row with the output (1312 B, the floor); in int8
+// input-channel bands it keeps its 2-byte output, an int32 accumulator of it and a band of
+// input columns, and the floor falls to 480 B (set by a 1x1 Conv's 2-D tile). At the floor the
+// classifier runs in input-channel bands, within two steps of the QDQ reference.
+TEST_F(QdqMobilenet, Int8InputChannelBandsLowerTheFloor) {
+  compiler::Model m = compiler::load_model(model_path());
+  compiler::Budgets b;
+  b.fast = 1;
+  const uint64_t floor = compiler::schedule(m, b).fast.minimum_for_partition_bytes;
+  EXPECT_EQ(floor, 480u);
+  b.fast = floor;
+  const compiler::CompileResult r = compiler::compile(m, b);
+  ASSERT_TRUE(r.ok()) << r.error;
+  bool input_channels = false;
+  for (const compiler::StageSummary& st : r.schedule.stages)
+    input_channels = input_channels || (st.kind == "input-channel bands" &&
+                                         st.decision.find("int32 accumulator") != std::string::npos);
+  EXPECT_TRUE(input_channels);
+  check(floor);
+}
+
 }  // namespace

@@ -189,6 +189,38 @@ uint64_t plan_concat_peak(const tigris_plan_t *plan, uint16_t op_index, uint32_t
     return peak;
 }
 
+bool plan_conv_input_channels(const tigris_plan_t *plan, uint16_t op_index, uint32_t rows, uint32_t cols,
+                              uint32_t align, uint64_t *peak, uint64_t *loads)
+{
+    const tigris_op_t &op = plan->ops[op_index];
+    BandGeom g;
+    if (op.op_type != TIGRIS_OP_CONV || op.num_inputs < 1 || op.num_outputs < 1 || !op_band_geom(&op, 0, &g))
+        return false;
+    const tigris_tensor_t &x = plan->tensors[tigris_op_inputs(plan, &op)[0]];
+    const tigris_tensor_t &y = plan->tensors[tigris_op_outputs(plan, &op)[0]];
+    if (x.ndim != 4 || y.ndim != 4) return false;
+    const int32_t *xs = tigris_tensor_shape(plan, &x), *ys = tigris_tensor_shape(plan, &y);
+    const uint64_t elem = tigris_dtype_size(x.dtype);
+    const int32_t h_out = ys[1], c = xs[3];
+    if (h_out < 1 || c < 1 || elem == 0) return false;
+    const int32_t r = rows < 1 ? 1 : (rows > (uint32_t)h_out ? h_out : (int32_t)rows);
+    const uint64_t w = cols < 1 ? 1 : (cols > (uint32_t)c ? (uint32_t)c : cols);
+    const uint64_t out_row = (uint64_t)ys[0] * (uint64_t)ys[2] * (uint64_t)ys[3] * elem;  // every batch
+    const uint64_t in_pixel_rows = (uint64_t)xs[0] * (uint64_t)xs[2] * elem;              // x one channel
+    *peak = 0;
+    *loads = 0;
+    for (int32_t o0 = 0; o0 < h_out; o0 += r) {
+        const int32_t o1 = o0 + r < h_out ? o0 + r : h_out;
+        BandRows in;
+        band_input_rows(&g, xs[1], o0, o1, &in);
+        const uint64_t read = (uint64_t)(in.in1 - in.in0) * in_pixel_rows;
+        const uint64_t held = cost_align(out_row * (uint64_t)(o1 - o0), align) + cost_align(read * w, align);
+        if (held > *peak) *peak = held;
+        *loads += read * (uint64_t)c;
+    }
+    return true;
+}
+
 bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, CostSpace *spaces, uint16_t capacity,
                      CostPeak *out)
 {
@@ -209,22 +241,30 @@ bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, Cost
         return out->peak != UINT64_MAX;
     }
     if (kind == TIGRIS_BAND_KIND_CHANNELS && band.mode == TIGRIS_CHANNELS_MODE_INPUT) {
-        // Input-channel bands: the output kept (whole, or a 1x1 Conv's row block) and one box
-        // of rows x input columns.
-        const tigris_op_t &op = plan->ops[tigris_stage_ops(plan, &st)[0]];
+        // Input-channel bands: the output kept (whole, or a 1x1 Conv's row block), int8's
+        // accumulator block and one box of rows x input columns.
+        const uint16_t op_index = tigris_stage_ops(plan, &st)[0];
+        const tigris_op_t &op = plan->ops[op_index];
         const tigris_tensor_t &o = plan->tensors[tigris_op_outputs(plan, &op)[0]];
         const tigris_tensor_t &in = plan->tensors[tigris_op_inputs(plan, &op)[0]];
         uint32_t rows, cols;
         plan_stated_band(plan, s, band.extent, band.col_extent, &rows, &cols);
+        const uint64_t tiles = (uint64_t)((band.extent + rows - 1u) / rows) * ((band.col_extent + cols - 1u) / cols);
+        out->tiles = tiles > UINT32_MAX ? UINT32_MAX : (uint32_t)tiles;
+        if (band.rank == 4) {  // a KxK Conv: a block of output rows and one band of its input rows
+            uint64_t loads = 0;
+            if (!plan_conv_input_channels(plan, op_index, rows, cols, align, &out->peak, &loads)) return false;
+            out->band = out->peak;
+            return true;
+        }
         const uint64_t elem = tigris_dtype_size(in.dtype);
         out->band = cost_align((uint64_t)rows * cols * elem, align);
         // A FullyConnected keeps its whole output; a 1x1 Conv one block of `rows` pixels of it.
-        const uint64_t kept = op.op_type == TIGRIS_OP_CONV
-                                  ? (uint64_t)rows * (uint64_t)tigris_tensor_shape(plan, &o)[o.ndim - 1] * elem
-                                  : o.size_bytes;
+        const uint64_t oc = (uint64_t)tigris_tensor_shape(plan, &o)[o.ndim - 1];
+        const uint64_t kept = op.op_type == TIGRIS_OP_CONV ? (uint64_t)rows * oc * elem : o.size_bytes;
         out->peak = cost_align(kept, align) + out->band;
-        const uint64_t tiles = (uint64_t)((band.extent + rows - 1u) / rows) * ((band.col_extent + cols - 1u) / cols);
-        out->tiles = tiles > UINT32_MAX ? UINT32_MAX : (uint32_t)tiles;
+        // int8: the int32 accumulator of the row block (rows x OC), allocated after the output.
+        if (in.dtype == TIGRIS_DTYPE_INT8) out->peak += cost_align((uint64_t)rows * oc * 4u, align);
         return elem != 0;
     }
     if (kind != TIGRIS_BAND_KIND_NONE && kind != TIGRIS_BAND_KIND_STRIPE && kind != TIGRIS_BAND_KIND_HW &&

@@ -45,6 +45,16 @@ void plan_stated_band(const tigris_plan_t *plan, uint16_t s, uint32_t extent, ui
 // align(outer x rows x cell) per buffer. UINT64_MAX when the plan does not describe one.
 uint64_t plan_concat_peak(const tigris_plan_t *plan, uint16_t op_index, uint32_t axis, uint32_t band, uint32_t align);
 
+// Input-channel bands of a KxK float32 Conv (CHANNELS mode INPUT, rank-4 form; its op at
+// `op_index`): `rows` output rows per block (clamped to [1, H_out]), `cols` input channels per
+// band (clamped to [1, C_in]). A block keeps its output rows (N x rows x W_out x C_out floats)
+// while one band of the input rows it reads (N x rows read x W_in x cols; the window's rows
+// clipped to the input) is loaded at a time: peak, the largest align(block) + align(band)
+// over the blocks; loads, the input bytes every band of every block loads (halo rows again).
+// False when the op is not such a Conv.
+bool plan_conv_input_channels(const tigris_plan_t *plan, uint16_t op_index, uint32_t rows, uint32_t cols,
+                              uint32_t align, uint64_t *peak, uint64_t *loads);
+
 // What the executor holds for stage s of a loaded plan (weights excluded), with the band the
 // plan states: a standalone banded stage by its kind, or the chain headed by s (line-buffered
 // when its head says so). `spaces` holds `capacity` entries of scratch. False when the stage

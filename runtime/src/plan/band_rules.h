@@ -115,8 +115,9 @@ struct StageBand {
 
 // Whether `stage` meets the conditions of `kind` (and `mode` for LEADING; pass 0xFF to
 // accept the mode the stage gives). Fills `out` when it does. Record-independent except
-// the axis (HW needs TIGRIS_TILE_AXIS_HW, every other kind TIGRIS_TILE_AXIS_HEIGHT) and,
-// for TRANSPOSE, the BAND_ON_COLUMNS flag.
+// the axis (HW needs TIGRIS_TILE_AXIS_HW, every other kind TIGRIS_TILE_AXIS_HEIGHT),
+// for TRANSPOSE, the BAND_ON_COLUMNS flag and, for a KxK Conv's input-channel bands, the
+// record's tile_width (whole channel blocks, TIGRIS_CONV_CHANNEL_BLOCK).
 bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tigris_band_kind_t kind, uint8_t mode,
                      StageBand *out);
 

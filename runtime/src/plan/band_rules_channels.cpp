@@ -92,7 +92,16 @@ bool channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
 
 namespace {
 
-// A float32 1x1 Conv (one group, stride 1, no padding; dilation reads nothing) is the same
+// Input and output both float32, or both int8 with quant params (the int8 kernel keeps an
+// int32 accumulator block and requantizes after the last band).
+bool input_channels_dtype(const tigris_plan_t *plan, uint16_t in, uint16_t out)
+{
+    const uint8_t dt = plan->tensors[in].dtype;
+    return (dt == TIGRIS_DTYPE_FLOAT32 || dt == TIGRIS_DTYPE_INT8) && channel_stage_dtype(plan, in, dt) &&
+           channel_stage_dtype(plan, out, dt);
+}
+
+// A 1x1 Conv (one group, stride 1, no padding; dilation reads nothing) is the same
 // product over the matrix [N*H*W, C_in] of its NHWC input: rows are pixels (extent N*H*W),
 // columns input channels; its output is kept a row block at a time (see the executor).
 bool conv1x1_input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, const tigris_op_t *op,
@@ -105,7 +114,7 @@ bool conv1x1_input_channels_holds(const tigris_plan_t *plan, const tigris_stage_
     const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
     if (is_constant(plan, in) || rd_u16(plan->index_pool + s->outputs_off) != out) return false;
     const tigris_tensor_t &x = plan->tensors[in], &y = plan->tensors[out];
-    if (x.dtype != TIGRIS_DTYPE_FLOAT32 || y.dtype != TIGRIS_DTYPE_FLOAT32 || x.ndim != 4 || y.ndim != 4) return false;
+    if (!input_channels_dtype(plan, in, out) || x.ndim != 4 || y.ndim != 4) return false;
     for (uint32_t a = 0; a < 3; ++a)
         if (tensor_dim(plan, in, a) != tensor_dim(plan, out, a)) return false;
     const uint64_t rows = prod_dims(plan, in, 0, 3), k = (uint64_t)tensor_dim(plan, in, 3);
@@ -120,25 +129,65 @@ bool conv1x1_input_channels_holds(const tigris_plan_t *plan, const tigris_stage_
     return true;
 }
 
+// Any other float32 Conv of one group (a KxK window, strides, dilation, padding; NHWC): rows
+// of the output (axis 1, extent H_out, the window's halo) x input channels (col_extent C_in).
+// A block of output rows is kept while the input-channel bands of the input rows it reads are
+// added to it. The kernel sums channels in aligned blocks of TIGRIS_CONV_CHANNEL_BLOCK (taps
+// inside a block), so the band width must be a multiple of it or cover every channel: the
+// partial sums then add up to the whole op's floats. Every output row reads an input row.
+bool conv_input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, const tigris_op_t *op, StageBand *b)
+{
+    const tigris_spatial_t &sp = op->spatial;
+    if (op->num_inputs != 1 || sp.group > 1) return false;
+    const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
+    if (is_constant(plan, in) || rd_u16(plan->index_pool + s->outputs_off) != out) return false;
+    const tigris_tensor_t &x = plan->tensors[in], &y = plan->tensors[out];
+    if (x.dtype != TIGRIS_DTYPE_FLOAT32 || y.dtype != TIGRIS_DTYPE_FLOAT32 || x.ndim != 4 || y.ndim != 4) return false;
+    BandGeom g;
+    if (!op_band_geom(op, 0, &g) || g.kind != BAND_GEOM_WINDOW) return false;
+    const int32_t h_in = tensor_dim(plan, in, 1), h_out = tensor_dim(plan, out, 1), c = tensor_dim(plan, in, 3);
+    if (tensor_dim(plan, in, 0) != tensor_dim(plan, out, 0) || h_in < 1 || h_out < 1 || c < 1 ||
+        tensor_dim(plan, out, 3) < 1)
+        return false;
+    BandRows first, last;
+    band_input_rows(&g, h_in, 0, 1, &first);
+    band_input_rows(&g, h_in, h_out - 1, h_out, &last);
+    if (first.in1 <= first.in0 || last.in1 <= last.in0) return false;  // a row of padding only
+    const uint32_t w = tigris_rt::stage_tiles(plan, s).tile_width;
+    if (w < (uint32_t)c && (w == 0 || w % TIGRIS_CONV_CHANNEL_BLOCK != 0)) return false;
+    b->mode = TIGRIS_CHANNELS_MODE_INPUT;
+    b->spatial = 0;
+    b->axis = 1;
+    b->extent = (uint32_t)h_out;
+    b->col_extent = (uint32_t)c;
+    b->rank = 4;
+    b->halo = band_halo(&g);
+    return true;
+}
+
 }  // namespace
 
-// Input-channel bands (CHANNELS mode INPUT): one float32 FullyConnected whose output is
-// [N, OC] and whose input (of rank >= 2, dim 0 = N) is read as the matrix [N, K]; weights
-// (and bias) constant. Tiles are rows x input columns; each adds its columns' products to
-// the whole output (kept in fast memory), the bias and activation after the last column.
-// int8 is not taken: its partial sums would need an int32 accumulator of the whole output
-// (4 bytes per element besides the int8 output; smaller than output-channel bands only where
-// K > 5 x OC) and the int8 kernel does not carry partial sums between calls.
+// Input-channel bands (CHANNELS mode INPUT): one FullyConnected whose output is [N, OC] and
+// whose input (of rank >= 2, dim 0 = N) is read as the matrix [N, K]; weights (and bias)
+// constant. Tiles are rows x input columns; each adds its columns' products to the whole
+// output (kept in fast memory), the bias and activation after the last column. float32, or
+// int8 (also a 1x1 Conv): an int32 accumulator block of the tile's rows x OC is kept besides
+// the int8 output, the bias and requantization applied after the last band. A KxK Conv is
+// float32 only.
 bool input_channels_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
     const tigris_op_t *op = single_op(plan, s);
-    if (op && op->op_type == TIGRIS_OP_CONV && s->outputs_count == 1)
-        return conv1x1_input_channels_holds(plan, s, op, b);
+    if (op && op->op_type == TIGRIS_OP_CONV && s->outputs_count == 1) {
+        const tigris_spatial_t &sp = op->spatial;
+        const bool pixels = sp.kernel_h == 1 && sp.kernel_w == 1 && sp.stride_h == 1 && sp.stride_w == 1 &&
+                            !sp.pad_top && !sp.pad_bottom && !sp.pad_left && !sp.pad_right;
+        return pixels ? conv1x1_input_channels_holds(plan, s, op, b) : conv_input_channels_holds(plan, s, op, b);
+    }
     if (!op || op->op_type != TIGRIS_OP_FULLY_CONN || op->num_inputs != 1 || s->outputs_count != 1) return false;
     const uint16_t in = op_in(plan, *op, 0), out = op_out(plan, *op, 0);
     if (is_constant(plan, in) || rd_u16(plan->index_pool + s->outputs_off) != out) return false;
     const tigris_tensor_t &x = plan->tensors[in], &y = plan->tensors[out];
-    if (x.dtype != TIGRIS_DTYPE_FLOAT32 || y.dtype != TIGRIS_DTYPE_FLOAT32) return false;
+    if (!input_channels_dtype(plan, in, out)) return false;
     if (y.ndim != 2 || x.ndim < 2 || tensor_dim(plan, in, 0) != tensor_dim(plan, out, 0)) return false;
     const uint64_t k = prod_dims(plan, in, 1, x.ndim);
     if (tensor_dim(plan, out, 0) < 1 || k < 1 || k > INT32_MAX) return false;

@@ -3,7 +3,7 @@
 // products to its whole output, kept in fast memory; the bias and activation come after the
 // last column band. Each output element is summed in the whole op's order (column 0 up, then
 // the bias), so banded equals whole bit for bit; peaks and tile counts are hand-derived;
-// inconsistent records (int8, a Conv, a second op, a wrong count) are refused.
+// inconsistent records (a Conv band cutting a channel block, a second op, a wrong count) are refused.
 #include <algorithm>
 #include <cmath>
 
@@ -132,16 +132,16 @@ TEST(ChannelIn, RecordsInconsistentWithThePlanAreRefused) {
   wrong.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, 3);
   load(wrong, &f);
   EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
-  // int8: no int32 accumulator of the whole output is kept (docs/plan-format.md).
+  // int8 states mode INPUT with the same facts (an int32 accumulator block: channel_in_s8_test.cpp).
   PlanDesc q = fc_plan(
       3, 10, 4, record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 4, 0, TIGRIS_CHANNELS_MODE_OUTPUT), true);
   load(q, &f);
   ASSERT_EQ(f.err, TIGRIS_OK);
   q.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CHANNELS, TIGRIS_CHANNELS_MODE_INPUT);
-  q.tile_plans[0].facts.num_tiles = 6;  // what mode INPUT's facts would be
+  q.tile_plans[0].facts.num_tiles = 6;  // what mode INPUT's facts are
   load(q, &f);
-  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
-  // A Conv stage stated as input-channel bands.
+  EXPECT_EQ(f.err, TIGRIS_OK);
+  // A 3x3 Conv stage stated as input-channel bands 2 channels wide (a block of 4 cut; 3 input channels).
   PlanDesc c =
       spatial_plan(SpatialCase{{1, 6, 4, 3}, TIGRIS_OP_CONV, window(3, 3, 1, 1, 1, 1, 1, 1), 5, false, false, false},
                    record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 2, 0, TIGRIS_CHANNELS_MODE_OUTPUT));
@@ -241,8 +241,10 @@ TEST(ChannelIn, Conv1x1PeakIsARowBlockOfTheOutputAndOneBox) {
   EXPECT_NE(run_plan(p, conv_in_inputs(in), tight).rc, TIGRIS_EXEC_OK);
 }
 
-// Mode INPUT is refused on a Conv that is not a float32 1x1, one-group, stride-1, unpadded
-// one: each stated with the facts a 1x1 would have, the loader answers TILE_FACTS.
+// The pixel-matrix facts (extent N*H*W, axis 0) belong to a float32 1x1, one-group, stride-1,
+// unpadded Conv only: a 3x3, strided or padded Conv has the rank-4 form of mode INPUT (rows x
+// input channels; channel_in_conv_test.cpp) and a grouped one none, so each stated with the
+// facts the 1x1 has is refused (TILE_FACTS).
 TEST(ChannelIn, Conv1x1RefusalsOfOtherConvs) {
   Loaded f;
   const std::vector<int32_t> in = {1, 6, 6, 4};
@@ -269,7 +271,7 @@ TEST(ChannelIn, Conv1x1RefusalsOfOtherConvs) {
     load(p, &f);
     EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS) << c.what;
   }
-  // int8: no int32 accumulator is carried between calls.
+  // int8 takes the 1x1's form too (channel_in_s8_test.cpp).
   PlanDesc q =
       conv_in_plan(in, 4, window(1, 1, 1, 1, 0, 0, 0, 0),
                    record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_CHANNELS, 2, 0, TIGRIS_CHANNELS_MODE_OUTPUT),
@@ -278,7 +280,7 @@ TEST(ChannelIn, Conv1x1RefusalsOfOtherConvs) {
   ASSERT_EQ(f.err, TIGRIS_OK);
   q.tile_plans[0] = ok.tile_plans[0];
   load(q, &f);
-  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+  EXPECT_EQ(f.err, TIGRIS_OK);
   // A wrong tile count for the 1x1 itself.
   PlanDesc wrong = ok;
   wrong.tile_plans[0].facts.num_tiles += 1;

@@ -102,7 +102,60 @@ TEST(InputChannels, Conv1x1FloorIsOneOutputPixelAndOneChannel) {
   EXPECT_EQ(conv->tiles, 49u * 4u);
   EXPECT_NE(conv->decision.find("input-channel bands of 1 pixels x 8 input channels of a 1x1 Conv"), std::string::npos)
       << conv->decision;
+  // analyze -v names the tiles pixel blocks, not rows.
+  budget.fast = 512 + 32;
+  compiler::ScheduleResult s544 = compiler::schedule(m, budget);
+  report::AnalysisReport a = report::build_analysis("pointwise.onnx", m.summary(), budget, &s544, nullptr);
+  bool named = false;
+  for (const report::AnalysisStage& st : a.stages)
+    named = named || st.tiling == "input-channel bands, 196 tiles of 1 pixels x 8 input channels, halo 0";
+  EXPECT_TRUE(named);
   budget.fast = 512 + 32 - 1;  // below the floor
+  EXPECT_FALSE(compiler::compile(m, budget).ok());
+}
+
+// A 3x3 Conv (pads 1) from 64 channels to 4 on a 4x4 map. Whole it holds x (4096) and y (256);
+// a 2-D tile of one pixel 3 x 3 x 64 floats (2304) and 4; output-channel bands and stripes three
+// input rows of every channel (3072). Input-channel bands hold one output row (4 x 4 floats,
+// 64 B) and one block of 4 input channels of the 3 rows it reads (3 x 4 x 4 floats, 192 B): the
+// floor, 256 B, in 4 rows x 16 bands; the plan runs in exactly that.
+TEST(InputChannels, KxKConvFloorIsAnOutputRowAndOneChannelBlockOfItsInputRows) {
+  test::OnnxBuilder b;
+  b.input("x", {1, 64, 4, 4});
+  std::vector<float> w(4 * 64 * 9);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 11) - 5) * 0.037f;
+  b.init("w", {4, 64, 3, 3}, w);
+  b.init("bias", {4}, std::vector<float>(4, 0.25f));
+  onnx::NodeProto& n = b.node("Conv", {"x", "w", "bias"}, {"y"}, "conv3x3");
+  test::OnnxBuilder::attr(n, "kernel_shape", std::vector<int64_t>{3, 3});
+  test::OnnxBuilder::attr(n, "pads", std::vector<int64_t>{1, 1, 1, 1});
+  b.output("y", {1, 4, 4, 4});
+  compiler::Model m = compiler::load_model_bytes(b.bytes(), "conv3x3.onnx");
+  compiler::Budgets budget;
+  budget.fast = 1;
+  EXPECT_EQ(compiler::schedule(m, budget).fast.minimum_for_partition_bytes, 64u + 192u);
+  budget.fast = 64 + 192;
+  compiler::CompileResult r = compiler::compile(m, budget);
+  ASSERT_TRUE(r.ok()) << r.error;
+  const compiler::StageSummary* conv = nullptr;
+  for (const compiler::StageSummary& st : r.schedule.stages)
+    if (st.kind == "input-channel bands") conv = &st;
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->tile_rows, 1u);
+  EXPECT_EQ(conv->tile_cols, 4u);
+  EXPECT_EQ(conv->tiles, 4u * 16u);
+  EXPECT_EQ(conv->halo, 2u);
+  EXPECT_NE(conv->decision.find("input-channel bands of 1 rows x 4 input channels of a Conv"), std::string::npos)
+      << conv->decision;
+  EXPECT_EQ(r.schedule.fast.scheduled_peak_bytes, 64u + 192u);
+  tigris_plan_t plan;
+  ASSERT_EQ(tigris_plan_load(r.plan.data(), static_cast<uint32_t>(r.plan.size()), &plan), TIGRIS_OK);
+  report::AnalysisReport a = report::build_analysis("conv3x3.onnx", m.summary(), budget, &r.schedule, nullptr);
+  bool named = false;
+  for (const report::AnalysisStage& st : a.stages)
+    named = named || st.tiling == "input-channel bands, 64 tiles of 1 rows x 4 input channels, halo 2";
+  EXPECT_TRUE(named);
+  budget.fast = 64 + 192 - 1;  // below the floor
   EXPECT_FALSE(compiler::compile(m, budget).ok());
 }
 

@@ -209,7 +209,7 @@ int fc_layer(const Call &c, FcLayer *l, bool factors_checked, bool chan_bands)
     // An output-channel band (chan_mix, a rank-2 output as the reference takes it): columns
     // [chan0, chan0 + chans) of the layer's, their weights, biases and factors.
     const bool chan_band = c.tiled() && c.tile().chan_tiled;
-    // An input-channel band (chan_partial, float32 only) is the reference's.
+    // An input-channel band (chan_partial, float32 or int8) is the reference's.
     if (chan_band && c.tile().chan_partial) return kFallback;
     if (chan_band && (!chan_bands || !c.tile().chan_mix || c.out(0).ndim != 2)) return kFallback;
     const tigris_tensor_t &in = c.in(0), &out = c.out(0);

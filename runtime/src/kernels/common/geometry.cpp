@@ -73,6 +73,10 @@ int spatial_geometry(const Call &call, SpatialGeom *g)
             if (!wide || t.chan0 < 0 || t.chans < 1 || t.chan0 + t.chans > g->c_out) return -1;
             g->chan0 = t.chan0;
             g->c_out = t.chans;
+        } else if (t.chan_tiled && t.chan_partial) {  // input channels [chan0, chan0 + chans), every output one
+            if (!wide || t.chan0 < 0 || t.chans < 1 || t.chan0 + t.chans > g->c_in) return -1;
+            g->chan0 = t.chan0;
+            g->c_in = t.chans;
         } else if (t.chan_tiled) {  // channels [chan0, chan0 + chans) of a channel-separable op
             if (!wide || g->c_in != g->c_out || t.chan0 < 0 || t.chans < 1 || t.chan0 + t.chans > g->c_in) return -1;
             g->chan0 = t.chan0;

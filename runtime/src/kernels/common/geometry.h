@@ -50,7 +50,8 @@ struct SpatialGeom {
     int32_t pad_top, pad_bottom, pad_left, pad_right;
     int32_t in_row_start, out_row_start;
     int32_t chan0;  // channel bands: global channel of buffer channel 0 (c_in = c_out = the band's;
-                    // chan_mix: c_out the band's output channels, c_in every input channel)
+                    // chan_mix: c_out the band's output channels, c_in every input channel;
+                    // chan_partial: c_in the band's input channels, c_out every output channel)
     int64_t in_batch, in_row, out_batch, out_row;  // strides in elements (pixel stride = c)
 };
 // 0, or -1 when the tensors are not rank 3/4 or the tile context is inconsistent.

@@ -13,7 +13,26 @@ struct ConvArgs {
     float *out;
     uint8_t act;
     int32_t wc;  // depthwise: weight channels per tap (a channel band reads its share at w + chan0)
+    // Conv: input channels [k0, k1) of each group are summed (every one, or an input-channel
+    // band's); the buffer's channel 0 is global channel in_c0 (0, or the band's k0); icg is the
+    // weights' channels per tap. first: start from the bias (else from the output's partial
+    // sum); last: apply the activation (else store the partial sum).
+    int32_t k0, k1, in_c0, icg;
+    bool first, last;
 };
+
+// Conv channels are summed in aligned blocks of this many, blocks outermost, taps inside,
+// the block's channels innermost: an input-channel band whose bounds are multiples of it (or
+// the last channel) sums whole blocks, so its partial sums add up to the whole op's floats.
+constexpr int32_t kConvChannelBlock = TIGRIS_CONV_CHANNEL_BLOCK;
+
+// The inner loops below are called per pixel and channel block: inlined even at -Os (the
+// Cortex-M build), where a call per tap costs more than its 16 multiply-adds.
+#if defined(__GNUC__)
+#  define TIGRIS_CONV_INLINE inline __attribute__((always_inline))
+#else
+#  define TIGRIS_CONV_INLINE inline
+#endif
 
 // The window taps [lo, hi) of one axis that fall inside the input: origin + k * d in [0, extent).
 inline void tap_range(int32_t origin, int32_t k, int32_t d, int32_t extent, int32_t *lo, int32_t *hi)
@@ -25,73 +44,139 @@ inline void tap_range(int32_t origin, int32_t k, int32_t d, int32_t extent, int3
     *hi = b > a ? b : a;
 }
 
+// `count` channels of one tap (input at ip, weights at wp) added to `lanes` (1 or 4) sums,
+// each in channel order. Four output channels share each input value; the weights of
+// output channel k are at wp + k * w_stride.
+TIGRIS_CONV_INLINE void tap_channels(const float *ip, const float *wp, int64_t w_stride, int32_t count, int32_t lanes,
+                                     float *acc)
+{
+    int32_t c = 0;
+    const int32_t c_end = count;
+    if (lanes == 4) {
+        const float *w1 = wp + w_stride, *w2 = w1 + w_stride, *w3 = w2 + w_stride;
+        float s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
+        // Four channels a step: one pointer update per step, immediate offsets for the loads
+        // (the build is -Os, which does not unroll). Same order per sum.
+        for (; c + 4 <= c_end; c += 4) {
+            const float v0 = ip[c], v1 = ip[c + 1], v2 = ip[c + 2], v3 = ip[c + 3];
+            s0 += v0 * wp[c];
+            s0 += v1 * wp[c + 1];
+            s0 += v2 * wp[c + 2];
+            s0 += v3 * wp[c + 3];
+            s1 += v0 * w1[c];
+            s1 += v1 * w1[c + 1];
+            s1 += v2 * w1[c + 2];
+            s1 += v3 * w1[c + 3];
+            s2 += v0 * w2[c];
+            s2 += v1 * w2[c + 1];
+            s2 += v2 * w2[c + 2];
+            s2 += v3 * w2[c + 3];
+            s3 += v0 * w3[c];
+            s3 += v1 * w3[c + 1];
+            s3 += v2 * w3[c + 2];
+            s3 += v3 * w3[c + 3];
+        }
+        for (; c < c_end; ++c) {
+            const float v = ip[c];
+            s0 += v * wp[c];
+            s1 += v * w1[c];
+            s2 += v * w2[c];
+            s3 += v * w3[c];
+        }
+        acc[0] = s0, acc[1] = s1, acc[2] = s2, acc[3] = s3;
+    } else {
+        float s0 = acc[0];
+        for (; c < c_end; ++c) s0 += ip[c] * wp[c];
+        acc[0] = s0;
+    }
+}
+
+// One full block of 4 channels for 4 output channels over a window of rows x cols taps (the
+// input of tap (kh, kw) at ip + kh * in_rs + kw * in_cs, its weights at wp + kh * w_rs + kw * icg,
+// output channel k's at + k * w_stride): 16 multiply-adds a tap, each sum in tap order, the
+// block's channels innermost (tap_channels' order for one tap).
+TIGRIS_CONV_INLINE void block4_taps(const float *ip, int64_t in_rs, int64_t in_cs, const float *wp, int64_t w_rs,
+                                    int64_t icg, int64_t w_stride, int32_t rows, int32_t cols, float *acc)
+{
+    float s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
+    for (int32_t kh = 0; kh < rows; ++kh, ip += in_rs, wp += w_rs) {
+        const float *xp = ip, *w0 = wp;
+        for (int32_t kw = 0; kw < cols; ++kw, xp += in_cs, w0 += icg) {
+            const float *w1 = w0 + w_stride, *w2 = w1 + w_stride, *w3 = w2 + w_stride;
+            const float v0 = xp[0], v1 = xp[1], v2 = xp[2], v3 = xp[3];
+            s0 += v0 * w0[0];
+            s0 += v1 * w0[1];
+            s0 += v2 * w0[2];
+            s0 += v3 * w0[3];
+            s1 += v0 * w1[0];
+            s1 += v1 * w1[1];
+            s1 += v2 * w1[2];
+            s1 += v3 * w1[3];
+            s2 += v0 * w2[0];
+            s2 += v1 * w2[1];
+            s2 += v2 * w2[2];
+            s2 += v3 * w2[3];
+            s3 += v0 * w3[0];
+            s3 += v1 * w3[1];
+            s3 += v2 * w3[2];
+            s3 += v3 * w3[3];
+        }
+    }
+    acc[0] = s0, acc[1] = s1, acc[2] = s2, acc[3] = s3;
+}
+
 // Conv / Conv1D: weight [OC, KH, KW, IC/group]. Up to four output channels of one group are
-// summed together (each input value read once for all four), every one in the order of the
-// plain loop (bias, then taps row by row, channels innermost): the same floats.
+// summed together (each input value read once for all four). Each sum: the bias, then the
+// input channels in aligned blocks of kConvChannelBlock, for each block the taps row by row
+// and the block's channels innermost (docs/operators.md). A pixel whose window holds one tap
+// inside the input sums its channels in order, which is the same order.
 void conv_pixel(const ConvArgs &a, int32_t n, int32_t r, int32_t x, int32_t groups)
 {
     const kern::SpatialGeom &g = a.g;
-    const int32_t icg = g.c_in / groups, ocg = g.c_out / groups;
+    const int32_t icg = a.icg, ocg = g.c_out / groups;
     const int32_t iy0 = r * g.s_h - g.pad_top, ix0 = x * g.s_w - g.pad_left;
     int32_t ky_lo, ky_hi, kx_lo, kx_hi;
     tap_range(iy0, g.k_h, g.d_h, g.in_h, &ky_lo, &ky_hi);
     tap_range(ix0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
+    const bool one_tap = ky_hi - ky_lo == 1 && kx_hi - kx_lo == 1;
     const float *in_n = a.in + n * g.in_batch + (int64_t)g.in_row_start * g.in_row;
     float *o = a.out + n * g.out_batch + (int64_t)(g.out_row_start + r) * g.out_row + (int64_t)x * g.c_out;
     const int64_t w_stride = (int64_t)g.k_h * g.k_w * icg;
     for (int32_t oc = 0; oc < g.c_out;) {
         const int32_t group_end = (oc / ocg + 1) * ocg;
         const int32_t lanes = oc + 4 <= group_end ? 4 : 1;
-        const int32_t c0 = (oc / ocg) * icg;
+        const int32_t c0 = (oc / ocg) * icg - a.in_c0;  // the buffer's index of the group's channel 0
+        const float *w_oc = a.w + (int64_t)oc * w_stride;
         float acc[4];
-        for (int32_t k = 0; k < lanes; ++k) acc[k] = a.b ? a.b[oc + k] : 0.0f;
-        for (int32_t kh = ky_lo; kh < ky_hi; ++kh) {
-            const int32_t iy = iy0 + kh * g.d_h;
-            for (int32_t kw = kx_lo; kw < kx_hi; ++kw) {
-                const int32_t ix = ix0 + kw * g.d_w;
-                const float *ip = in_n + iy * g.in_row + (int64_t)ix * g.c_in + c0;
-                const float *wp = a.w + (((int64_t)oc * g.k_h + kh) * g.k_w + kw) * icg;
-                if (lanes == 4) {
-                    const float *w1 = wp + w_stride, *w2 = w1 + w_stride, *w3 = w2 + w_stride;
-                    float s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
-                    int32_t c = 0;
-                    // Four channels a step: one pointer update per step, immediate offsets for the
-                    // loads (the build is -Os, which does not unroll). Same order per sum.
-                    for (; c + 4 <= icg; c += 4) {
-                        const float v0 = ip[c], v1 = ip[c + 1], v2 = ip[c + 2], v3 = ip[c + 3];
-                        s0 += v0 * wp[c];
-                        s0 += v1 * wp[c + 1];
-                        s0 += v2 * wp[c + 2];
-                        s0 += v3 * wp[c + 3];
-                        s1 += v0 * w1[c];
-                        s1 += v1 * w1[c + 1];
-                        s1 += v2 * w1[c + 2];
-                        s1 += v3 * w1[c + 3];
-                        s2 += v0 * w2[c];
-                        s2 += v1 * w2[c + 1];
-                        s2 += v2 * w2[c + 2];
-                        s2 += v3 * w2[c + 3];
-                        s3 += v0 * w3[c];
-                        s3 += v1 * w3[c + 1];
-                        s3 += v2 * w3[c + 2];
-                        s3 += v3 * w3[c + 3];
-                    }
-                    for (; c < icg; ++c) {
-                        const float v = ip[c];
-                        s0 += v * wp[c];
-                        s1 += v * w1[c];
-                        s2 += v * w2[c];
-                        s3 += v * w3[c];
-                    }
-                    acc[0] = s0, acc[1] = s1, acc[2] = s2, acc[3] = s3;
-                } else {
-                    float s0 = acc[0];
-                    for (int32_t c = 0; c < icg; ++c) s0 += ip[c] * wp[c];
-                    acc[0] = s0;
+        for (int32_t k = 0; k < lanes; ++k) acc[k] = a.first ? (a.b ? a.b[oc + k] : 0.0f) : o[oc + k];
+        if (one_tap) {
+            const int32_t iy = iy0 + ky_lo * g.d_h, ix = ix0 + kx_lo * g.d_w;
+            tap_channels(in_n + iy * g.in_row + (int64_t)ix * g.c_in + c0 + a.k0,
+                         w_oc + ((int64_t)ky_lo * g.k_w + kx_lo) * icg + a.k0, w_stride, a.k1 - a.k0, lanes, acc);
+        } else {
+            const int64_t in_rs = (int64_t)g.d_h * g.in_row, in_cs = (int64_t)g.d_w * g.c_in;
+            for (int32_t cb = a.k0; cb < a.k1;) {
+                int32_t ce = (cb / kConvChannelBlock + 1) * kConvChannelBlock;
+                if (ce > a.k1) ce = a.k1;
+                if (lanes == 4 && ce - cb == 4) {  // the common case, registers across the window
+                    block4_taps(
+                        in_n + (iy0 + ky_lo * g.d_h) * g.in_row + (int64_t)(ix0 + kx_lo * g.d_w) * g.c_in + c0 + cb,
+                        in_rs, in_cs, w_oc + ((int64_t)ky_lo * g.k_w + kx_lo) * icg + cb, (int64_t)g.k_w * icg, icg,
+                        w_stride, ky_hi - ky_lo, kx_hi - kx_lo, acc);
+                    cb = ce;
+                    continue;
                 }
+                for (int32_t kh = ky_lo; kh < ky_hi; ++kh) {
+                    const float *in_row = in_n + (iy0 + kh * g.d_h) * g.in_row + c0 + cb;
+                    const float *w_row = w_oc + (int64_t)kh * g.k_w * icg + cb;
+                    for (int32_t kw = kx_lo; kw < kx_hi; ++kw)
+                        tap_channels(in_row + (int64_t)(ix0 + kw * g.d_w) * g.c_in, w_row + (int64_t)kw * icg, w_stride,
+                                     ce - cb, lanes, acc);
+                }
+                cb = ce;
             }
         }
-        for (int32_t k = 0; k < lanes; ++k) o[oc + k] = fused(acc[k], a.act);
+        for (int32_t k = 0; k < lanes; ++k) o[oc + k] = a.last ? fused(acc[k], a.act) : acc[k];
         oc += lanes;
     }
 }
@@ -178,8 +263,9 @@ int conv1x1_partial(const Call &c, const float *in, float *o, const float *w, co
 
 int conv(const Call &c)
 {
-    if (c.tiled() && c.tile().chan_tiled && c.tile().chan_partial) {
-        if (c.op->op_type != TIGRIS_OP_CONV || (c.op->spatial.group > 1)) return -1;
+    const bool partial = c.tiled() && c.tile().chan_tiled && c.tile().chan_partial;
+    if (partial && (c.op->op_type != TIGRIS_OP_CONV || c.op->spatial.group > 1 || c.tile().chan_mix)) return -1;
+    if (partial && c.tile().row_tiled) {  // a 1x1 Conv over the pixel matrix
         const float *in = reinterpret_cast<const float *>(c.in_ptr(0));
         float *o = reinterpret_cast<float *>(c.out_ptr(0));
         const float *w = static_cast<const float *>(c.weight());
@@ -193,11 +279,33 @@ int conv(const Call &c)
     a.w = static_cast<const float *>(c.weight());
     a.b = static_cast<const float *>(c.bias());
     a.act = c.op->fused_act;
+    a.first = a.last = true;
     if (a.in == nullptr || a.out == nullptr || a.w == nullptr) return -1;
     bool dw = c.op->op_type == TIGRIS_OP_DEPTHWISE;
     int32_t groups = c.op->spatial.group == 0 ? 1 : c.op->spatial.group;
+    if (partial) {
+        // Input channels [chan0, chan0 + chans) of rows of the output (CHANNELS mode INPUT, a
+        // KxK window): the band's bounds must cut the sums between channel blocks.
+        const tigris_tensor_t &x = c.in(0);
+        const int32_t ic = c.shape(x)[x.ndim - 1], k1 = a.g.chan0 + a.g.c_in;
+        if (a.g.c_out != c.shape(c.out(0))[c.out(0).ndim - 1]) return -1;
+        if ((a.g.k_h > 1 || a.g.k_w > 1) &&
+            (a.g.chan0 % kConvChannelBlock != 0 || (k1 % kConvChannelBlock != 0 && k1 != ic)))
+            return -1;
+        a.k0 = a.in_c0 = a.g.chan0;
+        a.k1 = k1;
+        a.icg = ic;
+        a.first = c.tile().reduce_first != 0;
+        a.last = c.tile().reduce_last != 0;
+        for (int32_t n = 0; n < a.g.n; ++n)
+            for (int32_t r = 0; r < a.g.out_h; ++r)
+                for (int32_t x = 0; x < a.g.out_w; ++x) conv_pixel(a, n, r, x, 1);
+        return 0;
+    }
     if (dw ? (a.g.c_out % a.g.c_in != 0) : (a.g.c_in % groups != 0 || a.g.c_out % groups != 0)) return -1;
     a.wc = a.g.c_out;
+    a.k0 = a.in_c0 = 0;
+    a.k1 = a.icg = a.g.c_in / groups;
     if (a.g.chan0 != 0 || a.g.c_out != c.shape(c.out(0))[c.out(0).ndim - 1]) {  // a channel band
         if (!dw && (groups != 1 || !c.tiled() || !c.tile().chan_mix)) return -1;
         a.wc = c.shape(c.out(0))[c.out(0).ndim - 1];

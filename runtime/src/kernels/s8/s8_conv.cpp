@@ -61,6 +61,47 @@ bool layer_weights(const Call &c, uint32_t w_bytes, int32_t out_c, const int8_t 
     return *w != nullptr && (c.op->bias_idx == TIGRIS_NONE || *bias != nullptr);
 }
 
+// An input-channel band (chan_partial, CHANNELS mode INPUT) of a FullyConnected or of a 1x1
+// Conv over its pixel matrix: rows [out_row_start, + out_h) x input columns [chan0, + chans)
+// packed in x; their products (weight columns chan0 + k of [OC, K]) are added to the int32
+// accumulator block `reduce_acc` (out_h x OC; reduce_first: from zero). On reduce_last each
+// element gets its bias and is requantized into y_rows (out_h x OC int8). Integer sums wrap,
+// so any split of the columns gives the whole kernel's accumulator: bit-exact.
+int partial_rows(const Call &c, const Operand &in, const Operand &out, int32_t rows_total, int32_t in_c, int8_t *y_rows)
+{
+    const tigris_tile_ctx_t &t = c.tile();
+    const int32_t out_c = out.shape[out.rank - 1], rows = t.out_h, k0 = t.chan0, kc = t.chans;
+    int32_t *acc = (int32_t *)t.reduce_acc;
+    if (t.chan_mix || acc == nullptr || t.out_row_start < 0 || rows < 1 || t.out_row_start + rows > rows_total ||
+        k0 < 0 || kc < 1 || k0 + kc > in_c)
+        return kError;
+    const int8_t *w;
+    const uint8_t *bias;
+    if (!layer_weights(c, (uint32_t)(out_c * in_c), out_c, &w, &bias)) return kError;
+    const int8_t *x = (const int8_t *)in.data;
+    const int32_t in_offset = -in.zero_point;
+    for (int32_t oc = 0; oc < out_c; oc += 2) {
+        const int32_t oc1 = oc + 1 < out_c ? oc + 1 : oc;
+        ChannelRequant r0, r1;
+        if (t.reduce_last && (!channel_requant(c, out, oc, &r0) || !channel_requant(c, out, oc1, &r1))) return kError;
+        const int8_t *w0 = w + (int64_t)oc * in_c + k0, *w1 = w + (int64_t)oc1 * in_c + k0;
+        const int32_t b0 = bias ? rd_i32(bias + 4 * oc) : 0, b1 = bias ? rd_i32(bias + 4 * oc1) : 0;
+        for (int32_t row = 0; row < rows; row++) {
+            int32_t *a = acc + (int64_t)row * out_c;
+            int32_t acc0 = t.reduce_first ? 0 : a[oc], acc1 = t.reduce_first ? 0 : a[oc1];
+            dot2(x + (int64_t)row * kc, w0, w1, kc, in_offset, &acc0, &acc1);
+            if (t.reduce_last) {
+                y_rows[(int64_t)row * out_c + oc] = r0.apply(wrap_add(acc0, b0));
+                y_rows[(int64_t)row * out_c + oc1] = r1.apply(wrap_add(acc1, b1));
+            } else {
+                a[oc] = acc0;
+                a[oc1] = acc1;
+            }
+        }
+    }
+    return 0;
+}
+
 }  // namespace
 
 int conv(const Call &c)
@@ -68,6 +109,16 @@ int conv(const Call &c)
     Operand in, out;
     kern::SpatialGeom g;
     if (input_operand(c, 0, &in) || output_operand(c, 0, &out) || !io_int8(in, out)) return kError;
+    if (c.tiled() && c.tile().chan_tiled && c.tile().chan_partial) {
+        // A 1x1 Conv (one group, stride 1, unpadded) over its [N*H*W, C_in] pixel matrix; the
+        // output buffer holds the band's pixels only.
+        const tigris_spatial_t &sp = c.op->spatial;
+        if (!c.tile().row_tiled || in.rank != 4 || out.rank != 4 || sp.kernel_h != 1 || sp.kernel_w != 1 ||
+            sp.group > 1)
+            return kError;
+        const int32_t pixels = (int32_t)(in.elements / (uint32_t)in.shape[3]);
+        return partial_rows(c, in, out, pixels, in.shape[3], (int8_t *)out.data);
+    }
     if (kern::spatial_geometry(c, &g)) return kError;
     // An output-channel band (chan_mix, one group) computes the layer's channels [ch0, ch0 +
     // g.c_out) of wc from every input channel: weights, biases and factors at ch0 + oc.
@@ -208,6 +259,10 @@ int fully_connected(const Call &c)
     const int32_t full_rows = (int32_t)(out.elements / (uint32_t)out_c);
     if (full_rows <= 0 || in.elements % (uint32_t)full_rows != 0) return kError;
     const int32_t in_c = (int32_t)(in.elements / (uint32_t)full_rows);
+    if (c.tiled() && c.tile().chan_tiled && c.tile().chan_partial) {  // an input-channel band, whole output
+        if (out.rank != 2) return kError;
+        return partial_rows(c, in, out, full_rows, in_c, (int8_t *)out.data + (int64_t)c.tile().out_row_start * out_c);
+    }
     const kern::RowBand band = kern::row_band(c.mem, full_rows);
     if (c.tiled() && !band.active) return kError;
     // An output-channel band (chan_mix): columns [ch0, ch0 + cols) of out_c, packed; weights,

@@ -179,8 +179,10 @@ Candidate banded_layout(Probe& probe, uint16_t s, uint8_t kind, const StageBand&
   static const char* names[] = {
       "", "reshape bands", "leading bands", "row bands", "transpose bands", "reduction by input rows", "", "",
       "", "concat bands"};
-  c.decision =
-      std::string(names[kind <= 9 ? kind : 0]) + " of " + std::to_string(lo) + " of " + std::to_string(b.extent);
+  const bool flat = kind == TIGRIS_BAND_KIND_BY_INPUT && b.mode == TIGRIS_BY_INPUT_MODE_FLAT;
+  c.decision = (flat ? std::string("reduction by blocks of input elements (one input row is over budget)")
+                     : std::string(names[kind <= 9 ? kind : 0])) +
+               " of " + std::to_string(lo) + " of " + std::to_string(b.extent);
   return c;
 }
 
@@ -203,6 +205,7 @@ constexpr KindTry kKinds[] = {
     {TIGRIS_BAND_KIND_STRIPE, 0},    {TIGRIS_BAND_KIND_HW, 0},
     {TIGRIS_BAND_KIND_CHANNELS, 0},  {TIGRIS_BAND_KIND_CHANNELS, 0, TIGRIS_CHANNELS_MODE_INPUT},
     {TIGRIS_BAND_KIND_ROWS, 0},      {TIGRIS_BAND_KIND_BY_INPUT, 0},
+    {TIGRIS_BAND_KIND_BY_INPUT, 0, TIGRIS_BY_INPUT_MODE_FLAT},
     {TIGRIS_BAND_KIND_TRANSPOSE, 0}, {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
     {TIGRIS_BAND_KIND_RESHAPE, 0},   {TIGRIS_BAND_KIND_LEADING, 0},
     {TIGRIS_BAND_KIND_CONCAT, 0}};
@@ -247,10 +250,13 @@ void label(Candidate& c, const KindTry& t, const StageBand& b) {
 Candidate best_banded(Probe& probe, const ir::Graph& g, int first, int end, const std::vector<ir::TensorId>& inputs,
                       const std::vector<ir::TensorId>& outputs, uint64_t budget) {
   Candidate best;
-  bool stripe_fits = false;
+  bool stripe_fits = false, input_rows_fit = false;
   each_kind(probe, first, end, inputs, outputs, [&](const KindTry& t, uint16_t s, const StageBand& b) {
-    // One row fits: no need for columns or channel bands.
+    // One row fits: no need for columns or channel bands (nor, for a reduction, element blocks:
+    // whole rows run the kernel's row loop).
     if ((t.kind == TIGRIS_BAND_KIND_HW || t.kind == TIGRIS_BAND_KIND_CHANNELS) && stripe_fits) return true;
+    const bool flat = t.kind == TIGRIS_BAND_KIND_BY_INPUT && b.mode == TIGRIS_BY_INPUT_MODE_FLAT;
+    if (flat && input_rows_fit) return true;
     Candidate c;
     if (t.kind == TIGRIS_BAND_KIND_CHANNELS && b.mode == TIGRIS_CHANNELS_MODE_INPUT) {
       c = banded_input_channels(probe, s, b, budget, inputs, outputs, g);
@@ -262,6 +268,7 @@ Candidate best_banded(Probe& probe, const ir::Graph& g, int first, int end, cons
     } else {
       c = banded_layout(probe, s, t.kind, b, budget, inputs, outputs, g);
     }
+    input_rows_fit = input_rows_fit || (c.ok && t.kind == TIGRIS_BAND_KIND_BY_INPUT && !flat);
     if (c.ok) {
       label(c, t, b);
       if (!best.ok || c.cost() < best.cost()) best = c;

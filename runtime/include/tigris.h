@@ -127,6 +127,10 @@ typedef enum {
 #define TIGRIS_CHANNELS_MODE_OUTPUT    1 /* one Conv (one group) writes output-channel bands from every input channel */
 #define TIGRIS_CHANNELS_MODE_INPUT     2 /* one float32 FullyConnected sums input-channel bands into its whole output */
 
+/* By-input band modes (high nibble of `band`, kind BY_INPUT). */
+#define TIGRIS_BY_INPUT_MODE_ROWS 0 /* bands of input rows of axis 1, every row whole */
+#define TIGRIS_BY_INPUT_MODE_FLAT 1 /* bands of the input's elements in memory order (any axes) */
+
 #define TIGRIS_TILE_BAND_KIND(b)     ((uint8_t)((b)&0x0Fu))
 #define TIGRIS_TILE_BAND_MODE(b)     ((uint8_t)(((b) >> 4) & 0x0Fu))
 #define TIGRIS_TILE_BAND(kind, mode) ((uint8_t)(((kind)&0x0Fu) | (((mode)&0x0Fu) << 4)))

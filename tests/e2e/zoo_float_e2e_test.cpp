@@ -49,7 +49,6 @@ TEST_P(ZooFloat, MatchesPyTorchAt16MAndPartitioned) {
   probe.fast = 16u << 20;
   compiler::ScheduleResult s = compiler::schedule(m, probe);
   uint64_t lo = s.fast.minimum_for_partition_bytes, hi = s.fast.scheduled_peak_bytes;
-  // (audio1d's 1-D MaxPool does not band yet: its floor is its one-stage peak.)
   if (lo >= hi) {
     std::printf("%s: no plan below its one-stage peak of %llu bytes\n", name.c_str(), (unsigned long long)hi);
     return;
@@ -188,3 +187,43 @@ TEST(ZooDenseNet, ConcatBandsAtItsFloorMatchPyTorch) {
   EXPECT_LE(r.run.fast_peak, floor);
   expect_close(r.run.outputs.at(0), ref, name + " at its floor " + std::to_string(floor));
 }
+
+// Reductions banded by blocks of input elements (BY_INPUT mode FLAT): audio1d's ReduceMean
+// over the time axis (axis 1 kept, so no row band) and EfficientNet's squeeze-and-excitation
+// GlobalAveragePools (one input row of 112x32 floats) no longer set the floor. At the new
+// floor each model runs in an arena of exactly the budget and matches PyTorch; one byte
+// below is refused.
+class ZooReductionFloor : public ::testing::TestWithParam<std::pair<const char*, uint64_t>> {};
+
+TEST_P(ZooReductionFloor, ElementBlocksAtTheFloorMatchPyTorch) {
+  if (!TIGRIS_HAVE_MODELS) GTEST_SKIP() << "models folder " << models_dir() << " is absent";
+  const std::string name = GetParam().first;
+  compiler::Model m = compiler::load_model(zoo(name + ".onnx"));
+  NpyArray in = read_npy(zoo(name + ".input.npy"));
+  std::vector<float> ref = read_npy(zoo(name + ".output.npy")).floats();
+  compiler::Budgets probe;
+  probe.fast = 16u << 20;
+  const compiler::ScheduleResult s = compiler::schedule(m, probe);
+  const uint64_t floor = s.fast.minimum_for_partition_bytes;
+  EXPECT_LT(floor, GetParam().second) << "the reduction still sets the floor (" << s.fast.floor_operator << ")";
+  CompiledRun r = run_in_exactly(m, floor, in.data);
+  ASSERT_EQ(r.run.error, "") << "at " << floor;
+  size_t flat = 0;
+  for (const compiler::StageSummary& st : r.compile.schedule.stages) flat += st.kind == "reduce by element blocks";
+  EXPECT_GT(flat, 0u) << "no reduction was banded by element blocks at " << floor;
+  EXPECT_EQ(r.run.fast_size, floor);
+  EXPECT_LE(r.run.fast_peak, floor);
+  expect_close(r.run.outputs.at(0), ref, name + " at its floor " + std::to_string(floor));
+  std::printf("%s: floor %llu bytes (set by %s)\n", name.c_str(), (unsigned long long)floor,
+              s.fast.floor_operator.c_str());
+  compiler::Budgets below;
+  below.fast = floor - 1;
+  EXPECT_FALSE(compiler::compile(m, below).ok());
+}
+
+// The floors before element blocks: 16 KiB (audio1d's ReduceMean) and 14.25 KiB
+// (EfficientNet's GlobalAveragePool rows).
+INSTANTIATE_TEST_SUITE_P(Zoo, ZooReductionFloor,
+                         ::testing::Values(std::make_pair("audio1d_m5_16000", uint64_t{16} * 1024),
+                                           std::make_pair("efficientnet_b0_224", uint64_t{14} * 1024)),
+                         [](const auto& info) { return std::string(info.param.first); });

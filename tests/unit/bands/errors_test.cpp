@@ -64,6 +64,9 @@ TEST(BandErrors, BandThatDoesNotFitFailsClosedOnEveryPath) {
   gap.model_outputs = {y};
   tile_stage(gap, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 3, TIGRIS_BAND_KIND_BY_INPUT));
   expect_tile_when_understated(gap, "by input");
+  gap.tile_plans.clear();
+  tile_stage(gap, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 5, TIGRIS_BAND_KIND_BY_INPUT, 0, 0, TIGRIS_BY_INPUT_MODE_FLAT));
+  expect_tile_when_understated(gap, "by input elements");
   PlanDesc tr;
   x = add_tensor(tr, "x", {1, 8, 4, 8}, TIGRIS_TENSOR_MODEL_INPUT);
   y = add_tensor(tr, "y", {1, 8, 8, 4}, TIGRIS_TENSOR_MODEL_OUTPUT);

@@ -127,6 +127,10 @@ typedef enum {
 #define TIGRIS_CHANNELS_MODE_OUTPUT    1 /* one Conv (one group) writes output-channel bands from every input channel */
 #define TIGRIS_CHANNELS_MODE_INPUT     2 /* one float32 FullyConnected sums input-channel bands into its whole output */
 
+/* Concat band modes (high nibble of `band`, kind CONCAT). */
+#define TIGRIS_CONCAT_MODE_UNITS  0 /* bands of units of the concat axis, every block of the axes before it */
+#define TIGRIS_CONCAT_MODE_BLOCKS 1 /* bands of units x tile_width blocks of the axes before it (pixel blocks) */
+
 /* By-input band modes (high nibble of `band`, kind BY_INPUT). */
 #define TIGRIS_BY_INPUT_MODE_ROWS 0 /* bands of input rows of axis 1, every row whole */
 #define TIGRIS_BY_INPUT_MODE_FLAT 1 /* bands of the input's elements in memory order (any axes) */

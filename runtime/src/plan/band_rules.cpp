@@ -312,6 +312,19 @@ bool concat_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand 
     return b->extent >= 1;
 }
 
+// CONCAT mode BLOCKS (stated only): the same Concat, its bands also cut the blocks of the
+// axes before the concat axis (col_extent = their product, e.g. the pixels of an NHWC
+// channel concat) into tile_width blocks.
+bool concat_blocks_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
+{
+    if (!concat_holds(plan, s, b)) return false;
+    const uint64_t outer = prod_dims(plan, op_out(plan, *single_op(plan, s), 0), 0, b->axis);
+    if (outer < 1 || outer > UINT32_MAX) return false;
+    b->col_extent = (uint32_t)outer;
+    b->mode = TIGRIS_CONCAT_MODE_BLOCKS;
+    return true;
+}
+
 bool kind_conditions(const tigris_plan_t *plan, const tigris_stage_t *s, tigris_band_kind_t kind, StageBand *b)
 {
     switch (kind) {
@@ -556,12 +569,15 @@ bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tig
     const tigris_tile_plan_v10_t ch = tigris_rt::stage_tiles(plan, stage);
     const uint8_t want_axis = kind == TIGRIS_BAND_KIND_HW ? TIGRIS_TILE_AXIS_HW : TIGRIS_TILE_AXIS_HEIGHT;
     if (record_axis(plan, &ch) != want_axis) return false;
-    // Input-channel bands and flat reductions are asked for (a record stating mode INPUT or
-    // FLAT, or the scheduler's probe): without a mode the stage gives its default mode.
+    // Input-channel bands, flat reductions and concat blocks are asked for (a record stating
+    // mode INPUT, FLAT or BLOCKS, or the scheduler's probe): without a mode the stage gives its
+    // default mode.
     if (kind == TIGRIS_BAND_KIND_CHANNELS && mode == TIGRIS_CHANNELS_MODE_INPUT) {
         if (!input_channels_holds(plan, stage, &b)) return false;
     } else if (kind == TIGRIS_BAND_KIND_BY_INPUT && mode == TIGRIS_BY_INPUT_MODE_FLAT) {
         if (!flat_reduction_holds(plan, stage, &b)) return false;
+    } else if (kind == TIGRIS_BAND_KIND_CONCAT && mode == TIGRIS_CONCAT_MODE_BLOCKS) {
+        if (!concat_blocks_holds(plan, stage, &b)) return false;
     } else if (!kind_conditions(plan, stage, kind, &b)) {
         return false;
     }
@@ -618,7 +634,8 @@ bool band_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, const St
     if (band < 1) band = 1;
     if (band > b->extent) band = b->extent;
     uint64_t tiles = ((uint64_t)b->extent + band - 1u) / band;
-    if (b->kind == TIGRIS_BAND_KIND_HW || b->kind == TIGRIS_BAND_KIND_CHANNELS) {
+    if (b->kind == TIGRIS_BAND_KIND_HW || b->kind == TIGRIS_BAND_KIND_CHANNELS ||
+        (b->kind == TIGRIS_BAND_KIND_CONCAT && b->mode == TIGRIS_CONCAT_MODE_BLOCKS)) {
         uint32_t w = ch.tile_width < 1 ? 1u : ch.tile_width;
         if (b->col_extent == 0) return false;
         if (w > b->col_extent) w = b->col_extent;

@@ -281,7 +281,7 @@ TEST(ConcatBands, InconsistentRecordsAreRefused) {
     p.tile_plans[0].facts.band_axis = 3;
     EXPECT_EQ(load_error(p), TIGRIS_ERR_TILE_FACTS);
     p = concat_rows(false, false, 2);
-    p.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CONCAT, 1);  // no modes
+    p.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CONCAT, 2);  // modes 0 and 1 only
     EXPECT_EQ(load_error(p), TIGRIS_ERR_TILE_FACTS);
   }
   {  // one input twice: its pieces would share one tensor pointer

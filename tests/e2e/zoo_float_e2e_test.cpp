@@ -104,6 +104,9 @@ TEST(ZooShuffleNet, MatchesPyTorchAt64KAndItsFloor) {
   probe.fast = 16u << 20;
   const uint64_t floor = compiler::schedule(m, probe).fast.minimum_for_partition_bytes;
   ASSERT_LE(floor, 64u * 1024);
+  // The shuffles' Gathers take pixel tiles (HW without a spatial op): one row of 112 pixels
+  // of 24 channels in and out (10.5 KiB) no longer sets the floor.
+  EXPECT_LT(floor, 10752u);
   for (uint64_t budget : {uint64_t{64} * 1024, floor}) {
     CompiledRun r = run_in_exactly(m, budget, in.data);
     ASSERT_EQ(r.run.error, "") << "at " << budget;

@@ -168,9 +168,11 @@ bool spatial_stage_holds(const tigris_plan_t *plan, const tigris_stage_t *s, boo
     return true;
 }
 
+// At most one HW spatial op: a stage of pointwise ops alone (a channel shuffle's Gather, a
+// wide elementwise op) takes 2-D tiles of its output's rows x columns too.
 bool hw_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
-    return spatial_stage_holds(plan, s, hw_spatial_op, 2, b) && b->spatial >= 0;
+    return spatial_stage_holds(plan, s, hw_spatial_op, 2, b);
 }
 
 // Rank-3 stripe: unary ops around at most one Conv1D, or binary ops without a Conv1D.

@@ -180,9 +180,10 @@ Candidate banded_layout(Probe& probe, uint16_t s, uint8_t kind, const StageBand&
       "", "reshape bands", "leading bands", "row bands", "transpose bands", "reduction by input rows", "", "",
       "", "concat bands"};
   const bool flat = kind == TIGRIS_BAND_KIND_BY_INPUT && b.mode == TIGRIS_BY_INPUT_MODE_FLAT;
-  c.decision = (flat ? std::string("reduction by blocks of input elements (one input row is over budget)")
-                     : std::string(names[kind <= 9 ? kind : 0])) +
-               " of " + std::to_string(lo) + " of " + std::to_string(b.extent);
+  c.decision = flat ? "reduction by blocks of " + std::to_string(lo) + " of " + std::to_string(b.extent) +
+                         " input elements (one input row is over budget)"
+                   : std::string(names[kind <= 9 ? kind : 0]) + " of " + std::to_string(lo) + " of " +
+                         std::to_string(b.extent);
   return c;
 }
 

@@ -117,6 +117,12 @@ TEST(ConcatBlocks, InconsistentRecordsAreRefused) {
   load(relu, &f);
   EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
   EXPECT_THROW(tigris::plan::fill_tile_facts(relu), tigris::plan::PlanWriteError);
+  // An input the stage does not list as its input (it would not be loaded in pieces): the
+  // band access rule refuses it.
+  PlanDesc unlisted = channel_concat(false, false, 2, 4);
+  unlisted.stages[0].inputs = {0, 1};
+  load(unlisted, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_BAND);
   // Inputs that disagree on an axis before the concat axis: no Concat band holds.
   PlanDesc bad = channel_concat(false, false, 2, 4);
   bad.tensors[1].shape = {1, H, W + 1, 1};

@@ -125,6 +125,14 @@ TEST(FlatReduce, InconsistentRecordsAreRefused) {
   mixed.tensors[1].dtype = TIGRIS_DTYPE_INT8;
   mixed.tensors[1].quant = add_quant(mixed, 0.05f, 0);
   EXPECT_THROW(tigris::plan::fill_tile_facts(mixed), tigris::plan::PlanWriteError);
+  // The reduction's input not a stage input (the stage lists another tensor): band access
+  // refuses it.
+  PlanDesc unlisted = reduction_plan(gap, false, 4);
+  const uint16_t other = add_tensor(unlisted, "other", {1, 4}, TIGRIS_TENSOR_MODEL_INPUT);
+  unlisted.stages[0].inputs = {other};
+  unlisted.model_inputs.push_back(other);
+  load(unlisted, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_BAND);
   // An unknown by-input mode.
   PlanDesc odd = reduction_plan(gap, false, 4);
   odd.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_BY_INPUT, 2);

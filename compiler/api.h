@@ -149,7 +149,8 @@ struct StageSummary {
   bool fits = true;                  // peak_bytes <= fast budget
   bool needs_tiling = false;         // banded or chained: too large to run whole
   // How it runs: "untiled", "stripe", "2D tile", "channel bands", "output-channel bands", "input-channel bands",
-  // "concat bands", "row bands", "reduce by rows", "transpose", "reshape bands", "leading bands",
+  // "concat bands", "concat blocks", "row bands", "reduce by rows", "reduce by element blocks", "transpose",
+  // "reshape bands", "leading bands",
   // or "chain" (every member).
   std::string kind = "untiled";
   uint32_t tiles = 0;       // bands (x column tiles); a chain's on its head

@@ -114,9 +114,10 @@ const char* kind_name(const schedule::Stage& st) {
     return st.band.mode == TIGRIS_CHANNELS_MODE_OUTPUT  ? "output-channel bands"
            : st.band.mode == TIGRIS_CHANNELS_MODE_INPUT ? "input-channel bands"
                                                         : "channel bands";
-  case TIGRIS_BAND_KIND_CONCAT: return "concat bands";
+  case TIGRIS_BAND_KIND_CONCAT: return st.band.mode == TIGRIS_CONCAT_MODE_BLOCKS ? "concat blocks" : "concat bands";
   case TIGRIS_BAND_KIND_ROWS: return "row bands";
-  case TIGRIS_BAND_KIND_BY_INPUT: return "reduce by rows";
+  case TIGRIS_BAND_KIND_BY_INPUT:
+    return st.band.mode == TIGRIS_BY_INPUT_MODE_FLAT ? "reduce by element blocks" : "reduce by rows";
   case TIGRIS_BAND_KIND_TRANSPOSE: return "transpose";
   case TIGRIS_BAND_KIND_RESHAPE: return "reshape bands";
   case TIGRIS_BAND_KIND_LEADING: return "leading bands";

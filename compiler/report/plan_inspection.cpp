@@ -111,6 +111,12 @@ void describe_tiling(const tigris_plan_t& plan, uint32_t s, PlanStage& row) {
     if (TIGRIS_TILE_BAND_KIND(facts.band) == TIGRIS_BAND_KIND_CHANNELS &&
         TIGRIS_TILE_BAND_MODE(facts.band) == TIGRIS_CHANNELS_MODE_INPUT)
       row.band_kind += " INPUT";  // input-channel bands of a FullyConnected (partial sums)
+    if (TIGRIS_TILE_BAND_KIND(facts.band) == TIGRIS_BAND_KIND_BY_INPUT &&
+        TIGRIS_TILE_BAND_MODE(facts.band) == TIGRIS_BY_INPUT_MODE_FLAT)
+      row.band_kind += " FLAT";  // a reduction by blocks of input elements
+    if (TIGRIS_TILE_BAND_KIND(facts.band) == TIGRIS_BAND_KIND_CONCAT &&
+        TIGRIS_TILE_BAND_MODE(facts.band) == TIGRIS_CONCAT_MODE_BLOCKS)
+      row.band_kind += " BLOCKS";  // units x blocks of the axes before the concat axis
   } else {
     row.tiles = tiles.num_tiles;
     row.halo = tiles.halo;

@@ -206,8 +206,61 @@ Candidate banded_layout(Probe& probe, uint16_t s, uint8_t kind, const StageBand&
   static const char* names[] = {
       "", "reshape bands", "leading bands", "row bands", "transpose bands", "reduction by input rows", "", "",
       "", "concat bands"};
-  c.decision =
-      std::string(names[kind <= 9 ? kind : 0]) + " of " + std::to_string(lo) + " of " + std::to_string(b.extent);
+  const bool flat = kind == TIGRIS_BAND_KIND_BY_INPUT && b.mode == TIGRIS_BY_INPUT_MODE_FLAT;
+  c.decision = flat ? "reduction by blocks of " + std::to_string(lo) + " of " + std::to_string(b.extent) +
+                         " input elements (one input row is over budget)"
+                   : std::string(names[kind <= 9 ? kind : 0]) + " of " + std::to_string(lo) + " of " +
+                         std::to_string(b.extent);
+  return c;
+}
+
+// CONCAT mode BLOCKS: bands of units of the concat axis x blocks of the axes before it (an
+// NHWC channel concat: pixels x channels). Every unit with the most blocks that fit; where
+// one block of every unit does not fit, one block of the most units that fit.
+Candidate banded_concat_blocks(Probe& probe, uint16_t s, const StageBand& b, uint64_t budget,
+                               const std::vector<ir::TensorId>& inputs, const std::vector<ir::TensorId>& outputs,
+                               const ir::Graph& g) {
+  Candidate c;
+  tigris_rt::CostSpace scratch[2];
+  auto peak_at = [&](uint32_t units, uint32_t blocks) {
+    tigris_tile_plan_v11_t& rec = probe.record(s);
+    rec.choices.tile_extent_wide = units;
+    rec.choices.tile_height = static_cast<uint16_t>(std::min<uint32_t>(units, 0xFFFF));
+    rec.choices.tile_width = static_cast<uint16_t>(blocks);
+    CostPeak pk;
+    if (!tigris_rt::plan_stage_peak(probe.plan(), s, kAlign, scratch, 2, &pk)) return UINT64_MAX;
+    return pk.peak;
+  };
+  auto largest = [&](uint32_t hi, auto fits) {  // the largest v in [1, hi] with fits(v)
+    uint32_t lo = 1;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo + 1) / 2;
+      if (fits(mid))
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    return lo;
+  };
+  const uint32_t max_blocks = std::min<uint32_t>(b.col_extent, 0xFFFF);
+  uint32_t units = b.extent, blocks = 1;
+  if (peak_at(1, 1) > budget || max_blocks < 1) return c;
+  if (peak_at(units, 1) <= budget)
+    blocks = largest(max_blocks, [&](uint32_t w) { return peak_at(units, w) <= budget; });
+  else
+    units = largest(b.extent, [&](uint32_t u) { return peak_at(u, 1) <= budget; });
+  c.peak = peak_at(units, blocks);
+  c.ok = true;
+  c.loads = tensor_bytes(g, inputs);
+  c.spills = tensor_bytes(g, outputs);
+  c.band.rows = units;
+  c.band.cols = blocks;
+  c.band.extent = b.extent;
+  c.band.col_extent = b.col_extent;
+  c.band.tiles = ((b.extent + units - 1) / units) * ((b.col_extent + blocks - 1) / blocks);
+  c.decision = "concat blocks of " + std::to_string(blocks) + " of " + std::to_string(b.col_extent) + " blocks x " +
+               std::to_string(units) + " of " + std::to_string(b.extent) +
+               " units (one unit of every block is over budget; each block reads only the inputs that cover it)";
   return c;
 }
 
@@ -230,9 +283,10 @@ constexpr KindTry kKinds[] = {
     {TIGRIS_BAND_KIND_STRIPE, 0},    {TIGRIS_BAND_KIND_HW, 0},
     {TIGRIS_BAND_KIND_CHANNELS, 0},  {TIGRIS_BAND_KIND_CHANNELS, 0, TIGRIS_CHANNELS_MODE_INPUT},
     {TIGRIS_BAND_KIND_ROWS, 0},      {TIGRIS_BAND_KIND_BY_INPUT, 0},
+    {TIGRIS_BAND_KIND_BY_INPUT, 0, TIGRIS_BY_INPUT_MODE_FLAT},
     {TIGRIS_BAND_KIND_TRANSPOSE, 0}, {TIGRIS_BAND_KIND_TRANSPOSE, TIGRIS_TILE_BAND_ON_COLUMNS},
     {TIGRIS_BAND_KIND_RESHAPE, 0},   {TIGRIS_BAND_KIND_LEADING, 0},
-    {TIGRIS_BAND_KIND_CONCAT, 0}};
+    {TIGRIS_BAND_KIND_CONCAT, 0},    {TIGRIS_BAND_KIND_CONCAT, 0, TIGRIS_CONCAT_MODE_BLOCKS}};
 
 // Calls fn(kind try, stage band) for every kind whose conditions, band access and facts
 // hold for ops [first, end) as stage 0 of the probe (with a record stating the kind).
@@ -279,10 +333,15 @@ void label(Candidate& c, const KindTry& t, const StageBand& b) {
 Candidate best_banded(Probe& probe, const ir::Graph& g, int first, int end, const std::vector<ir::TensorId>& inputs,
                       const std::vector<ir::TensorId>& outputs, uint64_t budget) {
   Candidate best;
-  bool stripe_fits = false;
+  bool stripe_fits = false, input_rows_fit = false, concat_units_fit = false;
   each_kind(probe, first, end, inputs, outputs, [&](const KindTry& t, uint16_t s, const StageBand& b) {
-    // One row fits: no need for columns or channel bands.
+    // One row fits: no need for columns or channel bands (nor, for a reduction, element blocks:
+    // whole rows run the kernel's row loop).
     if ((t.kind == TIGRIS_BAND_KIND_HW || t.kind == TIGRIS_BAND_KIND_CHANNELS) && stripe_fits) return true;
+    const bool flat = t.kind == TIGRIS_BAND_KIND_BY_INPUT && b.mode == TIGRIS_BY_INPUT_MODE_FLAT;
+    if (flat && input_rows_fit) return true;
+    const bool blocks = t.kind == TIGRIS_BAND_KIND_CONCAT && b.mode == TIGRIS_CONCAT_MODE_BLOCKS;
+    if (blocks && concat_units_fit) return true;  // bands of every block fit: no blocks needed
     Candidate c;
     if (t.kind == TIGRIS_BAND_KIND_CHANNELS && b.mode == TIGRIS_CHANNELS_MODE_INPUT) {
       c = banded_input_channels(probe, s, b, budget, inputs, outputs, g);
@@ -291,9 +350,13 @@ Candidate best_banded(Probe& probe, const ir::Graph& g, int first, int end, cons
       stripe_fits = stripe_fits || (c.ok && t.kind == TIGRIS_BAND_KIND_STRIPE);
     } else if (t.kind == TIGRIS_BAND_KIND_HW || t.kind == TIGRIS_BAND_KIND_CHANNELS) {
       c = banded_2d(probe, s, static_cast<tigris_band_kind_t>(t.kind), b, budget);
+    } else if (blocks) {
+      c = banded_concat_blocks(probe, s, b, budget, inputs, outputs, g);
     } else {
       c = banded_layout(probe, s, t.kind, b, budget, inputs, outputs, g);
     }
+    concat_units_fit = concat_units_fit || (c.ok && t.kind == TIGRIS_BAND_KIND_CONCAT && !blocks);
+    input_rows_fit = input_rows_fit || (c.ok && t.kind == TIGRIS_BAND_KIND_BY_INPUT && !flat);
     if (c.ok) {
       label(c, t, b);
       if (!best.ok || c.cost() < best.cost()) best = c;

@@ -54,8 +54,8 @@ def test_save_writes_the_plan_and_refuses_other_files(in_demo, tmp_path):
 
 def test_no_plan_is_an_error_with_the_cli_message_and_the_summary(in_demo):
     with pytest.raises(tigris.Error) as e:
-        tigris.compile("demo.onnx", fast="1K")
-    cli = run_cli(["compile", "demo.onnx", "-m", "1K+4M", "-o", "none.tgrs"], in_demo)
+        tigris.compile("demo.onnx", fast="512")
+    cli = run_cli(["compile", "demo.onnx", "-m", "512+4M", "-o", "none.tgrs"], in_demo)
     assert cli.status == 1 == e.value.exit_status
     assert e.value.kind == "failure"
     assert str(e.value) == error_message(cli)

@@ -130,6 +130,14 @@ typedef enum {
  * a Conv's input-channel band (mode INPUT, KxK form) is a multiple of it wide or holds every channel. */
 #define TIGRIS_CONV_CHANNEL_BLOCK      4
 
+/* Concat band modes (high nibble of `band`, kind CONCAT). */
+#define TIGRIS_CONCAT_MODE_UNITS  0 /* bands of units of the concat axis, every block of the axes before it */
+#define TIGRIS_CONCAT_MODE_BLOCKS 1 /* bands of units x tile_width blocks of the axes before it (pixel blocks) */
+
+/* By-input band modes (high nibble of `band`, kind BY_INPUT). */
+#define TIGRIS_BY_INPUT_MODE_ROWS 0 /* bands of input rows of axis 1, every row whole */
+#define TIGRIS_BY_INPUT_MODE_FLAT 1 /* bands of the input's elements in memory order (any axes) */
+
 #define TIGRIS_TILE_BAND_KIND(b)     ((uint8_t)((b)&0x0Fu))
 #define TIGRIS_TILE_BAND_MODE(b)     ((uint8_t)(((b) >> 4) & 0x0Fu))
 #define TIGRIS_TILE_BAND(kind, mode) ((uint8_t)(((kind)&0x0Fu) | (((mode)&0x0Fu) << 4)))

@@ -48,7 +48,10 @@ typedef enum {
  * Global reductions banded by input (reduce_first/reduce_last): each call sees
  * in_h input rows, accumulates into reduce_acc (int32 for int8, float for
  * float32; one per batch x channel), zeroes it on the first band and writes
- * the output on the last.
+ * the output on the last. reduce_flat (BY_INPUT mode FLAT): the input buffer holds
+ * input elements [in_row0, in_row0 + in_h) in memory order (any rank, any AXES); each
+ * is combined into the accumulator of its output element, so every output element sees
+ * its inputs in the whole kernel's order.
  * chan_tiled: a channel band; every banded tensor holds channels
  * [chan0, chan0 + chans) of its rows (every column), packed; channel-separable
  * kernels (depthwise, pools, elementwise) index weights and broadcast operands
@@ -97,7 +100,7 @@ typedef struct {
     uint8_t concat_tiled;
     uint8_t chan_mix;
     uint8_t chan_partial;
-    uint8_t reserved[1];
+    uint8_t reduce_flat;
 } tigris_tile_ctx_t;
 
 struct tigris_exec_stats;

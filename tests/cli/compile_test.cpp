@@ -43,7 +43,7 @@ TEST_F(CompileTest, WritesNextToTheModelOrToOutput) {
 
 TEST_F(CompileTest, FailureRemovesAStalePlanAndLeavesNothingElse) {
   ASSERT_EQ(run({"compile", "demo.onnx", "-m", "192K+1M"}).exit_code, 0);
-  const CliResult r = run({"compile", "demo.onnx", "-m", "1K+1M"});
+  const CliResult r = run({"compile", "demo.onnx", "-m", "512+1M"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("(removed the earlier demo.tgrs)\n"), std::string::npos) << r.err;
   EXPECT_EQ(dir.entries(), demo_files);

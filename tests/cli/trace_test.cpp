@@ -109,7 +109,7 @@ TEST_F(TraceTest, UsageErrors) {
 }
 
 TEST_F(TraceTest, NoPlanToTraceWhenTheBudgetIsTooSmall) {
-  const CliResult t = run({"analyze", "demo.onnx", "-m", "1K", "--trace"});
+  const CliResult t = run({"analyze", "demo.onnx", "-m", "512", "--trace"});
   EXPECT_EQ(t.exit_code, 1);
   EXPECT_EQ(t.err, "Error: no plan to trace: run analyze without --trace to see why\n");
 }

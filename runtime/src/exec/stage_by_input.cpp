@@ -2,7 +2,9 @@
 // accumulator (4 bytes per output element: float, or int32 for int8) and the output are
 // allocated once and kept under fast_reserved; each band loads input rows [h0, h1) of axis 1
 // and the kernel accumulates (reduce_first zeroes, reduce_last writes the output); the
-// output is spilled after the last band. Peak = cost_layout_peak(BY_INPUT).
+// output is spilled after the last band. Mode FLAT bands the input's elements in memory
+// order instead of rows (the slab is one block of E one-element rows; the kernel combines
+// each element into its output's accumulator). Peak = cost_layout_peak(BY_INPUT).
 #include <string.h>
 
 #include "exec/band_io.h"
@@ -18,10 +20,13 @@ struct Reduction {
     uint16_t op_index, in, out;
     Slab slab;  // the input: dim 0 blocks of rows of axis 1
     uint32_t out_elements;
+    bool flat;  // mode FLAT
 };
 
 bool describe(const tigris_plan_t *plan, const tigris_stage_t &st, Reduction *r)
 {
+    StageBand band;
+    r->flat = stage_band(plan, &st, &band) == TIGRIS_BAND_KIND_BY_INPUT && band.mode == TIGRIS_BY_INPUT_MODE_FLAT;
     r->op_index = tigris_stage_ops(plan, &st)[0];
     const tigris_op_t &op = plan->ops[r->op_index];
     r->in = tigris_op_inputs(plan, &op)[0];
@@ -32,6 +37,11 @@ bool describe(const tigris_plan_t *plan, const tigris_stage_t &st, Reduction *r)
     r->slab = slab_of(t);
     const uint32_t e = tigris_dtype_size(y.dtype);
     r->out_elements = e ? y.size_bytes / e : 0;
+    if (r->flat) {
+        const uint32_t xe = tigris_dtype_size(x.dtype);
+        r->slab = Slab{1u, xe ? x.size_bytes / xe : 0u, xe};
+        return r->slab.rows > 1 && e != 0;
+    }
     return x.ndim >= 3 && t.rows > 1 && e != 0;
 }
 
@@ -77,6 +87,7 @@ tigris_exec_error_t run_bands(RunContext &ctx, const tigris_plan_t *kplan, const
             t.reduce_first = h0 == 0;
             t.reduce_last = h1 == H;
             t.reduce_acc = acc;
+            t.reduce_flat = r.flat;
             rc = call_kernel(ctx, kplan, r.op_index);
             memset(&t, 0, sizeof(t));
         }

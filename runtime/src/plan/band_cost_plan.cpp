@@ -165,13 +165,19 @@ void plan_stated_band(const tigris_plan_t *plan, uint16_t s, uint32_t extent, ui
     *cols = w;
 }
 
-uint64_t plan_concat_peak(const tigris_plan_t *plan, uint16_t op_index, uint32_t axis, uint32_t band, uint32_t align)
+uint64_t plan_concat_peak(const tigris_plan_t *plan, uint16_t op_index, uint32_t axis, uint32_t band, uint32_t blocks,
+                          uint32_t align)
 {
     const tigris_op_t &op = plan->ops[op_index];
-    const tigris_tensor_t &y = plan->tensors[tigris_op_outputs(plan, &op)[0]];
-    const int32_t extent = tensor_dim(plan, tigris_op_outputs(plan, &op)[0], axis);
-    if (extent < 1 || y.size_bytes % (uint32_t)extent != 0) return UINT64_MAX;
-    const uint64_t row_bytes = y.size_bytes / (uint32_t)extent;  // outer x cell bytes per row of the axis
+    const uint16_t out = tigris_op_outputs(plan, &op)[0];
+    const tigris_tensor_t &y = plan->tensors[out];
+    const int32_t extent = tensor_dim(plan, out, axis);
+    uint64_t outer = 1;
+    for (uint32_t a = 0; a < axis; a++) outer *= (uint64_t)tensor_dim(plan, out, a);
+    if (extent < 1 || outer < 1 || y.size_bytes % ((uint64_t)extent * outer) != 0) return UINT64_MAX;
+    // Bytes per unit of the axis: `blocks` (clamped to [1, outer]; 0 = every block) x cell.
+    const uint64_t kept = blocks == 0 || blocks > outer ? outer : blocks;
+    const uint64_t row_bytes = y.size_bytes / ((uint64_t)extent * outer) * kept;
     const int32_t b = band < 1 ? 1 : (band > (uint32_t)extent ? extent : (int32_t)band);
     uint64_t peak = 0;
     for (int32_t o0 = 0; o0 < extent; o0 += b) {
@@ -234,10 +240,13 @@ bool plan_stage_peak(const tigris_plan_t *plan, uint16_t s, uint32_t align, Cost
     }
     if (kind == TIGRIS_BAND_KIND_CONCAT) {
         uint32_t rows, cols;
-        plan_stated_band(plan, s, band.extent, 1, &rows, &cols);
-        out->peak = plan_concat_peak(plan, tigris_stage_ops(plan, &st)[0], band.axis, rows, align);
+        const bool blocks = band.mode == TIGRIS_CONCAT_MODE_BLOCKS;
+        plan_stated_band(plan, s, band.extent, blocks ? band.col_extent : 1, &rows, &cols);
+        out->peak = plan_concat_peak(plan, tigris_stage_ops(plan, &st)[0], band.axis, rows, blocks ? cols : 0, align);
         out->band = out->peak;
-        out->tiles = (band.extent + rows - 1u) / rows;
+        const uint64_t tiles =
+            (uint64_t)((band.extent + rows - 1u) / rows) * (blocks ? (band.col_extent + cols - 1u) / cols : 1u);
+        out->tiles = tiles > UINT32_MAX ? UINT32_MAX : (uint32_t)tiles;
         return out->peak != UINT64_MAX;
     }
     if (kind == TIGRIS_BAND_KIND_CHANNELS && band.mode == TIGRIS_CHANNELS_MODE_INPUT) {

@@ -41,9 +41,11 @@ void plan_stated_band(const tigris_plan_t *plan, uint16_t s, uint32_t extent, ui
 // A CONCAT stage (band kind CONCAT, its one op at `op_index`, concat axis `axis`): with
 // `band` output rows of the axis per band (clamped to [1, extent]), each band holds its
 // output rows and, of every input covering some of them, those rows (every block of the
-// dims before the axis, packed): the largest sum over the bands of
-// align(outer x rows x cell) per buffer. UINT64_MAX when the plan does not describe one.
-uint64_t plan_concat_peak(const tigris_plan_t *plan, uint16_t op_index, uint32_t axis, uint32_t band, uint32_t align);
+// dims before the axis, packed; mode BLOCKS: `blocks` of them, 0 = every block): the
+// largest sum over the bands of align(blocks x rows x cell) per buffer. UINT64_MAX when
+// the plan does not describe one.
+uint64_t plan_concat_peak(const tigris_plan_t *plan, uint16_t op_index, uint32_t axis, uint32_t band, uint32_t blocks,
+                          uint32_t align);
 
 // Input-channel bands of a KxK float32 Conv (CHANNELS mode INPUT, rank-4 form; its op at
 // `op_index`): `rows` output rows per block (clamped to [1, H_out]), `cols` input channels per

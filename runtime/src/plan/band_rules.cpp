@@ -114,6 +114,24 @@ bool by_input_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBan
     return true;
 }
 
+// BY_INPUT mode FLAT (stated only): the same reductions over any AXES, any rank, read by bands
+// of input elements in memory order; input and output float32, or both int8.
+bool flat_reduction_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
+{
+    const tigris_op_t *op = single_op(plan, s);
+    if (!op || op->num_inputs != 1 || !ops::has_band(op->op_type, ops::kBandByInput)) return false;
+    const tigris_tensor_t &x = plan->tensors[op_in(plan, *op, 0)], &y = plan->tensors[op_out(plan, *op, 0)];
+    const bool f32 = x.dtype == TIGRIS_DTYPE_FLOAT32 && y.dtype == TIGRIS_DTYPE_FLOAT32;
+    const bool s8 = x.dtype == TIGRIS_DTYPE_INT8 && y.dtype == TIGRIS_DTYPE_INT8;
+    const uint32_t e = tigris_dtype_size(x.dtype);
+    if ((!f32 && !s8) || x.ndim < 1 || e == 0 || x.size_bytes / e < 2) return false;
+    b->extent = x.size_bytes / e;
+    b->axis = 0;
+    b->rank = x.ndim;
+    b->mode = TIGRIS_BY_INPUT_MODE_FLAT;
+    return true;
+}
+
 // One spatial op (per `is_spatial`) and pointwise ops otherwise; rank-4 stage I/O.
 bool spatial_stage_holds(const tigris_plan_t *plan, const tigris_stage_t *s, bool (*is_spatial)(uint8_t),
                          uint32_t last_banded_axis, StageBand *b)
@@ -150,9 +168,11 @@ bool spatial_stage_holds(const tigris_plan_t *plan, const tigris_stage_t *s, boo
     return true;
 }
 
+// At most one HW spatial op: a stage of pointwise ops alone (a channel shuffle's Gather, a
+// wide elementwise op) takes 2-D tiles of its output's rows x columns too.
 bool hw_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
 {
-    return spatial_stage_holds(plan, s, hw_spatial_op, 2, b) && b->spatial >= 0;
+    return spatial_stage_holds(plan, s, hw_spatial_op, 2, b);
 }
 
 // Rank-3 stripe: unary ops around at most one Conv1D, or binary ops without a Conv1D.
@@ -292,6 +312,19 @@ bool concat_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand 
     b->rank = plan->tensors[out].ndim;
     b->halo = 0;
     return b->extent >= 1;
+}
+
+// CONCAT mode BLOCKS (stated only): the same Concat, its bands also cut the blocks of the
+// axes before the concat axis (col_extent = their product, e.g. the pixels of an NHWC
+// channel concat) into tile_width blocks.
+bool concat_blocks_holds(const tigris_plan_t *plan, const tigris_stage_t *s, StageBand *b)
+{
+    if (!concat_holds(plan, s, b)) return false;
+    const uint64_t outer = prod_dims(plan, op_out(plan, *single_op(plan, s), 0), 0, b->axis);
+    if (outer < 1 || outer > UINT32_MAX) return false;
+    b->col_extent = (uint32_t)outer;
+    b->mode = TIGRIS_CONCAT_MODE_BLOCKS;
+    return true;
 }
 
 bool kind_conditions(const tigris_plan_t *plan, const tigris_stage_t *s, tigris_band_kind_t kind, StageBand *b)
@@ -538,10 +571,15 @@ bool band_kind_holds(const tigris_plan_t *plan, const tigris_stage_t *stage, tig
     const tigris_tile_plan_v10_t ch = tigris_rt::stage_tiles(plan, stage);
     const uint8_t want_axis = kind == TIGRIS_BAND_KIND_HW ? TIGRIS_TILE_AXIS_HW : TIGRIS_TILE_AXIS_HEIGHT;
     if (record_axis(plan, &ch) != want_axis) return false;
-    // Input-channel bands are asked for (a record stating mode INPUT, or the scheduler's
-    // probe): the stage gives output-channel bands when no mode is asked.
+    // Input-channel bands, flat reductions and concat blocks are asked for (a record stating
+    // mode INPUT, FLAT or BLOCKS, or the scheduler's probe): without a mode the stage gives its
+    // default mode.
     if (kind == TIGRIS_BAND_KIND_CHANNELS && mode == TIGRIS_CHANNELS_MODE_INPUT) {
         if (!input_channels_holds(plan, stage, &b)) return false;
+    } else if (kind == TIGRIS_BAND_KIND_BY_INPUT && mode == TIGRIS_BY_INPUT_MODE_FLAT) {
+        if (!flat_reduction_holds(plan, stage, &b)) return false;
+    } else if (kind == TIGRIS_BAND_KIND_CONCAT && mode == TIGRIS_CONCAT_MODE_BLOCKS) {
+        if (!concat_blocks_holds(plan, stage, &b)) return false;
     } else if (!kind_conditions(plan, stage, kind, &b)) {
         return false;
     }
@@ -598,7 +636,8 @@ bool band_facts(const tigris_plan_t *plan, const tigris_stage_t *stage, const St
     if (band < 1) band = 1;
     if (band > b->extent) band = b->extent;
     uint64_t tiles = ((uint64_t)b->extent + band - 1u) / band;
-    if (b->kind == TIGRIS_BAND_KIND_HW || b->kind == TIGRIS_BAND_KIND_CHANNELS) {
+    if (b->kind == TIGRIS_BAND_KIND_HW || b->kind == TIGRIS_BAND_KIND_CHANNELS ||
+        (b->kind == TIGRIS_BAND_KIND_CONCAT && b->mode == TIGRIS_CONCAT_MODE_BLOCKS)) {
         uint32_t w = ch.tile_width < 1 ? 1u : ch.tile_width;
         if (b->col_extent == 0) return false;
         if (w > b->col_extent) w = b->col_extent;

@@ -64,6 +64,9 @@ TEST(BandErrors, BandThatDoesNotFitFailsClosedOnEveryPath) {
   gap.model_outputs = {y};
   tile_stage(gap, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 3, TIGRIS_BAND_KIND_BY_INPUT));
   expect_tile_when_understated(gap, "by input");
+  gap.tile_plans.clear();
+  tile_stage(gap, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 5, TIGRIS_BAND_KIND_BY_INPUT, 0, 0, TIGRIS_BY_INPUT_MODE_FLAT));
+  expect_tile_when_understated(gap, "by input elements");
   PlanDesc tr;
   x = add_tensor(tr, "x", {1, 8, 4, 8}, TIGRIS_TENSOR_MODEL_INPUT);
   y = add_tensor(tr, "y", {1, 8, 8, 4}, TIGRIS_TENSOR_MODEL_OUTPUT);
@@ -102,6 +105,17 @@ TEST(BandErrors, BandThatDoesNotFitFailsClosedOnEveryPath) {
   rw.model_outputs = {y};
   tile_stage(rw, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 4, TIGRIS_BAND_KIND_ROWS));
   expect_tile_when_understated(rw, "rows");
+  PlanDesc cb;  // a channel Concat by pixel blocks x channels (CONCAT mode BLOCKS)
+  x = add_tensor(cb, "x", {1, 8, 4, 8}, TIGRIS_TENSOR_MODEL_INPUT);
+  const uint16_t x2 = add_tensor(cb, "x2", {1, 8, 4, 4}, TIGRIS_TENSOR_MODEL_INPUT);
+  y = add_tensor(cb, "y", {1, 8, 4, 12}, TIGRIS_TENSOR_MODEL_OUTPUT);
+  add_op(cb, TIGRIS_OP_CONCAT, {x, x2}, {y});
+  cb.attributes = {AttrDesc{0, TIGRIS_ATTR_AXES, {3}}};
+  add_stage(cb, {0}, {x, x2}, {y});
+  cb.model_inputs = {x, x2};
+  cb.model_outputs = {y};
+  tile_stage(cb, 0, record(TIGRIS_TILE_AXIS_HEIGHT, 6, TIGRIS_BAND_KIND_CONCAT, 5, 0, TIGRIS_CONCAT_MODE_BLOCKS));
+  expect_tile_when_understated(cb, "concat blocks");
   // A chain: conv -> conv.
   PlanDesc ch = spatial_plan(conv3({1, 9, 5, 3}, 4), record(TIGRIS_TILE_AXIS_HEIGHT, 2, TIGRIS_BAND_KIND_STRIPE));
   ch.tile_plans.clear();

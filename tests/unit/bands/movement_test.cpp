@@ -108,6 +108,64 @@ TEST(MovementBands, ShuffledChannelsAreHandDerived) {
     }
 }
 
+// Without a spatial op the stage takes 2-D tiles too (HW): pixels x every channel, so a
+// channel shuffle's band need not hold a whole row. Bit for bit the whole stage at every
+// tile shape, each element moved once; the hand-derived shuffle holds at 1x1 pixel tiles.
+TEST(MovementBands, ShuffleSliceConcatInPixelTilesEqualWhole) {
+  for (bool int8 : {false, true}) {
+    for (uint32_t rows : {1u, 2u, 7u}) {
+      for (uint16_t cols : {1, 2, 3}) {
+        ShufflePlan s(int8);
+        tile_stage(s.p, 0, record(TIGRIS_TILE_AXIS_HW, rows, TIGRIS_BAND_KIND_HW, cols));
+        const std::string what = std::string(int8 ? "int8" : "float") + " tiles of " + std::to_string(rows) + "x" +
+                                 std::to_string(cols);
+        EXPECT_EQ(s.p.tile_plans[0].facts.band, TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_HW, 0)) << what;
+        const RunResult r = expect_banded_equals_whole(s.p, inputs_for(s.p), what);
+        EXPECT_EQ(stage_paths(r), std::vector<uint8_t>{TIGRIS_PATH_TILED_2D}) << what;
+        const uint32_t tiles = ((H + rows - 1) / rows) * ((W + cols - 1) / cols);
+        EXPECT_EQ(r.stats.total_tiles, tiles) << what;
+        EXPECT_EQ(s.p.tile_plans[0].facts.num_tiles, tiles) << what;
+        const uint32_t e = int8 ? 1 : 4;
+        EXPECT_EQ(r.stats.loads_bytes, (uint32_t)(H * W * 10) * e) << what;
+        EXPECT_EQ(r.stats.spills_bytes, (uint32_t)(H * W * 7) * e) << what;
+      }
+    }
+  }
+  ShufflePlan s(false);
+  tile_stage(s.p, 0, record(TIGRIS_TILE_AXIS_HW, 1, TIGRIS_BAND_KIND_HW, 1));
+  const std::vector<Bytes> in = inputs_for(s.p);
+  const RunResult r = expect_banded_equals_whole(s.p, in, "1x1 tiles");
+  ASSERT_EQ(r.rc, TIGRIS_EXEC_OK);
+  const std::vector<float> x0 = as_floats(in[0]), x1 = as_floats(in[1]), y = as_floats(r.outputs.at(0));
+  const std::pair<int, int> from[7] = {{0, 2}, {0, 3}, {0, 4}, {0, 0}, {0, 5}, {0, 1}, {1, 0}};
+  for (int32_t px = 0; px < H * W; ++px)
+    for (int k = 0; k < 7; ++k) {
+      const auto [src, ch] = from[k];
+      const float want = src == 0 ? x0[(size_t)(px * 6 + ch)] : x1[(size_t)(px * 4 + ch)];
+      EXPECT_EQ(y[(size_t)(px * 7 + k)], want) << "pixel " << px << " channel " << k;
+    }
+}
+
+TEST(MovementBands, PixelTilesOfAnOpAcrossTheColumnsAreRefused) {
+  // A Softmax over the channels takes pixel tiles; over W (axis 2) it reads other columns than
+  // its tile's: HW does not hold (TILE_FACTS), as a stripe does not over H.
+  PlanDesc p;
+  const uint16_t x = add_tensor(p, "x", {1, H, W, 6}, TIGRIS_TENSOR_MODEL_INPUT);
+  const uint16_t y = add_tensor(p, "y", {1, H, W, 6}, TIGRIS_TENSOR_MODEL_OUTPUT);
+  const uint16_t op = add_op(p, TIGRIS_OP_SOFTMAX, {x}, {y});
+  axes_attr(p, op, 3);
+  add_stage(p, {op}, {x}, {y});
+  p.model_inputs = {x};
+  p.model_outputs = {y};
+  tile_stage(p, 0, record(TIGRIS_TILE_AXIS_HW, 2, TIGRIS_BAND_KIND_HW, 2));
+  expect_banded_equals_whole(p, inputs_for(p), "softmax over channels in 2x2 tiles");
+  p.attributes[0].data = {2};
+  Loaded f;
+  load(p, &f);
+  EXPECT_EQ(f.err, TIGRIS_ERR_TILE_FACTS);
+  EXPECT_THROW(tigris::plan::fill_tile_facts(p), tigris::plan::PlanWriteError);
+}
+
 // x [1,9,3,6] → depthwise 3x3 → y | Gather (2-group shuffle) → g → channels [1,5) → s |
 // depthwise 3x3 → z: three stages chained, the middle one a shuffle and a slice.
 PlanDesc shuffle_chain(uint16_t tile_h, bool line_buffered) {
@@ -281,7 +339,7 @@ TEST(ConcatBands, InconsistentRecordsAreRefused) {
     p.tile_plans[0].facts.band_axis = 3;
     EXPECT_EQ(load_error(p), TIGRIS_ERR_TILE_FACTS);
     p = concat_rows(false, false, 2);
-    p.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CONCAT, 1);  // no modes
+    p.tile_plans[0].facts.band = TIGRIS_TILE_BAND(TIGRIS_BAND_KIND_CONCAT, 2);  // modes 0 and 1 only
     EXPECT_EQ(load_error(p), TIGRIS_ERR_TILE_FACTS);
   }
   {  // one input twice: its pieces would share one tensor pointer

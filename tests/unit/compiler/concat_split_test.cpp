@@ -125,4 +125,58 @@ TEST(ConcatSplit, ConcatAlongRowsBandsAlongItsAxis) {
     }
 }
 
+// A Concat whose one unit of every block is over budget (here along the rows of NCHW
+// inputs, which stay NCHW: one row of all 16 channels, 1 KiB of output and 1 KiB of input,
+// over 512 bytes) takes blocks of the axes before its axis (channels) x units (rows):
+// CONCAT mode BLOCKS. It holds exactly the scheduled peak and computes the hand-derived
+// concatenation.
+TEST(ConcatSplit, ConcatOverBudgetTakesBlocks) {
+  const int heights[3] = {6, 4, 6};
+  constexpr int C = 16, W = 16, H = 16;
+  test::OnnxBuilder b;
+  std::vector<std::string> parts;
+  for (int i = 0; i < 3; ++i) {
+    parts.push_back("x" + std::to_string(i));
+    b.input(parts.back(), {1, C, heights[i], W});
+  }
+  auto& cat = b.node("Concat", parts, {"y"});
+  test::OnnxBuilder::attr(cat, "axis", int64_t{2});
+  b.output("y", {1, C, H, W});
+  const ir::Graph g = test::normalized(b);
+  const schedule::Schedule sch = schedule::partition(g, 512);
+  ASSERT_TRUE(sch.fits) << "floor " << sch.floor << " set by " << sch.floor_op;
+  ASSERT_EQ(sch.stages.size(), 1u);
+  const schedule::Stage& st = sch.stages[0];
+  EXPECT_EQ(st.band.kind, TIGRIS_BAND_KIND_CONCAT) << st.decision;
+  EXPECT_EQ(st.band.mode, TIGRIS_CONCAT_MODE_BLOCKS) << st.decision;
+  EXPECT_EQ(st.band.col_extent, static_cast<uint32_t>(C)) << st.decision;
+  EXPECT_LT(st.band.rows * st.band.cols, static_cast<uint32_t>(C * H)) << st.decision;
+  EXPECT_LE(st.peak_bytes, 512u);
+  plan::EmitOptions eo;
+  eo.model_name = "concat_blocks";
+  const std::vector<uint8_t> bytes = plan::write_plan(plan::describe_plan(g, sch, eo));
+  std::vector<std::vector<float>> x(3);
+  std::vector<std::vector<uint8_t>> in(3);
+  for (int i = 0; i < 3; ++i) {
+    x[i].resize((size_t)C * heights[i] * W);
+    for (size_t k = 0; k < x[i].size(); ++k) x[i][k] = static_cast<float>(i * 10000 + (int)k) * 0.25f;
+    in[i].resize(x[i].size() * 4);
+    std::memcpy(in[i].data(), x[i].data(), in[i].size());
+  }
+  const test::PlanRun r = test::run_plan(bytes, in, 1 << 20);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.fast_peak, r.fast_size);  // the runtime holds exactly the scheduled peak
+  EXPECT_EQ(r.stats.total_tiles, st.band.tiles);
+  ASSERT_EQ(r.outputs.at(0).size(), (size_t)C * H * W * 4);
+  std::vector<float> y((size_t)C * H * W);
+  std::memcpy(y.data(), r.outputs[0].data(), r.outputs[0].size());
+  // NCHW: row h of y is row h - offset of the input that covers it.
+  for (int c = 0; c < C; ++c)
+    for (int h = 0, i = 0, off = 0; h < H; ++h) {
+      if (h - off >= heights[i]) off += heights[i++];
+      for (int w = 0; w < W; ++w)
+        ASSERT_EQ(y[((size_t)c * H + h) * W + w], x[i][((size_t)c * heights[i] + (h - off)) * W + w]) << c << "," << h;
+    }
+}
+
 }  // namespace

@@ -250,6 +250,8 @@ ReduceBand reduce_band(const tigris_mem_t *mem)
     r.last = t.reduce_last != 0;
     r.in_h = t.in_h;
     r.in_row_start = t.in_row_start;
+    r.flat = t.reduce_flat != 0;
+    r.flat_start = t.in_row0;
     r.acc = t.reduce_acc;
     return r;
 }

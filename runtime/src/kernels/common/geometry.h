@@ -129,13 +129,44 @@ struct RowBand {
 };
 RowBand row_band(const tigris_mem_t *mem, int32_t full_rows);
 
-// By-input reduction band: input rows [in_row_start, in_row_start + in_h) of axis 1.
+// By-input reduction band: input rows [in_row_start, in_row_start + in_h) of axis 1, or
+// (flat) input elements [flat_start, flat_start + in_h) in memory order.
 struct ReduceBand {
-    bool active, first, last;
-    int32_t in_h, in_row_start;
+    bool active, first, last, flat;
+    int32_t in_h, in_row_start, flat_start;
     void *acc;  // float (float kernels) or int32 (int8 kernels), one per output element
 };
 ReduceBand reduce_band(const tigris_mem_t *mem);
+
+// Visits `count` input elements from flat index `start` (a tensor of `rank` dims `shape`) in
+// memory order: fn(o, k) with o the flat index of the output element (keepdims layout:
+// the `reduced` axes of extent 1) element k (0 <= k < count, its position in the band)
+// reduces into. A reduction that combines each element into its output's accumulator
+// in this order sees every output's inputs in the whole kernel's (row-major) order.
+template <typename Fn>
+void for_each_flat(const int32_t *shape, uint8_t rank, const bool *reduced, int64_t start, int64_t count, Fn fn)
+{
+    int64_t stride[kMaxRank], idx[kMaxRank], o = 0, kept = 1;
+    for (int a = rank - 1; a >= 0; --a) {
+        stride[a] = reduced[a] ? 0 : kept;
+        if (!reduced[a]) kept *= shape[a];
+    }
+    int64_t rest = start;
+    for (int a = rank - 1; a >= 0; --a) {
+        idx[a] = rest % shape[a];
+        rest /= shape[a];
+        o += idx[a] * stride[a];
+    }
+    for (int64_t k = 0; k < count; ++k) {
+        fn(o, k);
+        for (int a = rank - 1; a >= 0; --a) {  // the odometer: next element in memory order
+            o += stride[a];
+            if (++idx[a] < shape[a]) break;
+            o -= stride[a] * shape[a];
+            idx[a] = 0;
+        }
+    }
+}
 
 }  // namespace kern
 }  // namespace tigris_rt

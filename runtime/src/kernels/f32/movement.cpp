@@ -44,7 +44,15 @@ int concat_band(const Call &c, int axis, uint8_t e)
     if (out.ndim > kern::kMaxRank || t.out_row0 < 0 || t.out_h < 1 || t.out_row0 + t.out_h > os[axis] ||
         c.out_ptr(0) == nullptr)
         return -1;
-    const kern::View ov = band_along(c.out_ptr(0), os, out.ndim, e, axis, t.out_h);
+    // Mode BLOCKS (t_outer > 0): the buffers hold t_outer blocks of the axes before the
+    // concat axis, seen as [t_outer, units, cell].
+    int32_t cell = 1;
+    for (int d = axis + 1; d < out.ndim; ++d) cell *= os[d];
+    const int32_t s3[3] = {t.t_outer, 1, cell};
+    const bool blocks = t.t_outer > 0;
+    const int ax = blocks ? 1 : axis;
+    const uint8_t rank = blocks ? 3 : out.ndim;
+    const kern::View ov = band_along(c.out_ptr(0), blocks ? s3 : os, rank, e, ax, t.out_h);
     int32_t offset = 0;
     for (uint8_t k = 0; k < c.op->num_inputs; ++k) {
         const tigris_tensor_t &in = c.in(k);
@@ -54,8 +62,8 @@ int concat_band(const Call &c, int axis, uint8_t e)
         offset += s[axis];
         if (p.hi <= p.lo) continue;
         if (c.in_ptr(k) == nullptr) return -1;
-        const kern::View part = band_along(c.in_ptr(k), s, in.ndim, e, axis, p.hi - p.lo);
-        if (kern::copy_view(slice_along(ov, axis, p.lo - t.out_row0, p.hi - p.lo), part) != 0) return -1;
+        const kern::View part = band_along(c.in_ptr(k), blocks ? s3 : s, rank, e, ax, p.hi - p.lo);
+        if (kern::copy_view(slice_along(ov, ax, p.lo - t.out_row0, p.hi - p.lo), part) != 0) return -1;
     }
     return offset == os[axis] ? 0 : -1;
 }

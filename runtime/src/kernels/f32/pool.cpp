@@ -80,6 +80,36 @@ int pool(const Call &c)
     return 0;
 }
 
+namespace {
+
+// A flat by-input band (BY_INPUT mode FLAT): every axis but the batch (0) and the channels
+// (last) reduced, each element combined into its channel's accumulator in memory order
+// (the whole kernel's order per channel).
+int global_pool_flat(const Call &c, bool is_max, const kern::ReduceBand &rb)
+{
+    const tigris_tensor_t &t = c.in(0);
+    const int32_t *s = c.shape(t);
+    const float *in = reinterpret_cast<const float *>(c.in_ptr(0));
+    float *out = reinterpret_cast<float *>(c.out_ptr(0));
+    float *acc = static_cast<float *>(rb.acc);
+    if (in == nullptr || out == nullptr || acc == nullptr || rb.in_h < 0) return -1;
+    bool reduced[kern::kMaxRank] = {};
+    for (uint8_t a = 1; a + 1 < t.ndim; ++a) reduced[a] = true;
+    const int64_t outs = (int64_t)s[0] * s[t.ndim - 1];
+    if (rb.first)
+        for (int64_t i = 0; i < outs; ++i) acc[i] = is_max ? -FLT_MAX : 0.0f;
+    kern::for_each_flat(s, t.ndim, reduced, rb.flat_start, rb.in_h, [&](int64_t o, int64_t k) {
+        const float v = in[k];
+        acc[o] = is_max ? (v > acc[o] || v != v ? v : acc[o]) : acc[o] + v;
+    });
+    if (!rb.last) return 0;
+    const float count = (float)s[1] * (float)(t.ndim == 4 ? s[2] : 1);
+    for (int64_t i = 0; i < outs; ++i) out[i] = is_max ? acc[i] : acc[i] / count;
+    return 0;
+}
+
+}  // namespace
+
 int global_pool(const Call &c)
 {
     const tigris_tensor_t &t = c.in(0);
@@ -91,6 +121,7 @@ int global_pool(const Call &c)
     if (in == nullptr || out == nullptr) return -1;
     bool is_max = c.op->op_type == TIGRIS_OP_GLOBAL_MAX;
     kern::ReduceBand rb = kern::reduce_band(c.mem);
+    if (rb.active && rb.flat) return global_pool_flat(c, is_max, rb);
     const tigris_tile_ctx_t &band = c.tile();
     if (c.tiled() && band.chan_tiled) {  // a channel band: every row and column of its channels
         if (rb.active || band.in_h != h || band.in_row_start != 0 || band.chans < 1 || band.chan0 + band.chans > ch)

@@ -72,6 +72,33 @@ int reduce_views(const Call &c, const bool *reduced, const int32_t *keep, Reduce
     return 0;
 }
 
+// A flat by-input band (BY_INPUT mode FLAT): each element of the band combined into its
+// output's accumulator in memory order (the whole kernel's order per output); the last band
+// finishes as the whole kernel does.
+int reduce_flat(const Call &c, uint8_t op, const bool *reduced, const int32_t *keep, const kern::ReduceBand &rb)
+{
+    const tigris_tensor_t &t = c.in(0);
+    const int32_t *s = c.shape(t);
+    if (t.dtype != TIGRIS_DTYPE_FLOAT32 || rb.acc == nullptr || rb.in_h < 0) return -1;
+    int64_t outs = 1;
+    float count = 1.0f;
+    for (uint8_t a = 0; a < t.ndim; ++a) {
+        outs *= keep[a];
+        if (reduced[a]) count *= (float)s[a];
+    }
+    if (op != TIGRIS_OP_REDUCE_MEAN) count = 1.0f;
+    float *acc = static_cast<float *>(rb.acc);
+    const uint8_t *x = c.in_ptr(0);
+    if (rb.first)
+        for (int64_t i = 0; i < outs; ++i) acc[i] = identity(op);
+    kern::for_each_flat(s, t.ndim, reduced, rb.flat_start, rb.in_h,
+                        [&](int64_t o, int64_t k) { acc[o] = combine(op, acc[o], load<float>(x + 4 * k)); });
+    if (!rb.last) return 0;
+    uint8_t *y = c.out_ptr(0);
+    for (int64_t i = 0; i < outs; ++i) store<float>(y + 4 * i, count == 1.0f ? acc[i] : acc[i] / count);
+    return 0;
+}
+
 int reduce_values(const Call &c)
 {
     const tigris_tensor_t &t = c.in(0);
@@ -82,6 +109,8 @@ int reduce_values(const Call &c)
     bool reduced[kern::kMaxRank];
     int32_t keep[kern::kMaxRank];
     reduced_axes(c, s, rank, reduced, keep);
+    const kern::ReduceBand rb = kern::reduce_band(c.mem);
+    if (rb.active && rb.flat) return c.out_ptr(0) == nullptr ? -1 : reduce_flat(c, op, reduced, keep, rb);
     ReduceViews v;
     if (c.in_ptr(0) == nullptr || c.out_ptr(0) == nullptr || reduce_views(c, reduced, keep, &v) != 0) return -1;
     bool direct = !v.by_input;  // dest is the output: bool outputs hold 0/1 bytes

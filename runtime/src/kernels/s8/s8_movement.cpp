@@ -84,9 +84,16 @@ int copy(const Call &c)
 
 namespace {
 
-// A band of `rows` units along `axis` of an operand, packed at its buffer.
-kern::View band_along(const Operand &o, int axis, int32_t rows)
+// A band of `rows` units along `axis` of an operand, packed at its buffer; with `blocks` > 0
+// (CONCAT mode BLOCKS) only that many blocks of the axes before it: [blocks, rows, cell].
+kern::View band_along(const Operand &o, int axis, int32_t rows, int32_t blocks = 0)
 {
+    if (blocks > 0) {
+        int32_t cell = 1;
+        for (int d = axis + 1; d < o.rank; d++) cell *= o.shape[d];
+        const int32_t s3[3] = {blocks, rows, cell};
+        return kern::whole_view(o.data, s3, 3, 1);
+    }
     int32_t shape[kMaxRank];
     for (int d = 0; d < o.rank; d++) shape[d] = o.shape[d];
     shape[axis] = rows;
@@ -99,7 +106,8 @@ int concat_band(const Call &c, const Operand &out, int axis)
 {
     const tigris_tile_ctx_t &t = c.tile();
     if (out.rank > kMaxRank || t.out_row0 < 0 || t.out_h < 1 || t.out_row0 + t.out_h > out.shape[axis]) return kError;
-    const kern::View vo = band_along(out, axis, t.out_h);
+    const kern::View vo = band_along(out, axis, t.out_h, t.t_outer);
+    const int ax = t.t_outer > 0 ? 1 : axis;  // the concat axis of the views
     int32_t offset = 0;
     for (int i = 0; i < c.op->num_inputs; i++) {
         Operand in;
@@ -108,8 +116,8 @@ int concat_band(const Call &c, const Operand &out, int axis)
         offset += in.shape[axis];
         if (p.hi <= p.lo) continue;
         kern::View dst = vo;
-        narrow(&dst, axis, p.lo - t.out_row0, p.hi - p.lo);
-        if (copy_through(dst, band_along(in, axis, p.hi - p.lo), requantizer(in, out))) return kError;
+        narrow(&dst, ax, p.lo - t.out_row0, p.hi - p.lo);
+        if (copy_through(dst, band_along(in, axis, p.hi - p.lo, t.t_outer), requantizer(in, out))) return kError;
     }
     return offset == out.shape[axis] ? 0 : kError;
 }

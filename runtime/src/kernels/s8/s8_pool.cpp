@@ -176,6 +176,28 @@ int8_t reduced_value(ReduceKind kind, const PoolOut &p, const MeanOut &r, int32_
     return mean_value(r, acc);
 }
 
+// A flat by-input band (BY_INPUT mode FLAT) of a reduction over the `reduced` axes of `count`
+// elements per output: each int8 element combined into its output's int32 accumulator (exact
+// in any order); the last band writes every output as the whole kernel does.
+int flat_reduce(const Call &c, ReduceKind kind, const Operand &in, const Operand &out, const bool *reduced,
+                int64_t count)
+{
+    const kern::ReduceBand band = kern::reduce_band(c.mem);
+    int32_t *acc = (int32_t *)band.acc;
+    if (acc == nullptr || band.in_h < 0 || in.rank < 1) return kError;
+    const int8_t *x = (const int8_t *)in.data;
+    if (band.first)
+        for (uint32_t i = 0; i < out.elements; i++) acc[i] = reduce_init(kind);
+    kern::for_each_flat(in.shape, (uint8_t)in.rank, reduced, band.flat_start, band.in_h,
+                        [&](int64_t o, int64_t k) { acc[o] = reduce_step(kind, acc[o], x[k]); });
+    if (!band.last) return 0;
+    const PoolOut p = pool_out(c, in, out);
+    const MeanOut r = mean_out(in, out, count, kind != ReduceKind::kSum);
+    int8_t *y = (int8_t *)out.data;
+    for (uint32_t i = 0; i < out.elements; i++) y[i] = reduced_value(kind, p, r, acc[i], count);
+    return 0;
+}
+
 // Reduction over every axis but batch (0) and channels (last) of a channels-last
 // tensor: GLOBAL_AVG / GLOBAL_MAX and spatial MEAN. Whole, or banded by input rows with
 // one int32 per output element in tile.reduce_acc (zeroed on the first band, output
@@ -196,6 +218,11 @@ int spatial_reduce(const Call &c, ReduceKind kind)
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     const kern::ReduceBand band = kern::reduce_band(c.mem);
+    if (band.active && band.flat) {
+        bool reduced[kMaxRank] = {};
+        for (int d = 1; d + 1 < in.rank; d++) reduced[d] = true;
+        return flat_reduce(c, kind, in, out, reduced, count);
+    }
     if (c.tiled() && c.tile().chan_tiled) {  // a channel band: every row and column of its channels
         const tigris_tile_ctx_t &t = c.tile();
         if (band.active || t.in_h != rows || t.in_row_start != 0 || t.chan0 < 0 || t.chans < 1 ||
@@ -261,6 +288,8 @@ int reduce_axes(const Call &c, ReduceKind kind)
         if (reduced[d]) count *= in.shape[d], n_reduced++;
     }
     if (count > 0x7FFFFF) return kError;
+    if (c.tiled() && kern::reduce_band(c.mem).active && kern::reduce_band(c.mem).flat)
+        return flat_reduce(c, kind, in, out, reduced, count);
     if (c.tiled() && kern::reduce_band(c.mem).active) {
         // By-input band of a spatial mean: only [N, ..., C] -> [N, C].
         if (reduced[0] || reduced[in.rank - 1] || n_reduced != in.rank - 2) return kError;

@@ -111,6 +111,15 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
     else
       p.unused_family_defines.push_back(std::string("-DTIGRIS_NO_KERNEL_") + macro);
   }
+  // The plan's operators, in opcode order: a runtime built with TIGRIS_ONLY_OPS keeps no other
+  // op's kernel, rule or table row (ops/op_family.h), even within a family the plan uses.
+  std::string only_ops;
+  for (uint32_t code = 1; code <= tigris_rt::ops::kOpCount; ++code) {
+    bool present = false;
+    for (uint32_t i = 0; i < h.num_ops && !present; ++i) present = plan.ops[i].op_type == code;
+    if (present) only_ops += (only_ops.empty() ? "" : ",") + std::string("TIGRIS_OP_") + tigris_rt::ops::op_def(code)->id;
+  }
+  if (!only_ops.empty()) p.unused_family_defines.push_back("-DTIGRIS_ONLY_OPS=" + only_ops);
   if (!float32) p.unused_family_defines.push_back("-DTIGRIS_NO_KERNEL_FLOAT32");
   if (!int16) p.unused_family_defines.push_back("-DTIGRIS_NO_KERNEL_INT16");
   // Runtime features (common/features.h): bands for a plan with no chain and no tileable

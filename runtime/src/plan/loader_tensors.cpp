@@ -167,6 +167,11 @@ tigris_error_t check_op_records(LoadCtx &c)
         for (uint32_t j = 0; j < op.num_outputs; j++) {
             if (pool_idx(&c.plan, op.outputs_off + j) >= h.num_tensors) return TIGRIS_ERR_BAD_SECTION;
         }
+        // A build that leaves the op out (its family or TIGRIS_ONLY_OPS) holds an empty row for
+        // it: refused here (step 28 would too), so no later step reads that row. Earlier steps
+        // read only its traits and band classes, none in the empty row, and pass it on to here.
+        const ops::OpInfo *row = ops::op_info(op.op_type);
+        if (!ops::kEveryRowBuilt && row != nullptr && !ops::row_built(*row)) return TIGRIS_ERR_KERNEL_DISABLED;
     }
     return TIGRIS_OK;
 }
@@ -179,6 +184,8 @@ namespace {
 // the input shape onto the output shape.
 bool transpose_perm_ok(const LoadCtx &c, const tigris_op_t &op, const uint8_t *perm, uint8_t len)
 {
+    // A build without Transpose refused every Transpose at step 18: no permutation is valid.
+    if constexpr (!ops::op_built(TIGRIS_OP_TRANSPOSE)) return false;
     if (op.op_type != TIGRIS_OP_TRANSPOSE || op.num_inputs != 1 || op.num_outputs != 1) return false;
     const tigris_tensor_t &in = c.plan.tensors[pool_idx(&c.plan, op.inputs_off)];
     const tigris_tensor_t &out = c.plan.tensors[pool_idx(&c.plan, op.outputs_off)];

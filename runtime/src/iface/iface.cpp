@@ -58,8 +58,17 @@ tigris_error_t resolve(const tigris_plan_t *plan, uint16_t idx, uint8_t flag, ui
     return TIGRIS_OK;
 }
 
-// Round half away from zero, as the compiler quantizes: floor(v + 0.5) or ceil(v - 0.5).
-float round_half_away(float v) { return v >= 0.0f ? floorf(v + 0.5f) : ceilf(v - 0.5f); }
+// Round half away from zero, as the compiler quantizes: floor(v + 0.5) or ceil(v - 0.5), in
+// float (so v + 0.5 may round up first). Without libm's floorf/ceilf (288 bytes on a Cortex-M4):
+// below 2^23 truncation is floor for the positive sum and ceil for the negative difference
+// (only the sign of a zero result differs, which quantize's addition and cast drop); from 2^23
+// on every float is an integer, and NaN passes through.
+float round_half_away(float v)
+{
+    const float y = v >= 0.0f ? v + 0.5f : v - 0.5f;
+    if (!(y < 8388608.0f && y > -8388608.0f)) return y;
+    return (float)(int32_t)y;
+}
 
 int8_t quantize(float x, float scale, int32_t zero_point)
 {

@@ -7,7 +7,8 @@
 namespace tigris_rt {
 
 // TIGRIS_NO_BANDS: no banded stage (a tile record that is tileable) and no chain. Leaves out
-// the band rules, the tiled paths, chains and the band cost model.
+// the band rules, the tiled paths, chains and the band cost model, and the kernels' banded
+// paths (they read no tile context, kernels/common/geometry.h).
 constexpr bool bands_built()
 {
 #ifdef TIGRIS_NO_BANDS

@@ -129,6 +129,7 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
     banded = banded || plan.stages[s].chain_len != 0 || tigris_stage_tiles(&plan, &plan.stages[s]).tileable;
   for (uint32_t i = 0; i < h.num_ops; ++i)
     control_flow = control_flow || plan.ops[i].op_type == TIGRIS_OP_IF || plan.ops[i].op_type == TIGRIS_OP_WHILE;
+  control_flow = control_flow || plan.num_subgraphs != 0;  // a build without it refuses the SUBGRAPHS section
   if (!banded) p.unused_family_defines.push_back("-DTIGRIS_NO_BANDS");
   if (!control_flow) p.unused_family_defines.push_back("-DTIGRIS_NO_CONTROL_FLOW");
   if (plan.weight_blocks == nullptr) p.unused_family_defines.push_back("-DTIGRIS_NO_WEIGHT_BLOCKS");

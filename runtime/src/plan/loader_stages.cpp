@@ -82,6 +82,7 @@ tigris_error_t check_state_entries(LoadCtx &c)
 // Graphs partition the stages in order, graph 0 (main) first.
 tigris_error_t check_subgraph_ranges(LoadCtx &c)
 {
+    if (!control_flow_built()) return TIGRIS_OK;  // no SUBGRAPHS section was accepted (step 11)
     uint32_t next = 0;
     for (uint32_t g = 0; g < c.plan.num_subgraphs; g++) {
         const tigris_subgraph_t &sg = c.plan.subgraphs[g];
@@ -130,7 +131,7 @@ void next_level(const LoadCtx &c, const uint32_t *level, uint32_t *out, bool *an
 // count means a graph contains itself.
 tigris_error_t check_subgraph_depth(LoadCtx &c)
 {
-    if (c.plan.num_subgraphs == 0) return TIGRIS_OK;
+    if (!control_flow_built() || c.plan.num_subgraphs == 0) return TIGRIS_OK;
     uint32_t a[(TIGRIS_MAX_SUBGRAPHS + 31u) / 32u], b[(TIGRIS_MAX_SUBGRAPHS + 31u) / 32u];
     uint32_t *cur = a, *nxt = b;
     bool any = false;

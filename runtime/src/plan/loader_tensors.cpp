@@ -2,6 +2,7 @@
 // operator records and the operator attribute table.
 #include <math.h>
 
+#include "common/features.h"
 #include "plan/band_rules.h"
 #include "plan/loader_ctx.h"
 
@@ -203,7 +204,7 @@ bool transpose_perm_ok(const LoadCtx &c, const tigris_op_t &op, const uint8_t *p
 // SUBGRAPHS: on If/While only, two graph indices naming graphs other than the main one.
 bool subgraphs_attr_ok(const LoadCtx &c, const tigris_op_t &op, const uint8_t *data, uint8_t len)
 {
-    if (!op_is_control_flow(op.op_type) || len != 4) return false;
+    if (!control_flow_built() || !op_is_control_flow(op.op_type) || len != 4) return false;  // no graphs (step 11)
     for (uint32_t k = 0; k < 2; k++) {
         const uint16_t g = rd_u16(data + 2 * k);
         if (g == 0 || g >= c.plan.num_subgraphs) return false;

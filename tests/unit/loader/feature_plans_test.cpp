@@ -26,3 +26,21 @@ TEST(FeaturePlans, TheWholeRuntimeLoadsThem) {
 }
 
 }  // namespace
+
+namespace {
+
+// The graph defects tests/unit/no_features refuses at the SUBGRAPHS section: the whole runtime
+// refuses them at its graph checks.
+TEST(FeaturePlans, TheWholeRuntimeRefusesTheirGraphDefects) {
+  PlanDesc p = if_plan();
+  p.subgraphs[1].first_stage = 2;  // graphs no longer partition the stages (step 23)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_BAD_SECTION);
+  p = if_plan();
+  p.attributes[0].data = {1, 0, 9, 0};  // names a graph that does not exist (step 19)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_BAD_SECTION);
+  p = if_plan();
+  p.subgraphs.clear();  // an If without the section (step 12b)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_MISSING_SEC);
+}
+
+}  // namespace

@@ -38,6 +38,20 @@ TEST(NoFeatures, ControlFlowIsRefused) {
   EXPECT_TRUE(all_zero(r.plan));
 }
 
+// The SUBGRAPHS section is refused when it is read (step 11), so the graph checks of step 23
+// are not in this build: graphs the whole loader refuses there stay refused.
+TEST(NoFeatures, GraphsAreRefusedWhereTheSectionIsRead) {
+  PlanDesc p = if_plan();
+  p.subgraphs[1].first_stage = 2;  // graphs no longer partition the stages (BAD_SECTION, step 23)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_FEATURE_DISABLED);
+  p = if_plan();
+  p.attributes[0].data = {1, 0, 9, 0};  // names a graph that does not exist (BAD_SECTION, step 19)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_FEATURE_DISABLED);
+  p = if_plan();
+  p.subgraphs.clear();  // an If without the section: MISSING_SEC, as on the whole runtime (step 12b)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_MISSING_SEC);
+}
+
 TEST(NoFeatures, WeightBlocksAreRefused) {
   PlanDesc p = weight_block_plan();
   Loaded r = load(write_plan(p));

@@ -201,11 +201,10 @@ bool chained_ops_ok(const LoadCtx &c, const tigris_stage_t &s)
 }
 
 // A build without bands (TIGRIS_NO_BANDS) runs every stage whole: a chain or a tileable
-// record is a feature it left out. A build without control flow refuses If / While, one
-// without weight blocks a WEIGHT_BLOCKS section (step 22 read it).
+// record is a feature it left out. A build without control flow refuses If / While (its
+// SUBGRAPHS section went at step 11); one without weight blocks refused them at step 10.
 tigris_error_t check_features(const LoadCtx &c)
 {
-    if (!weight_blocks_built() && c.plan.weight_blocks != nullptr) return TIGRIS_ERR_FEATURE_DISABLED;
     for (uint32_t i = 0; i < c.hdr.num_stages && !bands_built(); i++) {
         const tigris_stage_t &s = c.plan.stages[i];
         if (s.chain_len != 0 || tigris_rt::stage_tiles(&c.plan, &s).tileable) return TIGRIS_ERR_FEATURE_DISABLED;

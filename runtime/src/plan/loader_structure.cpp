@@ -254,6 +254,10 @@ tigris_error_t check_record_tables(LoadCtx &c)
     if (h.num_weights) c.plan.weight_entries = (const tigris_weight_entry_t *)(c.buf + c.sec_off[TIGRIS_SEC_WEIGHTS]);
 
     tigris_error_t err = check_tile_records(c);
+    // A build without weight blocks (TIGRIS_NO_WEIGHT_BLOCKS) refuses the section here, so the
+    // block checks of steps 22 and 27 go.
+    if (err == TIGRIS_OK && c.present[TIGRIS_SEC_WEIGHT_BLOCKS] && !weight_blocks_built())
+        err = TIGRIS_ERR_FEATURE_DISABLED;
     if (err == TIGRIS_OK && c.present[TIGRIS_SEC_WEIGHT_BLOCKS]) {
         const uint32_t off = c.sec_off[TIGRIS_SEC_WEIGHT_BLOCKS];
         if (!span_ok(off, 4, c.sec_end[TIGRIS_SEC_WEIGHT_BLOCKS]) ||

@@ -29,8 +29,8 @@ TEST(FeaturePlans, TheWholeRuntimeLoadsThem) {
 
 namespace {
 
-// The graph defects tests/unit/no_features refuses at the SUBGRAPHS section: the whole runtime
-// refuses them at its graph checks.
+// The graph and block defects tests/unit/no_features refuses at the SUBGRAPHS and WEIGHT_BLOCKS
+// sections: the whole runtime refuses them at its graph and block checks.
 TEST(FeaturePlans, TheWholeRuntimeRefusesTheirGraphDefects) {
   PlanDesc p = if_plan();
   p.subgraphs[1].first_stage = 2;  // graphs no longer partition the stages (step 23)
@@ -41,6 +41,9 @@ TEST(FeaturePlans, TheWholeRuntimeRefusesTheirGraphDefects) {
   p = if_plan();
   p.subgraphs.clear();  // an If without the section (step 12b)
   EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_MISSING_SEC);
+  p = weight_block_plan();
+  p.weight_blocks[0].stage = 5;  // a block of no stage (step 22)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_BAD_SECTION);
 }
 
 }  // namespace

@@ -59,6 +59,11 @@ TEST(NoFeatures, WeightBlocksAreRefused) {
   EXPECT_TRUE(all_zero(r.plan));
   p.compression = TIGRIS_COMPRESSION_NONE;  // stored blocks are blocks too
   EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_FEATURE_DISABLED);
+  // Refused where the section is read (step 10): blocks the whole loader refuses at its block
+  // checks (step 22, feature_plans_test) stay refused without those checks.
+  p = weight_block_plan();
+  p.weight_blocks[0].stage = 5;  // no such stage
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_FEATURE_DISABLED);
 }
 
 TEST(NoFeatures, StateIsRefused) {

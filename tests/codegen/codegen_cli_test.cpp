@@ -106,6 +106,19 @@ TEST_F(CodegenCli, TrimKeepsTheBandsOfABandedPlan) {
   EXPECT_NE(s.find("-DTIGRIS_NO_CONTROL_FLOW"), std::string::npos);
 }
 
+// A build without control flow refuses any SUBGRAPHS section (loader step 11), so a plan with
+// one keeps the control-flow path even without an If or While.
+TEST_F(CodegenCli, TrimKeepsControlFlowForAPlanWithGraphs) {
+  auto p = conv_relu_plan();
+  p.subgraphs = {SubgraphDesc{0, 2, {0}, {2}}};  // the main graph alone
+  write_bytes(dir.file("graphs.tgrs"), write_plan(p));
+  const CliResult r = codegen({"graphs.tgrs", "-o", "graphs.c"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string s = text("graphs.c");
+  EXPECT_EQ(s.find("-DTIGRIS_NO_CONTROL_FLOW"), std::string::npos) << s;
+  EXPECT_NE(s.find("-DTIGRIS_NO_BANDS"), std::string::npos);
+}
+
 TEST_F(CodegenCli, OneStaticAssertionPerRuntimeLimit) {
   ASSERT_EQ(codegen({"conv.tgrs", "-o", "out.c"}).exit_code, 0);
   const std::string s = text("out.c");

@@ -62,6 +62,8 @@ TEST_F(CodegenCli, HeaderCommentStatesThePlan) {
   // No WEIGHT_BLOCKS section: nor the block placement and the LZ4 decoder.
   EXPECT_NE(s.find("-DTIGRIS_NO_WEIGHT_BLOCKS"), std::string::npos);
   EXPECT_NE(s.find("-DTIGRIS_NO_STATE"), std::string::npos);  // no state entry
+  // No model input or output declared in another dtype: nor the interface's conversions.
+  EXPECT_NE(s.find("-DTIGRIS_NO_IFACE_CONVERSION"), std::string::npos);
   // The plan's operators, in opcode order: no other op of the CONV and ACTIVATION families.
   EXPECT_NE(s.find("-DTIGRIS_ONLY_OPS=TIGRIS_OP_CONV,TIGRIS_OP_RELU\n"), std::string::npos) << s;
 }

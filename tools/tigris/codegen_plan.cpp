@@ -134,6 +134,9 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
   if (!control_flow) p.unused_family_defines.push_back("-DTIGRIS_NO_CONTROL_FLOW");
   if (plan.weight_blocks == nullptr) p.unused_family_defines.push_back("-DTIGRIS_NO_WEIGHT_BLOCKS");
   if (plan.num_state == 0) p.unused_family_defines.push_back("-DTIGRIS_NO_STATE");
+  bool converts = false;  // a model input or output declared in another dtype than it is stored in
+  for (uint32_t i = 0; i < h.num_tensors; ++i) converts = converts || plan.tensors[i].iface_dtype != 0;
+  if (!converts) p.unused_family_defines.push_back("-DTIGRIS_NO_IFACE_CONVERSION");
   p.subgraphs = plan.num_subgraphs;
   p.subgraph_depth = plan.subgraph_depth;
   for (uint32_t i = 0; i < h.num_model_inputs; ++i) p.inputs.push_back(iface_of(plan, plan.model_inputs[i]));

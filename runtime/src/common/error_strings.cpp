@@ -47,7 +47,7 @@ extern "C" const char *tigris_error_str(tigris_error_t err)
     case TIGRIS_ERR_TILE_FACTS: return "a tile record's stated tiling disagrees with the plan";
     case TIGRIS_ERR_CHAIN_BAND: return "a chained stage reads a tensor outside its band; recompile the model";
     case TIGRIS_ERR_TILE_BAND: return "a tiled stage reads or writes a tensor outside its band; recompile the model";
-    case TIGRIS_ERR_FEATURE_DISABLED: return "this build leaves out a runtime feature the plan uses (bands, control flow, weight blocks or state)";
+    case TIGRIS_ERR_FEATURE_DISABLED: return "this build leaves out a runtime feature the plan uses (bands, control flow, weight blocks, state or interface conversions)";
     }
     return "unknown error";
 }

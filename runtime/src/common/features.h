@@ -50,4 +50,16 @@ constexpr bool state_built()
 #endif
 }
 
+// TIGRIS_NO_IFACE_CONVERSION: no model input or output declared in another dtype than it is
+// stored in (no float32 or uint8 interface over int8 data). Leaves out the interface's
+// quantize / dequantize and uint8 conversions: the caller's bytes are copied as they are.
+constexpr bool iface_conversion_built()
+{
+#ifdef TIGRIS_NO_IFACE_CONVERSION
+    return false;
+#else
+    return true;
+#endif
+}
+
 }  // namespace tigris_rt

@@ -131,6 +131,8 @@ tigris_error_t check_tensor_contracts(LoadCtx &c)
 {
     for (uint32_t i = 0; i < c.hdr.num_tensors; i++) {
         const tigris_tensor_t &t = c.plan.tensors[i];
+        // A build without interface conversions (TIGRIS_NO_IFACE_CONVERSION) refuses a declared dtype.
+        if (!iface_conversion_built() && t.iface_dtype != 0) return TIGRIS_ERR_FEATURE_DISABLED;
         if (!flags_ok(c.hdr.version, t.flags) || !iface_ok(c.hdr.version, t) || !size_ok(c.plan, t) ||
             !quant_ok(c.plan, t))
             return TIGRIS_ERR_BAD_TENSOR;

@@ -29,6 +29,13 @@ TEST(FeaturePlans, TheWholeRuntimeLoadsThem) {
 
 namespace {
 
+TEST(FeaturePlans, TheWholeRuntimeLoadsAConvertingInterface) {
+  EXPECT_EQ(load_err(write_plan(converting_plan())), TIGRIS_OK);
+  PlanDesc p = converting_plan();
+  p.tensors[0].iface_dtype = TIGRIS_DTYPE_INT8;  // declared as stored: not a conversion (step 16)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_BAD_TENSOR);
+}
+
 // The graph and block defects tests/unit/no_features refuses at the SUBGRAPHS and WEIGHT_BLOCKS
 // sections: the whole runtime refuses them at its graph and block checks.
 TEST(FeaturePlans, TheWholeRuntimeRefusesTheirGraphDefects) {

@@ -1,5 +1,6 @@
-// FEATURE_DISABLED: this suite's loader is built without bands, control flow, weight blocks and
-// state (TIGRIS_NO_BANDS, TIGRIS_NO_CONTROL_FLOW, TIGRIS_NO_WEIGHT_BLOCKS, TIGRIS_NO_STATE, as
+// FEATURE_DISABLED: this suite's loader is built without bands, control flow, weight blocks,
+// state and interface conversions (TIGRIS_NO_BANDS, TIGRIS_NO_CONTROL_FLOW,
+// TIGRIS_NO_WEIGHT_BLOCKS, TIGRIS_NO_STATE, TIGRIS_NO_IFACE_CONVERSION, as
 // `tigris codegen` writes them for a plan that uses none). A plan needing either is refused and the caller's plan left all zero; the
 // same plans load on the whole runtime (tests/unit/loader/feature_plans_test.cpp).
 #include "unit/loader/feature_plans.h"
@@ -63,6 +64,16 @@ TEST(NoFeatures, WeightBlocksAreRefused) {
   // checks (step 22, feature_plans_test) stay refused without those checks.
   p = weight_block_plan();
   p.weight_blocks[0].stage = 5;  // no such stage
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_FEATURE_DISABLED);
+}
+
+TEST(NoFeatures, AConvertingInterfaceIsRefused) {
+  EXPECT_EQ(load_err(write_plan(int8_conv())), TIGRIS_OK);  // int8 in, int8 out: no conversion
+  Loaded r = load(write_plan(converting_plan()));
+  EXPECT_EQ(r.err, TIGRIS_ERR_FEATURE_DISABLED);
+  EXPECT_TRUE(all_zero(r.plan));
+  PlanDesc p = converting_plan();
+  p.tensors[0].iface_dtype = TIGRIS_DTYPE_INT8;  // BAD_TENSOR on the whole runtime: still refused
   EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_FEATURE_DISABLED);
 }
 

@@ -88,7 +88,7 @@ trimmed_flash() {  # BOARD CPU EXAMPLE LIST FW PLAN INPUT
   local board=$1 cpu=$2 example=$3 list=$4 fw=$5 plan=$6 input=$7
   local defs key rt out
   mkdir -p "$work/trim"
-  defs=$(sed -n '/ \*   trim /,/ \*   format /p' "$example/$fw/model.c" | grep -o -- '-DTIGRIS_[A-Z0-9_]*' | sed 's/^-D//' | paste -sd';' -)
+  defs=$(sed -n '/ \*   trim /,/ \*   format /p' "$example/$fw/model.c" | grep -o -- '-DTIGRIS_[A-Z0-9_]*\(=[A-Z0-9_,]*\)\?' | sed 's/^-D//' | paste -sd';' -)
   key=$(printf '%s' "$defs" | md5sum | cut -c1-10)
   rt=$work/trim/$board-$key
   if [ ! -f "$rt/lib/libtigris_runtime.a" ]; then

@@ -62,6 +62,10 @@ TEST_F(CodegenCli, HeaderCommentStatesThePlan) {
   // No WEIGHT_BLOCKS section: nor the block placement and the LZ4 decoder.
   EXPECT_NE(s.find("-DTIGRIS_NO_WEIGHT_BLOCKS"), std::string::npos);
   EXPECT_NE(s.find("-DTIGRIS_NO_STATE"), std::string::npos);  // no state entry
+  // No model input or output declared in another dtype: nor the interface's conversions.
+  EXPECT_NE(s.find("-DTIGRIS_NO_IFACE_CONVERSION"), std::string::npos);
+  // The plan's operators, in opcode order: no other op of the CONV and ACTIVATION families.
+  EXPECT_NE(s.find("-DTIGRIS_ONLY_OPS=TIGRIS_OP_CONV,TIGRIS_OP_RELU\n"), std::string::npos) << s;
 }
 
 TEST_F(CodegenCli, TrimKeepsTheWeightBlocksOfAPlanWithThem) {
@@ -102,6 +106,19 @@ TEST_F(CodegenCli, TrimKeepsTheBandsOfABandedPlan) {
   EXPECT_NE(s.find(" *   stages      2 (1 tiled, 0 in chains)\n"), std::string::npos) << s;
   EXPECT_EQ(s.find("-DTIGRIS_NO_BANDS"), std::string::npos);
   EXPECT_NE(s.find("-DTIGRIS_NO_CONTROL_FLOW"), std::string::npos);
+}
+
+// A build without control flow refuses any SUBGRAPHS section (loader step 11), so a plan with
+// one keeps the control-flow path even without an If or While.
+TEST_F(CodegenCli, TrimKeepsControlFlowForAPlanWithGraphs) {
+  auto p = conv_relu_plan();
+  p.subgraphs = {SubgraphDesc{0, 2, {0}, {2}}};  // the main graph alone
+  write_bytes(dir.file("graphs.tgrs"), write_plan(p));
+  const CliResult r = codegen({"graphs.tgrs", "-o", "graphs.c"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string s = text("graphs.c");
+  EXPECT_EQ(s.find("-DTIGRIS_NO_CONTROL_FLOW"), std::string::npos) << s;
+  EXPECT_NE(s.find("-DTIGRIS_NO_BANDS"), std::string::npos);
 }
 
 TEST_F(CodegenCli, OneStaticAssertionPerRuntimeLimit) {

@@ -123,13 +123,21 @@ while read -r name backend; do
 done <"$example/firmwares.txt"
 # A runtime built for one plan (the `trim` defines codegen writes, docs/firmware.md), on the
 # Cortex-M4: the untiled kws firmware linked against it gives the host's bytes, and the banded
-# vww_floor plan (the same kernel families) is refused with FEATURE_DISABLED at load.
+# vww_floor plan (the same kernel families; TIGRIS_ONLY_OPS lists the union of both plans' ops,
+# as a firmware running both would) is refused with FEATURE_DISABLED at load.
+trim_line() { sed -n '/ \*   trim /,/ \*   format /p' "$1"; }
+only_ops() { trim_line "$1" | grep -o -- '-DTIGRIS_ONLY_OPS=[A-Z0-9_,]*' | sed 's/^-DTIGRIS_ONLY_OPS=//' | tr ',' '\n'; }
 if [ "$board" = mps2-an386 ] && [ -f "$example/kws/model.c" ] && [ -f "$example/vww_floor/model.c" ]; then
-  defs=$(sed -n '/ \*   trim /,/ \*   format /p' "$example/kws/model.c" | grep -o -- '-DTIGRIS_[A-Z0-9_]*' | sed 's/^-D//' | paste -sd';' -)
+  defs=$(trim_line "$example/kws/model.c" | grep -o -- '-DTIGRIS_[A-Z0-9_]*' | grep -v '^-DTIGRIS_ONLY_OPS$' | sed 's/^-D//' | paste -sd';' -)
   case ";$defs;" in
     *";TIGRIS_NO_BANDS;"*) ;;
     *) echo "FAIL trimmed: the kws plan's trim line has no TIGRIS_NO_BANDS: $defs"; failed=1 ;;
   esac
+  ops=$({ only_ops "$example/kws/model.c"; only_ops "$example/vww_floor/model.c"; } | sort -u | paste -sd, -)
+  if [ -z "$(only_ops "$example/kws/model.c")" ]; then
+    echo "FAIL trimmed: the kws plan's trim line has no TIGRIS_ONLY_OPS"; failed=1
+  fi
+  defs="$defs;TIGRIS_ONLY_OPS=$ops"
   trimmed_rt=$host/cortex-m-trimmed-runtime
   trimmed=$host/cortex-m-example-trimmed
   printf 'kws %s 64K+1M reference\nvww_floor %s 2560+1M reference\n' "$models/tflite/kws_ref_model.tflite" \

@@ -111,6 +111,15 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
     else
       p.unused_family_defines.push_back(std::string("-DTIGRIS_NO_KERNEL_") + macro);
   }
+  // The plan's operators, in opcode order: a runtime built with TIGRIS_ONLY_OPS keeps no other
+  // op's kernel, rule or table row (ops/op_family.h), even within a family the plan uses.
+  std::string only_ops;
+  for (uint32_t code = 1; code <= tigris_rt::ops::kOpCount; ++code) {
+    bool present = false;
+    for (uint32_t i = 0; i < h.num_ops && !present; ++i) present = plan.ops[i].op_type == code;
+    if (present) only_ops += (only_ops.empty() ? "" : ",") + std::string("TIGRIS_OP_") + tigris_rt::ops::op_def(code)->id;
+  }
+  if (!only_ops.empty()) p.unused_family_defines.push_back("-DTIGRIS_ONLY_OPS=" + only_ops);
   if (!float32) p.unused_family_defines.push_back("-DTIGRIS_NO_KERNEL_FLOAT32");
   if (!int16) p.unused_family_defines.push_back("-DTIGRIS_NO_KERNEL_INT16");
   // Runtime features (common/features.h): bands for a plan with no chain and no tileable
@@ -120,10 +129,14 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
     banded = banded || plan.stages[s].chain_len != 0 || tigris_stage_tiles(&plan, &plan.stages[s]).tileable;
   for (uint32_t i = 0; i < h.num_ops; ++i)
     control_flow = control_flow || plan.ops[i].op_type == TIGRIS_OP_IF || plan.ops[i].op_type == TIGRIS_OP_WHILE;
+  control_flow = control_flow || plan.num_subgraphs != 0;  // a build without it refuses the SUBGRAPHS section
   if (!banded) p.unused_family_defines.push_back("-DTIGRIS_NO_BANDS");
   if (!control_flow) p.unused_family_defines.push_back("-DTIGRIS_NO_CONTROL_FLOW");
   if (plan.weight_blocks == nullptr) p.unused_family_defines.push_back("-DTIGRIS_NO_WEIGHT_BLOCKS");
   if (plan.num_state == 0) p.unused_family_defines.push_back("-DTIGRIS_NO_STATE");
+  bool converts = false;  // a model input or output declared in another dtype than it is stored in
+  for (uint32_t i = 0; i < h.num_tensors; ++i) converts = converts || plan.tensors[i].iface_dtype != 0;
+  if (!converts) p.unused_family_defines.push_back("-DTIGRIS_NO_IFACE_CONVERSION");
   p.subgraphs = plan.num_subgraphs;
   p.subgraph_depth = plan.subgraph_depth;
   for (uint32_t i = 0; i < h.num_model_inputs; ++i) p.inputs.push_back(iface_of(plan, plan.model_inputs[i]));

@@ -1,7 +1,29 @@
-// Fixed, human-readable strings for the three error enums of the public API.
+// Fixed, human-readable strings for the three error enums of the public API. A firmware that
+// prints the numeric codes instead may build without them (TIGRIS_NO_ERROR_STRINGS, like TFLM's
+// TF_LITE_STRIP_ERROR_STRINGS; docs/firmware.md): each function then answers "ok" or one
+// generic string per enum.
 #include "tigris.h"
 #include "tigris_executor.h"
 #include "tigris_mem.h"
+
+#ifdef TIGRIS_NO_ERROR_STRINGS
+
+extern "C" const char *tigris_error_str(tigris_error_t err)
+{
+    return err == TIGRIS_OK ? "ok" : "plan error (TIGRIS_NO_ERROR_STRINGS: see the code)";
+}
+
+extern "C" const char *tigris_mem_error_str(tigris_mem_error_t err)
+{
+    return err == TIGRIS_MEM_OK ? "ok" : "memory error (TIGRIS_NO_ERROR_STRINGS: see the code)";
+}
+
+extern "C" const char *tigris_exec_error_str(tigris_exec_error_t err)
+{
+    return err == TIGRIS_EXEC_OK ? "ok" : "execution error (TIGRIS_NO_ERROR_STRINGS: see the code)";
+}
+
+#else
 
 extern "C" const char *tigris_error_str(tigris_error_t err)
 {
@@ -25,7 +47,7 @@ extern "C" const char *tigris_error_str(tigris_error_t err)
     case TIGRIS_ERR_TILE_FACTS: return "a tile record's stated tiling disagrees with the plan";
     case TIGRIS_ERR_CHAIN_BAND: return "a chained stage reads a tensor outside its band; recompile the model";
     case TIGRIS_ERR_TILE_BAND: return "a tiled stage reads or writes a tensor outside its band; recompile the model";
-    case TIGRIS_ERR_FEATURE_DISABLED: return "this build leaves out a runtime feature the plan uses (bands, control flow, weight blocks or state)";
+    case TIGRIS_ERR_FEATURE_DISABLED: return "this build leaves out a runtime feature the plan uses (bands, control flow, weight blocks, state or interface conversions)";
     }
     return "unknown error";
 }
@@ -56,3 +78,5 @@ extern "C" const char *tigris_exec_error_str(tigris_exec_error_t err)
     }
     return "unknown error";
 }
+
+#endif  // TIGRIS_NO_ERROR_STRINGS

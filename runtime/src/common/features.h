@@ -7,7 +7,8 @@
 namespace tigris_rt {
 
 // TIGRIS_NO_BANDS: no banded stage (a tile record that is tileable) and no chain. Leaves out
-// the band rules, the tiled paths, chains and the band cost model.
+// the band rules, the tiled paths, chains and the band cost model, and the kernels' banded
+// paths (they read no tile context, kernels/common/geometry.h).
 constexpr bool bands_built()
 {
 #ifdef TIGRIS_NO_BANDS
@@ -43,6 +44,18 @@ constexpr bool weight_blocks_built()
 constexpr bool state_built()
 {
 #ifdef TIGRIS_NO_STATE
+    return false;
+#else
+    return true;
+#endif
+}
+
+// TIGRIS_NO_IFACE_CONVERSION: no model input or output declared in another dtype than it is
+// stored in (no float32 or uint8 interface over int8 data). Leaves out the interface's
+// quantize / dequantize and uint8 conversions: the caller's bytes are copied as they are.
+constexpr bool iface_conversion_built()
+{
+#ifdef TIGRIS_NO_IFACE_CONVERSION
     return false;
 #else
     return true;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/features.h"
 #include "iface/in_place.h"
 #include "memory/arena.h"
 #include "tigris_iface.h"
@@ -31,7 +32,8 @@ Conversion conversion_of(const tigris_plan_t *plan, const tigris_tensor_t *t)
     const uint8_t declared = tigris_tensor_declared_dtype(t);
     if (tigris_dtype_size(t->dtype) == 0 || tigris_dtype_size(declared) == 0) return Conversion::None;
     if (declared == t->dtype) return Conversion::Identity;
-    if (t->dtype != TIGRIS_DTYPE_INT8) return Conversion::None;
+    // A build without conversions loaded no plan declaring another dtype (step 16).
+    if (!iface_conversion_built() || t->dtype != TIGRIS_DTYPE_INT8) return Conversion::None;
     if (declared == TIGRIS_DTYPE_UINT8) return Conversion::Uint8ToInt8;
     if (declared != TIGRIS_DTYPE_FLOAT32) return Conversion::None;
     const tigris_quant_param_t *q = tigris_tensor_quant(plan, t);
@@ -58,8 +60,17 @@ tigris_error_t resolve(const tigris_plan_t *plan, uint16_t idx, uint8_t flag, ui
     return TIGRIS_OK;
 }
 
-// Round half away from zero, as the compiler quantizes: floor(v + 0.5) or ceil(v - 0.5).
-float round_half_away(float v) { return v >= 0.0f ? floorf(v + 0.5f) : ceilf(v - 0.5f); }
+// Round half away from zero, as the compiler quantizes: floor(v + 0.5) or ceil(v - 0.5), in
+// float (so v + 0.5 may round up first). Without libm's floorf/ceilf (288 bytes on a Cortex-M4):
+// below 2^23 truncation is floor for the positive sum and ceil for the negative difference
+// (only the sign of a zero result differs, which quantize's addition and cast drop); from 2^23
+// on every float is an integer, and NaN passes through.
+float round_half_away(float v)
+{
+    const float y = v >= 0.0f ? v + 0.5f : v - 0.5f;
+    if (!(y < 8388608.0f && y > -8388608.0f)) return y;
+    return (float)(int32_t)y;
+}
 
 int8_t quantize(float x, float scale, int32_t zero_point)
 {
@@ -75,7 +86,7 @@ void convert_in(Conversion c, const tigris_plan_t *plan, const tigris_tensor_t *
 {
     const uint32_t n = t->size_bytes;  // int8 elements for the two converting cases
     int8_t *out = (int8_t *)dst;
-    if (c == Conversion::Identity) {
+    if (!iface_conversion_built() || c == Conversion::Identity) {
         memcpy(dst, src, src_bytes);
     } else if (c == Conversion::Uint8ToInt8) {
         const uint8_t *in = (const uint8_t *)src;
@@ -92,7 +103,7 @@ void convert_out(Conversion c, const tigris_plan_t *plan, const tigris_tensor_t 
 {
     const uint32_t n = t->size_bytes;
     const int8_t *in = (const int8_t *)src;
-    if (c == Conversion::Identity) {
+    if (!iface_conversion_built() || c == Conversion::Identity) {
         memcpy(dst, src, dst_bytes);
     } else if (c == Conversion::Uint8ToInt8) {
         uint8_t *out = (uint8_t *)dst;

@@ -11,21 +11,21 @@ namespace tigris_rt {
 bool kernel_enabled_f32(uint8_t op_type, uint8_t dtype)
 {
     const ops::OpInfo *row = ops::op_info(op_type);
-    return row != nullptr && family_built(row->family) &&
+    return row != nullptr && ops::row_built(*row) &&
            (f32_dtypes_built(row->f32_dtypes) & ops::dtype_bit(dtype)) != 0;
 }
 
 bool kernel_enabled_s8(uint8_t op_type)
 {
     const ops::OpInfo *row = ops::op_info(op_type);
-    return row != nullptr && row->s8 != ops::S8::kNone && family_built(row->family);
+    return row != nullptr && row->s8 != ops::S8::kNone && ops::row_built(*row);
 }
 
 bool kernel_enabled_s16(uint8_t op_type)
 {
     const ops::OpInfo *row = ops::op_info(op_type);
     return int16_built() && row != nullptr && row->s16 != ops::S16::kNone && row->s16 != ops::S16::kByteMovement &&
-           family_built(row->family);
+           ops::row_built(*row);
 }
 
 bool kernel_enabled(uint8_t op_type, uint8_t dtype)

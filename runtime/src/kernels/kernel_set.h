@@ -10,65 +10,6 @@
 
 namespace tigris_rt {
 
-// False for a kernel family this build leaves out (TIGRIS_NO_KERNEL_<FAMILY>, docs/operators.md §4).
-constexpr bool family_built(ops::Family f)
-{
-    switch (f) {
-#ifdef TIGRIS_NO_KERNEL_CONV
-    case ops::Family::kConv: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_CONV_TRANSPOSE
-    case ops::Family::kConvTranspose: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_POOL
-    case ops::Family::kPool: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_MATRIX
-    case ops::Family::kMatrix: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_BINARY
-    case ops::Family::kBinary: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_ACTIVATION
-    case ops::Family::kActivation: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_MATH
-    case ops::Family::kMath: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_SOFTMAX
-    case ops::Family::kSoftmax: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_NORM
-    case ops::Family::kNorm: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_REDUCE
-    case ops::Family::kReduce: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_RESIZE
-    case ops::Family::kResize: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_MOVEMENT
-    case ops::Family::kMovement: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_LOGIC
-    case ops::Family::kLogic: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_CAST
-    case ops::Family::kCast: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_SEQUENCE
-    case ops::Family::kSequence: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_DETECTION
-    case ops::Family::kDetection: return false;
-#endif
-#ifdef TIGRIS_NO_KERNEL_SIGNAL
-    case ops::Family::kSignal: return false;
-#endif
-    default: return true;
-    }
-}
-
 // A float kernel, int8 kernel or loader rule that some op of a built family uses: only those
 // are referenced by the dispatchers and the loader, so a build that leaves families out links
 // neither their kernels nor their rules.
@@ -98,19 +39,19 @@ constexpr bool int16_built()
 constexpr bool f32_kernel_built(ops::F32 k)
 {
     for (const ops::OpInfo &row : ops::kOpTable.rows)
-        if (row.f32 == k && family_built(row.family) && f32_dtypes_built(row.f32_dtypes) != 0) return true;
+        if (row.f32 == k && ops::row_built(row) && f32_dtypes_built(row.f32_dtypes) != 0) return true;
     return false;
 }
 constexpr bool s8_kernel_built(ops::S8 k)
 {
     for (const ops::OpInfo &row : ops::kOpTable.rows)
-        if (row.s8 == k && family_built(row.family)) return true;
+        if (row.s8 == k && ops::row_built(row)) return true;
     return false;
 }
 constexpr bool rule_built(ops::Rule r)
 {
     for (const ops::OpInfo &row : ops::kOpTable.rows)
-        if (row.rule == r && family_built(row.family)) return true;
+        if (row.rule == r && ops::row_built(row)) return true;
     return false;
 }
 

@@ -13,59 +13,11 @@
 
 #include <stdint.h>
 
+#include "ops/op_family.h"
 #include "tigris.h"
 
 namespace tigris_rt {
 namespace ops {
-
-// A kernel family a build leaves out with TIGRIS_NO_KERNEL_<FAMILY> (docs/operators.md §4).
-enum class Family : uint8_t {
-    kNone,  // always present (control flow runs in the executor)
-    kConv,
-    kConvTranspose,
-    kPool,
-    kMatrix,
-    kBinary,
-    kActivation,
-    kMath,
-    kSoftmax,
-    kNorm,
-    kReduce,
-    kResize,
-    kMovement,
-    kLogic,
-    kCast,
-    kSequence,
-    kDetection,
-    kSignal,
-};
-
-// The FAMILY of TIGRIS_NO_KERNEL_<FAMILY> (nullptr for kNone; host code and tests).
-constexpr const char *family_macro(Family f)
-{
-    switch (f) {
-    case Family::kConv: return "CONV";
-    case Family::kConvTranspose: return "CONV_TRANSPOSE";
-    case Family::kPool: return "POOL";
-    case Family::kMatrix: return "MATRIX";
-    case Family::kBinary: return "BINARY";
-    case Family::kActivation: return "ACTIVATION";
-    case Family::kMath: return "MATH";
-    case Family::kSoftmax: return "SOFTMAX";
-    case Family::kNorm: return "NORM";
-    case Family::kReduce: return "REDUCE";
-    case Family::kResize: return "RESIZE";
-    case Family::kMovement: return "MOVEMENT";
-    case Family::kLogic: return "LOGIC";
-    case Family::kCast: return "CAST";
-    case Family::kSequence: return "SEQUENCE";
-    case Family::kDetection: return "DETECTION";
-    case Family::kSignal: return "SIGNAL";
-    case Family::kNone: break;
-    }
-    return nullptr;
-}
-constexpr uint8_t kFamilyCount = (uint8_t)Family::kSignal + 1u;
 
 // The float reference kernel (kernels/f32/, also every non-quantized dtype) of an op.
 enum class F32 : uint8_t {
@@ -760,10 +712,49 @@ static_assert(kOpDefs_fit_rows(), "OpInfo::f32_dtypes: a dtype code above 15");
 static_assert(sizeof(OpInfo) == 20, "OpInfo: 20 bytes a row");
 inline constexpr OpInfoTable kOpTable = runtime_rows();
 
-// The row of an opcode, or nullptr (0, 255 and undefined codes).
+// Whether this build keeps a row's kernels and rule: its family (TIGRIS_NO_KERNEL_<FAMILY>) and
+// the op itself (TIGRIS_ONLY_OPS). False for the empty row (code 0) of a left-out op.
+constexpr bool row_built(const OpInfo &r) { return r.code != 0 && family_built(r.family) && op_kept(r.code); }
+
+// Whether this build keeps opcode `code` (a constant: `if constexpr` leaves out what only it needs).
+constexpr bool op_built(uint8_t code) { return code >= 1u && code <= kOpCount && row_built(kOpTable.rows[code - 1u]); }
+
+// The rows the device keeps. A build that leaves ops out stores only their rows, reached
+// through one index byte per opcode; every left-out opcode maps to row 0, empty (code 0), which
+// the loader refuses with KERNEL_DISABLED at step 18 (so no later step reads it). The constexpr
+// predicates (kernels/kernel_set.h) still read the whole kOpTable, which then takes no flash.
+constexpr uint32_t built_row_count()
+{
+    uint32_t n = 0;
+    for (const OpInfo &r : kOpTable.rows) n += row_built(r) ? 1u : 0u;
+    return n;
+}
+constexpr bool kEveryRowBuilt = built_row_count() == kOpCount;
+struct BuiltRows {
+    uint8_t index[kOpCount];  // opcode - 1 -> row
+    OpInfo rows[built_row_count() + 1u];
+};
+constexpr BuiltRows built_rows()
+{
+    BuiltRows t{};
+    uint8_t n = 1;  // rows[0]: the empty row
+    for (uint32_t i = 0; i < kOpCount; ++i) {
+        if (!row_built(kOpTable.rows[i])) continue;
+        t.index[i] = n;
+        t.rows[n++] = kOpTable.rows[i];
+    }
+    return t;
+}
+static_assert(built_row_count() < 255u, "BuiltRows: one index byte per opcode");
+inline constexpr BuiltRows kBuiltRows = built_rows();
+
+// The row of an opcode, or nullptr (0, 255 and undefined codes); in a build that leaves the
+// op out, the empty row.
 constexpr const OpInfo *op_info(uint8_t code)
 {
-    return code >= 1u && code <= kOpCount ? &kOpTable.rows[code - 1u] : nullptr;
+    if (code < 1u || code > kOpCount) return nullptr;
+    if constexpr (kEveryRowBuilt) return &kOpTable.rows[code - 1u];
+    return &kBuiltRows.rows[kBuiltRows.index[code - 1u]];
 }
 
 // The whole row, names included (host code and tests).

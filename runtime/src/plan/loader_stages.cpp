@@ -82,6 +82,7 @@ tigris_error_t check_state_entries(LoadCtx &c)
 // Graphs partition the stages in order, graph 0 (main) first.
 tigris_error_t check_subgraph_ranges(LoadCtx &c)
 {
+    if (!control_flow_built()) return TIGRIS_OK;  // no SUBGRAPHS section was accepted (step 11)
     uint32_t next = 0;
     for (uint32_t g = 0; g < c.plan.num_subgraphs; g++) {
         const tigris_subgraph_t &sg = c.plan.subgraphs[g];
@@ -130,7 +131,7 @@ void next_level(const LoadCtx &c, const uint32_t *level, uint32_t *out, bool *an
 // count means a graph contains itself.
 tigris_error_t check_subgraph_depth(LoadCtx &c)
 {
-    if (c.plan.num_subgraphs == 0) return TIGRIS_OK;
+    if (!control_flow_built() || c.plan.num_subgraphs == 0) return TIGRIS_OK;
     uint32_t a[(TIGRIS_MAX_SUBGRAPHS + 31u) / 32u], b[(TIGRIS_MAX_SUBGRAPHS + 31u) / 32u];
     uint32_t *cur = a, *nxt = b;
     bool any = false;
@@ -200,11 +201,10 @@ bool chained_ops_ok(const LoadCtx &c, const tigris_stage_t &s)
 }
 
 // A build without bands (TIGRIS_NO_BANDS) runs every stage whole: a chain or a tileable
-// record is a feature it left out. A build without control flow refuses If / While, one
-// without weight blocks a WEIGHT_BLOCKS section (step 22 read it).
+// record is a feature it left out. A build without control flow refuses If / While (its
+// SUBGRAPHS section went at step 11); one without weight blocks refused them at step 10.
 tigris_error_t check_features(const LoadCtx &c)
 {
-    if (!weight_blocks_built() && c.plan.weight_blocks != nullptr) return TIGRIS_ERR_FEATURE_DISABLED;
     for (uint32_t i = 0; i < c.hdr.num_stages && !bands_built(); i++) {
         const tigris_stage_t &s = c.plan.stages[i];
         if (s.chain_len != 0 || tigris_rt::stage_tiles(&c.plan, &s).tileable) return TIGRIS_ERR_FEATURE_DISABLED;

@@ -1,6 +1,7 @@
 // Loader steps 7-13: section directory, required sections, pool alignment, record
 // tables, quant header, strings and model I/O. Every span is checked before a pointer
 // to it is stored in the candidate plan.
+#include "common/features.h"
 #include "plan/loader_ctx.h"
 
 namespace tigris_rt {
@@ -197,6 +198,10 @@ tigris_error_t check_late_sections(LoadCtx &c)
         c.state_len = section_len(c, TIGRIS_SEC_STATE);
     }
     if (c.present[TIGRIS_SEC_SUBGRAPHS]) {
+        // A build without control flow (TIGRIS_NO_CONTROL_FLOW) refuses the graphs here, so
+        // num_subgraphs stays 0 and the graph checks of step 23 go (step 25 would refuse an
+        // If / While, which needs the section, step 12b).
+        if (!control_flow_built()) return TIGRIS_ERR_FEATURE_DISABLED;
         const uint32_t off = c.sec_off[TIGRIS_SEC_SUBGRAPHS];
         if (v < 10 || !span_ok(off, sizeof(tigris_subgraphs_header_t), c.sec_end[TIGRIS_SEC_SUBGRAPHS]))
             return TIGRIS_ERR_BAD_SECTION;
@@ -249,6 +254,10 @@ tigris_error_t check_record_tables(LoadCtx &c)
     if (h.num_weights) c.plan.weight_entries = (const tigris_weight_entry_t *)(c.buf + c.sec_off[TIGRIS_SEC_WEIGHTS]);
 
     tigris_error_t err = check_tile_records(c);
+    // A build without weight blocks (TIGRIS_NO_WEIGHT_BLOCKS) refuses the section here, so the
+    // block checks of steps 22 and 27 go.
+    if (err == TIGRIS_OK && c.present[TIGRIS_SEC_WEIGHT_BLOCKS] && !weight_blocks_built())
+        err = TIGRIS_ERR_FEATURE_DISABLED;
     if (err == TIGRIS_OK && c.present[TIGRIS_SEC_WEIGHT_BLOCKS]) {
         const uint32_t off = c.sec_off[TIGRIS_SEC_WEIGHT_BLOCKS];
         if (!span_ok(off, 4, c.sec_end[TIGRIS_SEC_WEIGHT_BLOCKS]) ||

@@ -2,6 +2,7 @@
 // operator records and the operator attribute table.
 #include <math.h>
 
+#include "common/features.h"
 #include "plan/band_rules.h"
 #include "plan/loader_ctx.h"
 
@@ -130,6 +131,8 @@ tigris_error_t check_tensor_contracts(LoadCtx &c)
 {
     for (uint32_t i = 0; i < c.hdr.num_tensors; i++) {
         const tigris_tensor_t &t = c.plan.tensors[i];
+        // A build without interface conversions (TIGRIS_NO_IFACE_CONVERSION) refuses a declared dtype.
+        if (!iface_conversion_built() && t.iface_dtype != 0) return TIGRIS_ERR_FEATURE_DISABLED;
         if (!flags_ok(c.hdr.version, t.flags) || !iface_ok(c.hdr.version, t) || !size_ok(c.plan, t) ||
             !quant_ok(c.plan, t))
             return TIGRIS_ERR_BAD_TENSOR;
@@ -167,6 +170,11 @@ tigris_error_t check_op_records(LoadCtx &c)
         for (uint32_t j = 0; j < op.num_outputs; j++) {
             if (pool_idx(&c.plan, op.outputs_off + j) >= h.num_tensors) return TIGRIS_ERR_BAD_SECTION;
         }
+        // A build that leaves the op out (its family or TIGRIS_ONLY_OPS) holds an empty row for
+        // it: refused here (step 28 would too), so no later step reads that row. Earlier steps
+        // read only its traits and band classes, none in the empty row, and pass it on to here.
+        const ops::OpInfo *row = ops::op_info(op.op_type);
+        if (!ops::kEveryRowBuilt && row != nullptr && !ops::row_built(*row)) return TIGRIS_ERR_KERNEL_DISABLED;
     }
     return TIGRIS_OK;
 }
@@ -179,6 +187,8 @@ namespace {
 // the input shape onto the output shape.
 bool transpose_perm_ok(const LoadCtx &c, const tigris_op_t &op, const uint8_t *perm, uint8_t len)
 {
+    // A build without Transpose refused every Transpose at step 18: no permutation is valid.
+    if constexpr (!ops::op_built(TIGRIS_OP_TRANSPOSE)) return false;
     if (op.op_type != TIGRIS_OP_TRANSPOSE || op.num_inputs != 1 || op.num_outputs != 1) return false;
     const tigris_tensor_t &in = c.plan.tensors[pool_idx(&c.plan, op.inputs_off)];
     const tigris_tensor_t &out = c.plan.tensors[pool_idx(&c.plan, op.outputs_off)];
@@ -196,7 +206,7 @@ bool transpose_perm_ok(const LoadCtx &c, const tigris_op_t &op, const uint8_t *p
 // SUBGRAPHS: on If/While only, two graph indices naming graphs other than the main one.
 bool subgraphs_attr_ok(const LoadCtx &c, const tigris_op_t &op, const uint8_t *data, uint8_t len)
 {
-    if (!op_is_control_flow(op.op_type) || len != 4) return false;
+    if (!control_flow_built() || !op_is_control_flow(op.op_type) || len != 4) return false;  // no graphs (step 11)
     for (uint32_t k = 0; k < 2; k++) {
         const uint16_t g = rd_u16(data + 2 * k);
         if (g == 0 || g >= c.plan.num_subgraphs) return false;

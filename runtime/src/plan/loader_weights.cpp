@@ -61,7 +61,8 @@ tigris_error_t check_quant_params(LoadCtx &c)
 
 tigris_error_t check_weight_blocks(LoadCtx &c)
 {
-    if (!c.present[TIGRIS_SEC_WEIGHT_BLOCKS]) return TIGRIS_OK;
+    // A build without weight blocks refused the section at step 10.
+    if (!weight_blocks_built() || !c.present[TIGRIS_SEC_WEIGHT_BLOCKS]) return TIGRIS_OK;
     const uint32_t off = c.sec_off[TIGRIS_SEC_WEIGHT_BLOCKS];
     const uint16_t count = rd_u16(c.buf + off), compression = rd_u16(c.buf + off + 2);
     const uint32_t data = off + 4 + (uint32_t)count * sizeof(tigris_weight_block_t);
@@ -122,7 +123,7 @@ tigris_error_t check_weights(LoadCtx &c)
 
 tigris_error_t check_block_coverage(LoadCtx &c)
 {
-    // A build without weight blocks refused a plan with them at step 25 (check_features).
+    // A build without weight blocks refused a plan with them at step 10.
     if (!weight_blocks_built() || c.plan.weight_blocks == nullptr) return TIGRIS_OK;
     uint32_t cursor = 0;
     for (uint32_t s = 0; s < c.hdr.num_stages; s++) {

@@ -129,7 +129,7 @@ tigris_error_t check_operator(const tigris_plan_t *plan, uint16_t op_index)
     const tigris_op_t *op = v.op;
     const ops::OpInfo *row = ops::op_info(op->op_type);
     if (row == nullptr) return TIGRIS_ERR_BAD_OPERATOR;                 // an opcode without a row
-    if (!family_built(row->family)) return TIGRIS_ERR_KERNEL_DISABLED;  // its kernels and rule left out
+    if (!ops::row_built(*row)) return TIGRIS_ERR_KERNEL_DISABLED;  // its kernels and rule left out
     if ((op->num_inputs < 1 && op->op_type != TIGRIS_OP_CONSTANT) || op->num_outputs < 1 || op->reserved != 0)
         return TIGRIS_ERR_BAD_OPERATOR;
     if (op->fused_act > TIGRIS_ACT_RELU6) return TIGRIS_ERR_BAD_OPERATOR;

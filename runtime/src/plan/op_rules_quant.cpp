@@ -91,19 +91,21 @@ bool derived_factors_ok(const OpView &v)
     if (quantized_inputs >= 2 && so != 0.0f &&
         !real_factor_ok(exact_div(tigris_s8::exact_mul(exact_of(in_scales[0]), exact_of(in_scales[1])), exact_of(so))))
         return false;
-    // The fixed scalings below belong to activation ops: a build without them refused those
-    // ops before (check_operator: TIGRIS_ERR_KERNEL_DISABLED), so it leaves the cases out.
+    // The fixed scalings below belong to activation ops: a build without one (its family or
+    // TIGRIS_ONLY_OPS) refused it before (step 18), so it leaves its case out.
     static_assert(activation_row(TIGRIS_OP_SIGMOID) && activation_row(TIGRIS_OP_TANH) &&
                       activation_row(TIGRIS_OP_HARDSWISH) && activation_row(TIGRIS_OP_LEAKY_RELU),
                   "derived_factors_ok: the ops of its switch are activations");
-    if (!family_built(ops::Family::kActivation)) return true;
     const float s0 = scale_of(v, v.in(0));
     switch (v.op->op_type) {
     case TIGRIS_OP_SIGMOID:
-    case TIGRIS_OP_TANH: return real_factor_ok(tigris_s8::exact_scale(exact_of(s0), 27));
+    case TIGRIS_OP_TANH:
+        if (!ops::op_built(TIGRIS_OP_SIGMOID) && !ops::op_built(TIGRIS_OP_TANH)) return true;
+        return real_factor_ok(tigris_s8::exact_scale(exact_of(s0), 27));
     // s0 * (32768.0 / 384.0) < 2^30 in double holds exactly for the floats below 3 * 2^22.
-    case TIGRIS_OP_HARDSWISH: return s0 < 12582912.0f;
+    case TIGRIS_OP_HARDSWISH: return !ops::op_built(TIGRIS_OP_HARDSWISH) || s0 < 12582912.0f;
     case TIGRIS_OP_LEAKY_RELU: {  // input * alpha over output; a missing alpha reads 0.01f, as the kernels
+        if (!ops::op_built(TIGRIS_OP_LEAKY_RELU)) return true;
         uint8_t len = 0;
         const uint8_t *a = v.attr(TIGRIS_ATTR_ALPHA, &len);
         const float alpha = a != nullptr && len >= 4 ? rd_f32(a) : 0.01f;

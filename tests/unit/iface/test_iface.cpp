@@ -97,6 +97,13 @@ TEST_F(Iface, FloatToInt8RoundsHalfAwayAndClamps) {
   const int8_t expect_edge[8] = {127, 126, -128, -128, 0, -6, -3, -4};
   ASSERT_EQ(tigris_input_write(plan(), &mem, 0, edge, 32), TIGRIS_OK);
   EXPECT_EQ(memcmp(ptrs[0], expect_edge, 8), 0);
+  // The compiler's formula in float: 2x = 0.5 - 2^-25 gives 2x + 0.5 = 1.0 (the sum rounds to
+  // even), floor 1 -> -2, where the exact quotient would round to 0; its negative -> -1 -> -4.
+  // Beyond 2^23: already integers (clamped). -0.1 -> -0.2 -> -0.7 -> -0 -> -3.
+  const float sum[8] = {0x1.fffffep-3f, -0x1.fffffep-3f, 4194304.5f, -4194304.5f, -0.1f, 0.1f, 1.0f, -1.0f};
+  const int8_t expect_sum[8] = {-2, -4, 127, -128, -3, -3, -1, -5};
+  ASSERT_EQ(tigris_input_write(plan(), &mem, 0, sum, 32), TIGRIS_OK);
+  EXPECT_EQ(memcmp(ptrs[0], expect_sum, 8), 0);
 }
 
 TEST_F(Iface, Int8ToFloatOnRead) {

@@ -36,6 +36,13 @@ inline PlanDesc weight_block_plan() {
   return p;
 }
 
+// int8_conv with its input declared float32 (the interface quantizes the caller's floats).
+inline PlanDesc converting_plan() {
+  PlanDesc p = int8_conv();
+  p.tensors[0].iface_dtype = TIGRIS_DTYPE_FLOAT32;
+  return p;
+}
+
 // conv_relu with a state tensor s (its entry: 16 bytes, not written back).
 inline PlanDesc state_plan() {
   PlanDesc p = conv_relu();

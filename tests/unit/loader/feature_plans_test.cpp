@@ -26,3 +26,31 @@ TEST(FeaturePlans, TheWholeRuntimeLoadsThem) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(FeaturePlans, TheWholeRuntimeLoadsAConvertingInterface) {
+  EXPECT_EQ(load_err(write_plan(converting_plan())), TIGRIS_OK);
+  PlanDesc p = converting_plan();
+  p.tensors[0].iface_dtype = TIGRIS_DTYPE_INT8;  // declared as stored: not a conversion (step 16)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_BAD_TENSOR);
+}
+
+// The graph and block defects tests/unit/no_features refuses at the SUBGRAPHS and WEIGHT_BLOCKS
+// sections: the whole runtime refuses them at its graph and block checks.
+TEST(FeaturePlans, TheWholeRuntimeRefusesTheirGraphDefects) {
+  PlanDesc p = if_plan();
+  p.subgraphs[1].first_stage = 2;  // graphs no longer partition the stages (step 23)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_BAD_SECTION);
+  p = if_plan();
+  p.attributes[0].data = {1, 0, 9, 0};  // names a graph that does not exist (step 19)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_BAD_SECTION);
+  p = if_plan();
+  p.subgraphs.clear();  // an If without the section (step 12b)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_MISSING_SEC);
+  p = weight_block_plan();
+  p.weight_blocks[0].stage = 5;  // a block of no stage (step 22)
+  EXPECT_EQ(load_err(write_plan(p)), TIGRIS_ERR_BAD_SECTION);
+}
+
+}  // namespace

@@ -8,6 +8,7 @@ int accel_dispatch(Backend backend, Counters &count, int (*forward)(const Call &
                    const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem, void *user_ctx)
 {
     if (plan == nullptr || plan->header == nullptr || op == nullptr || mem == nullptr) return -1;
+    if (!tigris_rt::kern::tile_ctx_usable(mem)) return -1;
     if (int8_op(plan, op)) {
         const Call call{plan, op, op_index, mem};
         if (backend_takes(backend, op->op_type) && forward(call) == 0) {

@@ -136,7 +136,7 @@ Band pointwise_band(const tigris_mem_t *mem)
     Band b{};
     b.row_axis = -1;
     b.col_axis = -1;
-    const tigris_tile_ctx_t &t = mem->tile;
+    const tigris_tile_ctx_t &t = tile_of(mem);
     if (!t.active) return b;
     b.row_axis = t.row_tiled ? 0 : 1;
     b.rows = t.out_h;
@@ -199,6 +199,7 @@ View banded_view(const Band &b, const void *data, const int32_t *shape, uint8_t 
 
 View output_view(const Band &b, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem)
 {
+    if (!bands_built()) return whole_view(data, shape, rank, elem);  // every band is the whole tensor
     int ra = b.row_axis >= 0 && b.row_axis < rank ? b.row_axis : -1;
     int ca = b.col_axis >= 0 && b.col_axis < rank ? b.col_axis : -1;
     return banded_view(b, data, shape, rank, elem, ra, ca, b.out_row_start, b.out_cols);
@@ -207,6 +208,7 @@ View output_view(const Band &b, const void *data, const int32_t *shape, uint8_t 
 View input_view(const Band &b, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem,
                 const int32_t *out_shape, uint8_t out_rank)
 {
+    if (!bands_built()) return whole_view(data, shape, rank, elem);
     int off = (int)out_rank - (int)rank;
     int ra = -1, ca = -1;
     if (off >= 0 && b.row_axis >= 0 && b.row_axis < out_rank) {
@@ -235,7 +237,7 @@ bool band_cuts_axis(const Band &b, int axis) { return b.row_axis == axis || b.co
 RowBand row_band(const tigris_mem_t *mem, int32_t full_rows)
 {
     RowBand r{full_rows, 0, 0, false};
-    const tigris_tile_ctx_t &t = mem->tile;
+    const tigris_tile_ctx_t &t = tile_of(mem);
     if (t.active && t.row_tiled) r = RowBand{t.out_h, t.in_row_start, t.out_row_start, true};
     return r;
 }
@@ -243,7 +245,7 @@ RowBand row_band(const tigris_mem_t *mem, int32_t full_rows)
 ReduceBand reduce_band(const tigris_mem_t *mem)
 {
     ReduceBand r{};
-    const tigris_tile_ctx_t &t = mem->tile;
+    const tigris_tile_ctx_t &t = tile_of(mem);
     if (!t.active || t.reduce_acc == nullptr) return r;
     r.active = true;
     r.first = t.reduce_first != 0;

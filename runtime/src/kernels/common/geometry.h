@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "common/features.h"
 #include "tigris.h"
 #include "tigris_mem.h"
 
@@ -13,6 +14,15 @@ namespace tigris_rt {
 namespace kern {
 
 constexpr int kMaxRank = 8;
+
+// The tile context the kernels read. A build without bands (TIGRIS_NO_BANDS) never sets one
+// (its executor runs no banded stage and its dispatchers refuse an active context,
+// tile_ctx_usable), so its kernels read a constant empty context and the compiler drops
+// every banded path of every kernel.
+inline constexpr tigris_tile_ctx_t kNoTile{};
+inline const tigris_tile_ctx_t &tile_of(const tigris_mem_t *mem) { return bands_built() ? mem->tile : kNoTile; }
+// False for an active tile context in a build without bands: a dispatcher answers -1.
+inline bool tile_ctx_usable(const tigris_mem_t *mem) { return bands_built() || mem->tile.active == 0; }
 
 // One kernel invocation.
 struct Call {
@@ -28,8 +38,8 @@ struct Call {
     const int32_t *shape(const tigris_tensor_t &t) const { return tigris_tensor_shape(plan, &t); }
     const uint8_t *in_ptr(uint8_t i) const { return static_cast<const uint8_t *>(mem->tensor_ptrs[in_index(i)]); }
     uint8_t *out_ptr(uint8_t i) const { return static_cast<uint8_t *>(mem->tensor_ptrs[out_index(i)]); }
-    const tigris_tile_ctx_t &tile() const { return mem->tile; }
-    bool tiled() const { return mem->tile.active != 0; }
+    const tigris_tile_ctx_t &tile() const { return tile_of(mem); }
+    bool tiled() const { return tile_of(mem).active != 0; }
     const uint8_t *attr(uint8_t kind, uint8_t *len) const
     {
         return tigris_op_attribute_data(plan, op_index, kind, len);

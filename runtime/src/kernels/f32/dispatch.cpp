@@ -68,6 +68,7 @@ extern "C" int tigris_dispatch_kernel(const tigris_plan_t *plan, const tigris_op
 {
     (void)user_ctx;
     if (plan == nullptr || op == nullptr || mem == nullptr || mem->tensor_ptrs == nullptr) return -1;
+    if (!tigris_rt::kern::tile_ctx_usable(mem)) return -1;
     if ((op->num_inputs < 1 && op->op_type != TIGRIS_OP_CONSTANT) || op->num_outputs < 1) return -1;
     const uint16_t *ins = tigris_op_inputs(plan, op), *outs = tigris_op_outputs(plan, op);
     for (uint8_t i = 0; i < op->num_inputs; ++i)

@@ -95,6 +95,7 @@ extern "C" int tigris_dispatch_kernel_s8(const tigris_plan_t *plan, const tigris
                                          tigris_mem_t *mem, void *user_ctx)
 {
     if (plan == nullptr || plan->header == nullptr || op == nullptr || mem == nullptr) return -1;
+    if (!tigris_rt::kern::tile_ctx_usable(mem)) return -1;
     if (int8_op(plan, op) && tigris_rt::kernel_enabled_s8(op->op_type)) {
         const tigris_s8::KernelFn kernel = kernel_of(tigris_rt::ops::op_info(op->op_type)->s8);
         if (kernel != nullptr) {

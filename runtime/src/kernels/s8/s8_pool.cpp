@@ -13,6 +13,7 @@
 #include "kernels/s8/s8_kernels.h"
 #include "kernels/s8/s8_op.h"
 #include "kernels/s8/s8_params.h"
+#include "ops/op_table.h"
 
 namespace tigris_s8 {
 namespace {
@@ -143,23 +144,41 @@ int8_t mean_value(const MeanOut &r, int32_t sum)
 
 enum class ReduceKind { kMean, kAvgPoolRounding, kMax, kMin, kSum };
 
-bool is_extreme(ReduceKind k) { return k == ReduceKind::kMax || k == ReduceKind::kMin; }
+// Whether an op this build keeps (TIGRIS_ONLY_OPS, the families) reduces with `k`: the paths
+// of the other kinds go (a kernel handed one answers kError, see spatial_reduce).
+constexpr bool kind_built(ReduceKind k)
+{
+    using tigris_rt::ops::op_built;
+    switch (k) {
+    case ReduceKind::kMean:
+    case ReduceKind::kAvgPoolRounding: return op_built(TIGRIS_OP_GLOBAL_AVG) || op_built(TIGRIS_OP_REDUCE_MEAN);
+    case ReduceKind::kMax: return op_built(TIGRIS_OP_GLOBAL_MAX) || op_built(TIGRIS_OP_REDUCE_MAX);
+    case ReduceKind::kMin: return op_built(TIGRIS_OP_REDUCE_MIN);
+    case ReduceKind::kSum: return op_built(TIGRIS_OP_REDUCE_SUM);
+    }
+    return false;
+}
+bool is_max(ReduceKind k) { return kind_built(ReduceKind::kMax) && k == ReduceKind::kMax; }
+bool is_min(ReduceKind k) { return kind_built(ReduceKind::kMin) && k == ReduceKind::kMin; }
+bool is_rounding(ReduceKind k) { return kind_built(ReduceKind::kMean) && k == ReduceKind::kAvgPoolRounding; }
 
-int32_t reduce_init(ReduceKind k) { return k == ReduceKind::kMax ? -128 : (k == ReduceKind::kMin ? 127 : 0); }
+bool is_extreme(ReduceKind k) { return is_max(k) || is_min(k); }
+
+int32_t reduce_init(ReduceKind k) { return is_max(k) ? -128 : (is_min(k) ? 127 : 0); }
 
 int32_t reduce_step(ReduceKind k, int32_t a, int32_t v)
 {
-    if (k == ReduceKind::kMax) return v > a ? v : a;
-    if (k == ReduceKind::kMin) return v < a ? v : a;
+    if (is_max(k)) return v > a ? v : a;
+    if (is_min(k)) return v < a ? v : a;
     return a + v;
 }
 
 // reduce_step over `count` bytes `stride` apart, the kind's test hoisted out of the loop.
 int32_t reduce_run(ReduceKind k, int32_t a, const int8_t *x, uint32_t count, uint32_t stride)
 {
-    if (k == ReduceKind::kMax) {
+    if (is_max(k)) {
         for (; count > 0; --count, x += stride) a = *x > a ? *x : a;
-    } else if (k == ReduceKind::kMin) {
+    } else if (is_min(k)) {
         for (; count > 0; --count, x += stride) a = *x < a ? *x : a;
     } else {
         for (; count > 0; --count, x += stride) a += *x;
@@ -172,7 +191,7 @@ int32_t reduce_run(ReduceKind k, int32_t a, const int8_t *x, uint32_t count, uin
 int8_t reduced_value(ReduceKind kind, const PoolOut &p, const MeanOut &r, int32_t acc, int64_t count)
 {
     if (is_extreme(kind)) return max_value(p, acc);
-    if (kind == ReduceKind::kAvgPoolRounding) return average_value(p, acc, (int32_t)count);
+    if (is_rounding(kind)) return average_value(p, acc, (int32_t)count);
     return mean_value(r, acc);
 }
 
@@ -204,6 +223,7 @@ int flat_reduce(const Call &c, ReduceKind kind, const Operand &in, const Operand
 // written on the last).
 int spatial_reduce(const Call &c, ReduceKind kind)
 {
+    if (!kind_built(kind)) return kError;
     Operand in, out;
     if (input_operand(c, 0, &in) || output_operand(c, 0, &out)) return kError;
     if (in.dtype != TIGRIS_DTYPE_INT8 || out.dtype != TIGRIS_DTYPE_INT8 || in.rank < 2) return kError;
@@ -269,6 +289,7 @@ namespace {
 // rank). Banded calls keep axis 1, or reduce every axis but batch and channels (by input).
 int reduce_axes(const Call &c, ReduceKind kind)
 {
+    if (!kind_built(kind)) return kError;
     Operand in, out;
     if (input_operand(c, 0, &in) || output_operand(c, 0, &out)) return kError;
     if (in.dtype != TIGRIS_DTYPE_INT8 || out.dtype != TIGRIS_DTYPE_INT8 || in.rank == 0) return kError;

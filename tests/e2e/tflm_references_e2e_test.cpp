@@ -190,7 +190,7 @@ TEST_P(TflmInt8ChannelBands, ChosenAtTightBudgetsAndBitExact) {
   const uint64_t floor = floor_budget();
   EXPECT_LT(floor, 15360u) << "int8 channel bands no longer lower the floor";
   EXPECT_LT(floor, 2304u) << "int8 output-channel bands no longer lower the floor";
-  for (uint64_t fast : {floor, uint64_t{8192}}) {
+  for (uint64_t fast : {floor, uint64_t{8192}, uint64_t{64} * 1024}) {
     compiler::Budgets b;
     b.fast = fast;
     const compiler::CompileResult c = compiler::compile(model_, b);
@@ -200,7 +200,10 @@ TEST_P(TflmInt8ChannelBands, ChosenAtTightBudgetsAndBitExact) {
       channel_stages += s.kind == "channel bands" ? 1 : 0;
       output_stages += s.kind == "output-channel bands" ? 1 : 0;
     }
-    EXPECT_GT(channel_stages, 0u) << "no channel bands at " << fast;
+    // At 64 KiB a row of every channel fits: channel bands are a tight-budget form.
+    if (fast < 64 * 1024) {
+      EXPECT_GT(channel_stages, 0u) << "no channel bands at " << fast;
+    }
     if (fast == floor) {
       EXPECT_GT(output_stages, 0u) << "no output-channel bands at the floor";
     }

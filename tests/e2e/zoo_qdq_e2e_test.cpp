@@ -87,7 +87,7 @@ TEST(ZooQdq, MobilenetV2FbgemmBandedGivesTheSameBytes) {
   probe.fast = 16u << 20;
   compiler::ScheduleResult s = compiler::schedule(m, probe);
   uint64_t lo = s.fast.minimum_for_partition_bytes, hi = s.fast.scheduled_peak_bytes;
-  for (uint64_t budget : {lo + (hi - lo) / 4, lo}) {
+  for (uint64_t budget : {lo + (hi - lo) / 4, uint64_t{64} * 1024, lo}) {
     CompiledRun parts = compile_and_run(m, budget, in.data);
     ASSERT_EQ(parts.run.error, "") << budget;
     PlanShape shape = shape_of(parts.compile);

@@ -59,8 +59,8 @@ typedef enum {
  * (a Conv of one group in an output-channel band): its input holds every
  * channel, its output channels [chan0, chan0 + chans) of the layer's, and it
  * reads the weights, bias and quantization factors of those channels.
- * chan_partial (with chan_tiled, without chan_mix): an input-channel band of a
- * float32 FullyConnected (CHANNELS mode INPUT): its input buffer holds rows
+ * chan_partial (with chan_tiled, without chan_mix): an input-channel band
+ * (CHANNELS mode INPUT). A FullyConnected's: its input buffer holds rows
  * [out_row_start, out_row_start + out_h) x columns [chan0, chan0 + chans) of
  * the [N, K] matrix, packed; its output buffer is the whole output. The op
  * adds those columns' products to the output rows (reduce_first: starting
@@ -70,6 +70,11 @@ typedef enum {
  * chans), packed; its output buffer only those pixels x every output channel. The
  * op starts from the bias (reduce_first), adds the channels' products and, on
  * reduce_last, applies the activation (the Conv kernel's order for one tap).
+ * Another float32 Conv's (without row_tiled): its input buffer holds channels
+ * [chan0, chan0 + chans) of in_h input rows, its output buffer out_h rows x every
+ * output channel; the kernel sums channel blocks of 4 in the whole Conv's order.
+ * int8 (FullyConnected, 1x1 Conv): the int32 sums live in reduce_acc (the band's
+ * rows x every output channel) and are requantized into the output on reduce_last.
  * concat_tiled: a Concat banded along its own axis; the output buffer holds
  * units [out_row0, out_row0 + out_h) of that axis of every block of the axes
  * before it, packed; input k's buffer holds, packed the same way, the units of

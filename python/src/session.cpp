@@ -56,7 +56,7 @@ py::dict event_dict(const tigris_plan_t& plan, const tigris_trace_event_t& e) {
   d["pool"] = e.pool == TIGRIS_TRACE_POOL_FAST   ? py::object(py::str("fast"))
               : e.pool == TIGRIS_TRACE_POOL_SLOW ? py::object(py::str("slow"))
                                                  : py::object(py::none());
-  if (e.kind == TIGRIS_TRACE_STAGE_BEGIN) d["path"] = cli::trace_kind_name(e.path, 1);
+  if (e.kind == TIGRIS_TRACE_STAGE_BEGIN) d["path"] = cli::trace_kind_name(e.path, 1, cli::stage_band_mode(plan, e.stage));
   d["offset"] = e.offset;
   d["src_offset"] = e.src_offset;
   d["bytes"] = e.bytes;

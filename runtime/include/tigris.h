@@ -125,7 +125,7 @@ typedef enum {
 /* Channel band modes (high nibble of `band`, kind CHANNELS). */
 #define TIGRIS_CHANNELS_MODE_SEPARABLE 0 /* every op keeps each channel to itself */
 #define TIGRIS_CHANNELS_MODE_OUTPUT    1 /* one Conv (one group) writes output-channel bands from every input channel */
-#define TIGRIS_CHANNELS_MODE_INPUT     2 /* one float32 FullyConnected or Conv sums input-channel bands (partial sums) */
+#define TIGRIS_CHANNELS_MODE_INPUT     2 /* one FullyConnected or Conv sums input-channel bands (partial sums) */
 /* The float32 Conv sums input channels in aligned blocks of this many (taps inside a block):
  * a Conv's input-channel band (mode INPUT, KxK form) is a multiple of it wide or holds every channel. */
 #define TIGRIS_CONV_CHANNEL_BLOCK      4

@@ -31,8 +31,9 @@ const char* kAgree = "events; their bytes equal the runtime's own counters.";
 // Rows of the unit table (lines that start with a stage number) and their tiles column summed.
 int unit_rows(const std::string& text, int* tiles) {
   static const std::regex row(
-      "^[0-9]+(-[0-9]+)? +(untiled|1D tile|2D tile|reduce by rows|transpose|row bands|"
-      "reshape bands|leading bands|channel bands|control|chain [0-9]+) +([0-9]+) ");
+      "^[0-9]+(-[0-9]+)? +(untiled|1D tile|2D tile|reduce by rows|reduce by element blocks|transpose|row bands|"
+      "reshape bands|leading bands|channel bands|output-channel bands|input-channel bands|concat bands|"
+      "concat blocks|control|chain [0-9]+) +([0-9]+) ");
   int n = 0;
   *tiles = 0;
   size_t start = 0;
@@ -79,6 +80,24 @@ TEST_F(TraceTest, DemoUnitsAndTotalsEqualTheRunOfTheSamePlan) {
   EXPECT_NE(t.out.find("fast peak   " + tigris::report::format_bytes(j.at("memory").at("fast_peak_bytes")) + " of"),
             std::string::npos)
       << t.out;
+}
+
+// At 1K the demo's GlobalAveragePool reduces by blocks of input elements (BY_INPUT mode FLAT):
+// the unit table names the mode, not only the executor's path, and its rows still add up.
+TEST_F(TraceTest, UnitKindNamesTheBandMode) {
+  const CliResult t = run({"analyze", "demo.onnx", "-m", "1K", "--trace"});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find(" reduce by element blocks "), std::string::npos) << t.out;
+  EXPECT_EQ(t.out.find(" reduce by rows "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(kAgree), std::string::npos) << t.out;
+  ASSERT_EQ(run({"compile", "demo.onnx", "-m", "1K", "-o", "demo.tgrs"}).exit_code, 0);
+  const CliResult r = run({"run", "demo.tgrs", "--input", "demo_input.npy", "--output", "y.npy", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int tiles = 0;
+  unit_rows(t.out, &tiles);
+  EXPECT_EQ(tiles, nlohmann::json::parse(r.out).at("stats").at("total_tiles").get<int>()) << t.out;
+  EXPECT_EQ(tigris::cli::trace_kind_name(TIGRIS_PATH_CHANNELS, 1, TIGRIS_CHANNELS_MODE_INPUT), "input-channel bands");
+  EXPECT_EQ(tigris::cli::trace_kind_name(TIGRIS_PATH_CONCAT, 1, TIGRIS_CONCAT_MODE_BLOCKS), "concat blocks");
 }
 
 TEST_F(TraceTest, GivenInputAndVerboseEventLines) {

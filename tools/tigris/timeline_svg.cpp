@@ -150,7 +150,7 @@ std::string timeline_svg(const tigris_plan_t& plan, const TraceSummary& trace, u
     }
     if (last < 0) continue;
     const double x0 = sc.x(first), x1 = sc.x(last + 1);
-    const std::string kind = trace_kind_name(u.path, u.stages);
+    const std::string kind = trace_kind_name(u.path, u.stages, u.mode);
     if (u.path != TIGRIS_PATH_NORMAL) {
       const char* fill = u.path == TIGRIS_PATH_CHAIN ? "#d8f0d8" : "#fde3c8";
       svg += "<rect x=\"" + number(x0) + "\" y=\"" + number(kTop) + "\" width=\"" + number(x1 - x0) + "\" height=\"" +

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/report/format.h"
+#include "tigris_loader.h"
 #include "tools/tigris/host_run.h"
 
 namespace tigris::cli {
@@ -64,22 +65,31 @@ std::string trace_event_text(const tigris_plan_t& plan, const tigris_trace_event
   }
 }
 
-std::string trace_kind_name(uint8_t path, uint16_t stages) {
+std::string trace_kind_name(uint8_t path, uint16_t stages, uint8_t mode) {
   switch (path) {
   case TIGRIS_PATH_NORMAL: return "untiled";
   case TIGRIS_PATH_TILED: return "1D tile";
   case TIGRIS_PATH_TILED_2D: return "2D tile";
-  case TIGRIS_PATH_BY_INPUT: return "reduce by rows";
+  case TIGRIS_PATH_BY_INPUT: return mode == TIGRIS_BY_INPUT_MODE_FLAT ? "reduce by element blocks" : "reduce by rows";
   case TIGRIS_PATH_TRANSPOSE: return "transpose";
   case TIGRIS_PATH_ROWS: return "row bands";
   case TIGRIS_PATH_RESHAPE: return "reshape bands";
   case TIGRIS_PATH_CHAIN: return "chain " + std::to_string(stages);
   case TIGRIS_PATH_CONTROL: return "control";
   case TIGRIS_PATH_LEADING: return "leading bands";
-  case TIGRIS_PATH_CHANNELS: return "channel bands";
-  case TIGRIS_PATH_CONCAT: return "concat bands";
+  case TIGRIS_PATH_CHANNELS:
+    return mode == TIGRIS_CHANNELS_MODE_OUTPUT  ? "output-channel bands"
+           : mode == TIGRIS_CHANNELS_MODE_INPUT ? "input-channel bands"
+                                                : "channel bands";
+  case TIGRIS_PATH_CONCAT: return mode == TIGRIS_CONCAT_MODE_BLOCKS ? "concat blocks" : "concat bands";
   default: return "path " + std::to_string(path);
   }
+}
+
+uint8_t stage_band_mode(const tigris_plan_t& plan, uint16_t stage) {
+  tigris_tile_facts_t facts{};
+  if (stage >= plan.header->num_stages || !tigris_stage_tile_facts(&plan, &plan.stages[stage], &facts)) return 0;
+  return TIGRIS_TILE_BAND_MODE(facts.band);
 }
 
 TraceSummary summarize_trace(const tigris_plan_t& plan, std::vector<tigris_trace_event_t> events,
@@ -93,6 +103,7 @@ TraceSummary summarize_trace(const tigris_plan_t& plan, std::vector<tigris_trace
       TraceUnit u;
       u.stage = e.stage;
       u.path = e.path;
+      u.mode = stage_band_mode(plan, e.stage);
       if (e.stage < plan.header->num_stages && plan.stages[e.stage].chain_len >= 2) {
         u.stages = plan.stages[e.stage].chain_len;
       }
@@ -152,7 +163,7 @@ std::string render_trace(const tigris_plan_t& plan, const TraceSummary& trace, c
   units.add({"stage", "kind", "tiles", "read", "written", "fast peak", "slow used"});
   for (size_t c = 2; c < 7; ++c) units.right_align(c);
   for (const TraceUnit& u : trace.units) {
-    units.add({unit_label(u), trace_kind_name(u.path, u.stages), std::to_string(u.tiles), format_bytes(u.read),
+    units.add({unit_label(u), trace_kind_name(u.path, u.stages, u.mode), std::to_string(u.tiles), format_bytes(u.read),
                format_bytes(u.written), format_bytes(u.fast_peak), format_bytes(u.slow_used)});
   }
   if (!verbose) {

@@ -17,6 +17,7 @@ struct TraceUnit {
   uint16_t stage = 0;                     // the stage (a chain: its head)
   uint16_t stages = 1;                    // stages it covers (chain length)
   uint8_t path = 0;                       // tigris_trace_path_t
+  uint8_t mode = 0;                       // the stage's band mode (tile facts' high nibble)
   uint32_t tiles = 0;                     // TILE_BEGIN events
   uint64_t read = 0;                      // slow -> fast (LOAD)
   uint64_t written = 0;                   // fast -> slow (SPILL)
@@ -59,7 +60,11 @@ void collect_event(const tigris_trace_event_t* event, void* ctx);
 // gives by default, and summarizes the events. `inputs` as run_on_host takes them.
 TraceSummary traced_run(const tigris_plan_t& plan, const std::vector<std::vector<uint8_t>>& inputs);
 
-// "untiled", "1D tile", "2D tile", ..., "chain 3".
-std::string trace_kind_name(uint8_t path, uint16_t stages);
+// "untiled", "1D tile", "2D tile", ..., "chain 3"; `mode` names the form within a path
+// ("reduce by element blocks", "input-channel bands", "concat blocks").
+std::string trace_kind_name(uint8_t path, uint16_t stages, uint8_t mode = 0);
+
+// The band mode a stage's tile record states (0 without one).
+uint8_t stage_band_mode(const tigris_plan_t& plan, uint16_t stage);
 
 }  // namespace tigris::cli

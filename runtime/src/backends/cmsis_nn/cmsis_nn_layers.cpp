@@ -254,12 +254,31 @@ int forward_add(const Call &c, const AddLayer &l)
 
 }  // namespace
 
+bool depthwise_on_reference(const Call &c)
+{
+#if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI)
+    if (c.op->op_type != TIGRIS_OP_DEPTHWISE || c.op->num_inputs < 1 || c.op->num_outputs < 1) return false;
+    const tigris_tensor_t &ti = c.in(0), &to = c.out(0);
+    if (ti.ndim != 4 || to.ndim != 4 || c.op->spatial.kernel_h != 3 || c.op->spatial.kernel_w != 3) return false;
+    const int32_t channels = c.shape(to)[3];
+    if (c.shape(ti)[3] != channels) return false;  // a channel multiplier
+    // A channel band computes its own channels (tigris_mem.h): fewer than 4 take the kernel's
+    // narrow lanes, where CMSIS-NN is faster.
+    const tigris_tile_ctx_t &t = c.tile();
+    return (c.tiled() && t.chan_tiled ? t.chans : channels) >= 4;
+#else
+    (void)c;
+    return false;
+#endif
+}
+
 int64_t op_vendor_need(const Call &c, bool factors_checked, uint32_t *expand_channels)
 {
     *expand_channels = 0;
     switch (c.op->op_type) {
     case TIGRIS_OP_CONV:
     case TIGRIS_OP_DEPTHWISE: {
+        if (depthwise_on_reference(c)) return -1;
         ConvLayer l;
         if (conv_layer(c, &l, factors_checked)) return -1;
         ConvArgs a;
@@ -291,7 +310,7 @@ int forward(const Call &c, const Workspace &ws)
     AddLayer add;
     switch (c.op->op_type) {
     case TIGRIS_OP_CONV:
-    case TIGRIS_OP_DEPTHWISE: return forward_conv(c, ws);
+    case TIGRIS_OP_DEPTHWISE: return depthwise_on_reference(c) ? kFallback : forward_conv(c, ws);
     case TIGRIS_OP_FULLY_CONN: return forward_fc(c, ws);
     case TIGRIS_OP_AVG_POOL: return avg_pool_layer(c, &pool) ? kFallback : forward_pool(c, ws, pool);
     case TIGRIS_OP_GLOBAL_AVG: return global_avg_layer(c, &pool) ? kFallback : forward_pool(c, ws, pool);

@@ -149,13 +149,25 @@ void inner_columns(const kern::SpatialGeom &g, int32_t *lo, int32_t *hi)
 }
 
 // The window taps [lo, hi) of one axis inside the input: origin + k * d in [0, extent).
-inline void clip_taps(int32_t origin, int32_t k, int32_t d, int32_t extent, int32_t *lo, int32_t *hi)
+TIGRIS_DW_INLINE void clip_taps(int32_t origin, int32_t k, int32_t d, int32_t extent, int32_t *lo, int32_t *hi)
 {
     int32_t a = 0, b = k;
     if (origin < 0) a = (-origin + d - 1) / d;
     if (origin + (k - 1) * d >= extent) b = origin >= extent ? 0 : (extent - 1 - origin) / d + 1;
     *lo = a;
     *hi = b > a ? b : a;
+}
+
+// The 3x3 window's cases on one axis: 0 every tap inside, 1 the first tap outside (read from
+// one tap further), 2 the last tap outside (read from one tap back); -1 any other (fewer than two
+// taps inside, or an extent too short for the shifted read).
+constexpr int32_t kShift3[3] = {0, 1, -1};
+
+inline int32_t case3(int32_t lo, int32_t hi, int32_t extent, int32_t d)
+{
+    if (lo == 0 && hi == 3) return 0;
+    if (extent < 2 * d + 1) return -1;
+    return lo == 1 && hi == 3 ? 1 : (lo == 0 && hi == 2 ? 2 : -1);
 }
 
 // Channels [oc, oc + N) of the call (buffer channels; global chan0 + oc) over every pixel.
@@ -184,16 +196,16 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
     const int32_t x_step = g.s_w * g.c_in;
 
     // A pixel whose window lies inside the input: every tap, at fixed offsets from p.
-    auto inner = [&](const int8_t *p, int8_t *dst) TIGRIS_DW_LAMBDA_INLINE {
+    auto inner = [&](const int8_t *p, const uint32_t *w, int8_t *dst) TIGRIS_DW_LAMBDA_INLINE {
         int32_t a[4];
         TIGRIS_DW_UNROLL(4)
         for (int k = 0; k < N; k++) a[k] = q[k].bias;
         if (K3) {
             TIGRIS_DW_UNROLL(3)
             for (int ky = 0; ky < 3; ky++, p += row) {
-                Lanes<N>::mac(p, wt + 6 * ky, off, a);
-                Lanes<N>::mac(p + col, wt + 6 * ky + 2, off, a);
-                Lanes<N>::mac(p + 2 * col, wt + 6 * ky + 4, off, a);
+                Lanes<N>::mac(p, w + 6 * ky, off, a);
+                Lanes<N>::mac(p + col, w + 6 * ky + 2, off, a);
+                Lanes<N>::mac(p + 2 * col, w + 6 * ky + 4, off, a);
             }
         } else {
             for (int32_t t = 0; t < taps; t++) Lanes<N>::mac(p + tap_at[t], wt + 2 * t, off, a);
@@ -207,14 +219,67 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
         int32_t kx_lo, kx_hi;
         clip_taps(x0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
         int32_t a[4];
+        TIGRIS_DW_UNROLL(4)
         for (int k = 0; k < N; k++) a[k] = q[k].bias;
         for (int32_t ky = ky_lo; ky < ky_hi; ky++) {
             const int8_t *p = xn + (int64_t)(y0 + ky * g.d_h) * g.in_row + (int64_t)x0 * g.c_in;
-            for (int32_t kx = kx_lo; kx < kx_hi; kx++) Lanes<N>::mac(p + kx * col, wt + 2 * (ky * g.k_w + kx), off, a);
+            const uint32_t *w = wt + 2 * ky * g.k_w;
+            if (K3) {  // the row's three taps, each if inside
+                if (kx_lo <= 0 && kx_hi > 0) Lanes<N>::mac(p, w, off, a);
+                if (kx_lo <= 1 && kx_hi > 1) Lanes<N>::mac(p + col, w + 2, off, a);
+                if (kx_lo <= 2 && kx_hi > 2) Lanes<N>::mac(p + 2 * col, w + 4, off, a);
+                continue;
+            }
+            for (int32_t kx = kx_lo; kx < kx_hi; kx++) Lanes<N>::mac(p + kx * col, w + 2 * kx, off, a);
         }
+        TIGRIS_DW_UNROLL(4)
         for (int k = 0; k < N; k++) dst[k] = requant(a[k], q[k], out_zp, l.act_min, l.act_max);
     };
 
+    if constexpr (K3) {
+        // 3x3: a window with one edge row and/or column outside the input reads the three rows
+        // (columns) next to it instead, with that row's (column's) weights zero and the others
+        // shifted by one tap, so every such pixel runs the unrolled loop with one of nine tables
+        // (row case x column case: whole, first tap outside, last tap outside).
+        uint32_t tab[9][18];
+        for (int32_t rc = 0; rc < 3; rc++) {
+            for (int32_t cc = 0; cc < 3; cc++) {
+                for (int32_t t = 0; t < 9; t++) {
+                    const int32_t ky = t / 3 + kShift3[rc], kx = t % 3 + kShift3[cc];
+                    const bool in = ky >= 0 && ky < 3 && kx >= 0 && kx < 3;
+                    tab[rc * 3 + cc][2 * t] = in ? wt[2 * (ky * 3 + kx)] : 0;
+                    tab[rc * 3 + cc][2 * t + 1] = in ? wt[2 * (ky * 3 + kx) + 1] : 0;
+                }
+            }
+        }
+        for (int32_t n = 0; n < g.n; n++) {
+            const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
+            int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
+            for (int32_t oy = 0; oy < g.out_h; oy++) {
+                const int32_t y0 = oy * g.s_h - g.pad_top;
+                int32_t ky_lo, ky_hi;
+                clip_taps(y0, 3, g.d_h, g.in_h, &ky_lo, &ky_hi);
+                const int32_t rc = case3(ky_lo, ky_hi, g.in_h, g.d_h);
+                int8_t *dst = yn + (int64_t)oy * g.out_row;
+                const int8_t *rp = rc < 0 ? nullptr : xn + (int64_t)(y0 + kShift3[rc] * g.d_h) * g.in_row;
+                for (int32_t ox = 0; ox < g.out_w; ox++, dst += g.c_out) {
+                    const int32_t x0 = ox * g.s_w - g.pad_left;
+                    int32_t cc = 0;
+                    if (ox < in_lo || ox >= in_hi) {
+                        int32_t kx_lo, kx_hi;
+                        clip_taps(x0, 3, g.d_w, g.in_w, &kx_lo, &kx_hi);
+                        cc = case3(kx_lo, kx_hi, g.in_w, g.d_w);
+                    }
+                    if (rc < 0 || cc < 0) {
+                        clipped(xn, y0, ky_lo, ky_hi, ox, dst);
+                        continue;
+                    }
+                    inner(rp + (int64_t)(x0 + kShift3[cc] * g.d_w) * g.c_in, tab[rc * 3 + cc], dst);
+                }
+            }
+        }
+        return 0;
+    }
     for (int32_t n = 0; n < g.n; n++) {
         const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
         int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
@@ -230,7 +295,7 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
             for (int32_t ox = 0; ox < in_lo; ox++) clipped(xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
             const int8_t *p = xn + (int64_t)y0 * g.in_row + (int64_t)(in_lo * g.s_w - g.pad_left) * g.c_in;
             int8_t *d = dst + (int64_t)in_lo * g.c_out;
-            for (int32_t ox = in_lo; ox < in_hi; ox++, p += x_step, d += g.c_out) inner(p, d);
+            for (int32_t ox = in_lo; ox < in_hi; ox++, p += x_step, d += g.c_out) inner(p, wt, d);
             for (int32_t ox = in_hi; ox < g.out_w; ox++) clipped(xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
         }
     }

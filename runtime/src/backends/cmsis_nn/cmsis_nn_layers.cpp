@@ -6,6 +6,7 @@
 
 #include "arm_nnfunctions.h"
 #include "backends/cmsis_nn/cmsis_nn_internal.h"
+#include "kernels/s8/s8_depthwise.h"
 
 #if defined(CMSIS_NN_USE_SINGLE_ROUNDING)
 #  error \
@@ -259,13 +260,10 @@ bool depthwise_on_reference(const Call &c)
 #if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI)
     if (c.op->op_type != TIGRIS_OP_DEPTHWISE || c.op->num_inputs < 1 || c.op->num_outputs < 1) return false;
     const tigris_tensor_t &ti = c.in(0), &to = c.out(0);
-    if (ti.ndim != 4 || to.ndim != 4 || c.op->spatial.kernel_h != 3 || c.op->spatial.kernel_w != 3) return false;
-    const int32_t channels = c.shape(to)[3];
-    if (c.shape(ti)[3] != channels) return false;  // a channel multiplier
-    // A channel band computes its own channels (tigris_mem.h): fewer than 4 take the kernel's
-    // narrow lanes, where CMSIS-NN is faster.
-    const tigris_tile_ctx_t &t = c.tile();
-    return (c.tiled() && t.chan_tiled ? t.chans : channels) >= 4;
+    if (ti.ndim != 4 || to.ndim != 4 || c.shape(ti)[3] != c.shape(to)[3]) return false;  // rank, multiplier
+    const tigris_spatial_t &sp = c.op->spatial;
+    if (sp.kernel_h == 3 && sp.kernel_w == 3) return true;
+    return c.tiled() && c.tile().chan_tiled && (int32_t)sp.kernel_h * sp.kernel_w <= tigris_s8::dw_m1::kMaxTaps;
 #else
     (void)c;
     return false;

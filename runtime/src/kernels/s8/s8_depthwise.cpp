@@ -171,7 +171,9 @@ inline int32_t case3(int32_t lo, int32_t hi, int32_t extent, int32_t d)
 }
 
 // Channels [oc, oc + N) of the call (buffer channels; global chan0 + oc) over every pixel.
-// K3: the window is 3x3 and interior pixels unroll its nine taps.
+// K3 (a 3x3 window, 4-channel blocks): every pixel with at least two window rows and columns
+// inside the input runs the nine unrolled taps (edge windows through the shifted tables below);
+// otherwise the window's taps at fixed offsets (inside) or clipped to the input (edges).
 template <int N, bool K3>
 int block(const Layer &l, int32_t oc, int32_t out_zp)
 {

@@ -129,6 +129,7 @@ const DwCase kCases[] = {
     {2, 4, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, false},   // batch 2, 4 + 2, no bias
     {1, 3, 9, 5, 3, 3, 1, 1, 2, 1, 2, 2, 1, 1, true, true},    // dilation on H
     {1, 7, 8, 4, 3, 3, 1, 1, 2, 2, 2, 2, 1, 1, true, true},    // dilation 2, shifted edge reads
+    {1, 5, 5, 4, 3, 3, 1, 1, 2, 2, 1, 1, 1, 1, true, true},    // dilation 2, extent too short to shift
     {1, 3, 3, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},    // 3x3 map: every pixel shifted
     {1, 8, 3, 4, 5, 3, 1, 1, 1, 1, 2, 2, 1, 1, true, true},    // 5x3 window
     {1, 10, 1, 9, 5, 1, 2, 1, 1, 1, 2, 2, 0, 0, true, true},   // 5x1 over a column

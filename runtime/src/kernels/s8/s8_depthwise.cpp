@@ -160,13 +160,15 @@ TIGRIS_DW_INLINE void clip_taps(int32_t origin, int32_t k, int32_t d, int32_t ex
 
 // The 3x3 window's cases on one axis: 0 every tap inside, 1 the first tap outside (read from
 // one tap further), 2 the last tap outside (read from one tap back); -1 any other (fewer than two
-// taps inside, or an extent too short for the shifted read).
+// taps inside, or an extent too short for the shifted read: with tap 0 at origin in [-d, 0) the
+// shifted taps end at origin + 3d <= 3d - 1, and with tap 2 at origin + 2d >= extent they start
+// at origin - d >= extent - 3d, both inside when extent >= 3d).
 constexpr int32_t kShift3[3] = {0, 1, -1};
 
 inline int32_t case3(int32_t lo, int32_t hi, int32_t extent, int32_t d)
 {
     if (lo == 0 && hi == 3) return 0;
-    if (extent < 2 * d + 1) return -1;
+    if (extent < 3 * d) return -1;
     return lo == 1 && hi == 3 ? 1 : (lo == 0 && hi == 2 ? 2 : -1);
 }
 

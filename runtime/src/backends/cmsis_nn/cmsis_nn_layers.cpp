@@ -6,6 +6,7 @@
 
 #include "arm_nnfunctions.h"
 #include "backends/cmsis_nn/cmsis_nn_internal.h"
+#include "kernels/s8/s8_depthwise.h"
 
 #if defined(CMSIS_NN_USE_SINGLE_ROUNDING)
 #  error \
@@ -254,12 +255,28 @@ int forward_add(const Call &c, const AddLayer &l)
 
 }  // namespace
 
+bool depthwise_on_reference(const Call &c)
+{
+#if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI)
+    if (c.op->op_type != TIGRIS_OP_DEPTHWISE || c.op->num_inputs < 1 || c.op->num_outputs < 1) return false;
+    const tigris_tensor_t &ti = c.in(0), &to = c.out(0);
+    if (ti.ndim != 4 || to.ndim != 4 || c.shape(ti)[3] != c.shape(to)[3]) return false;  // rank, multiplier
+    const tigris_spatial_t &sp = c.op->spatial;
+    if (sp.kernel_h == 3 && sp.kernel_w == 3) return true;
+    return c.tiled() && c.tile().chan_tiled && (int32_t)sp.kernel_h * sp.kernel_w <= tigris_s8::dw_m1::kMaxTaps;
+#else
+    (void)c;
+    return false;
+#endif
+}
+
 int64_t op_vendor_need(const Call &c, bool factors_checked, uint32_t *expand_channels)
 {
     *expand_channels = 0;
     switch (c.op->op_type) {
     case TIGRIS_OP_CONV:
     case TIGRIS_OP_DEPTHWISE: {
+        if (depthwise_on_reference(c)) return -1;
         ConvLayer l;
         if (conv_layer(c, &l, factors_checked)) return -1;
         ConvArgs a;
@@ -291,7 +308,7 @@ int forward(const Call &c, const Workspace &ws)
     AddLayer add;
     switch (c.op->op_type) {
     case TIGRIS_OP_CONV:
-    case TIGRIS_OP_DEPTHWISE: return forward_conv(c, ws);
+    case TIGRIS_OP_DEPTHWISE: return depthwise_on_reference(c) ? kFallback : forward_conv(c, ws);
     case TIGRIS_OP_FULLY_CONN: return forward_fc(c, ws);
     case TIGRIS_OP_AVG_POOL: return avg_pool_layer(c, &pool) ? kFallback : forward_pool(c, ws, pool);
     case TIGRIS_OP_GLOBAL_AVG: return global_avg_layer(c, &pool) ? kFallback : forward_pool(c, ws, pool);

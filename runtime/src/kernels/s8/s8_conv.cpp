@@ -12,6 +12,7 @@
 // convolutions and fully connected layers, four adjacent ones for depthwise), their factors
 // read once; the window clipped to the input once per output position, so that each window
 // row is one contiguous run of int8 values in both input and weights (s8_dot.h sums it).
+#include "kernels/s8/s8_depthwise.h"
 #include "kernels/s8/s8_dot.h"
 #include "kernels/s8/s8_fixed_point.h"
 #include "kernels/s8/s8_kernels.h"
@@ -200,6 +201,11 @@ int depthwise(const Call &c)
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     const int32_t in_offset = -in.zero_point;
+    if (dw_m1::applies(g)) {  // multiplier 1 (s8_depthwise.h); factors it cannot take: below
+        const dw_m1::Layer l{&g, c.plan, &out, x, y, w, bias, wc, in_offset, c.op->act_min, c.op->act_max};
+        const int rc = dw_m1::run(l);
+        if (rc != dw_m1::kGeneric) return rc;
+    }
 
     // Blocks of four adjacent output channels; with multiplier 1 they read four adjacent input
     // channels (one word per tap), otherwise (and for the last < 4 channels) one at a time.

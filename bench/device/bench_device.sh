@@ -89,7 +89,8 @@ trimmed_flash() {  # BOARD CPU EXAMPLE LIST FW PLAN INPUT
   local defs key rt out
   mkdir -p "$work/trim"
   defs=$(sed -n '/ \*   trim /,/ \*   format /p' "$example/$fw/model.c" | grep -o -- '-DTIGRIS_[A-Z0-9_]*\(=[A-Z0-9_,]*\)\?' | sed 's/^-D//' | paste -sd';' -)
-  key=$(printf '%s' "$defs" | md5sum | cut -c1-10)
+  # Keyed by the defines and the runtime's sources, so a source change rebuilds it.
+  key=$( (printf '%s' "$defs"; find "$src/runtime" "$src/cmake" -type f | sort | xargs cat) | md5sum | cut -c1-10)
   rt=$work/trim/$board-$key
   if [ ! -f "$rt/lib/libtigris_runtime.a" ]; then
     cmake -S "$src" -B "$rt" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/arm-none-eabi.cmake" -DTIGRIS_CORTEX_M_CPU="$cpu" \

@@ -54,7 +54,7 @@ int64_t op_vendor_need(const Call &c, bool factors_checked, uint32_t *expand_cha
 // (kernels/s8/s8_depthwise.h) executes fewer instructions there than CMSIS-NN's
 // (docs/backends.md §2). Other windows untiled (CMSIS-NN's general kernel), Helium builds and
 // the plain-C build (the host's, whose tests compare CMSIS-NN's bytes with the reference's)
-// forward it.
+// forward it, as does a build without the blocked path (TIGRIS_NO_BLOCKED_DEPTHWISE).
 bool depthwise_on_reference(const Call &c);
 
 // Forward call `c` to CMSIS-NN with workspace `ws`: 0 done, tigris_accel::kFallback when the

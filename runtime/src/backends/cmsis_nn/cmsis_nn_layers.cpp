@@ -257,7 +257,7 @@ int forward_add(const Call &c, const AddLayer &l)
 
 bool depthwise_on_reference(const Call &c)
 {
-#if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI)
+#if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI) && !defined(TIGRIS_NO_BLOCKED_DEPTHWISE)
     if (c.op->op_type != TIGRIS_OP_DEPTHWISE || c.op->num_inputs < 1 || c.op->num_outputs < 1) return false;
     const tigris_tensor_t &ti = c.in(0), &to = c.out(0);
     if (ti.ndim != 4 || to.ndim != 4 || c.shape(ti)[3] != c.shape(to)[3]) return false;  // rank, multiplier

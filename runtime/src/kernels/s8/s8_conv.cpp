@@ -201,11 +201,13 @@ int depthwise(const Call &c)
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     const int32_t in_offset = -in.zero_point;
+#ifndef TIGRIS_NO_BLOCKED_DEPTHWISE  // a firmware's choice of ~6 KB of flash over speed (docs/firmware.md)
     if (dw_m1::applies(g)) {  // multiplier 1 (s8_depthwise.h); factors it cannot take: below
         const dw_m1::Layer l{&g, c.plan, &out, x, y, w, bias, wc, in_offset, c.op->act_min, c.op->act_max};
         const int rc = dw_m1::run(l);
         if (rc != dw_m1::kGeneric) return rc;
     }
+#endif
 
     // Blocks of four adjacent output channels; with multiplier 1 they read four adjacent input
     // channels (one word per tap), otherwise (and for the last < 4 channels) one at a time.

@@ -42,6 +42,16 @@ constexpr bool f32_kernel_built(ops::F32 k)
         if (row.f32 == k && ops::row_built(row) && f32_dtypes_built(row.f32_dtypes) != 0) return true;
     return false;
 }
+// Whether tigris_dispatch_kernel can run anything in this build: a float kernel some built op
+// uses, or the int16 kernels it leads to. An int8 build without either (TIGRIS_NO_KERNEL_FLOAT32,
+// _INT16 and no byte-movement op kept) has the int8 dispatcher answer -1 itself.
+constexpr bool float_dispatch_built()
+{
+    if (int16_built()) return true;
+    for (const ops::OpInfo &row : ops::kOpTable.rows)
+        if (row.f32 != ops::F32::kNone && f32_kernel_built(row.f32)) return true;
+    return false;
+}
 constexpr bool s8_kernel_built(ops::S8 k)
 {
     for (const ops::OpInfo &row : ops::kOpTable.rows)

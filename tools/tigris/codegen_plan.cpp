@@ -101,7 +101,8 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
     if (row != nullptr) used[static_cast<uint8_t>(row->family)] = true;
     const uint8_t dtype = tigris_rt::op_kernel_dtype(&plan, &plan.ops[i]);
     float32 = float32 || dtype == TIGRIS_DTYPE_FLOAT32;
-    int16 = int16 || dtype == TIGRIS_DTYPE_INT16 || tigris_s16::owns(&plan, &plan.ops[i]);
+    int16 = int16 || dtype == TIGRIS_DTYPE_INT16 || tigris_s16::owns(&plan, &plan.ops[i]) ||
+            tigris_rt::op_writes_int16(&plan, &plan.ops[i]);
   }
   for (uint8_t f = 0; f < tigris_rt::ops::kFamilyCount; ++f) {
     const char* macro = tigris_rt::ops::family_macro(static_cast<tigris_rt::ops::Family>(f));

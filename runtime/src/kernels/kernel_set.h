@@ -93,4 +93,14 @@ inline uint8_t op_kernel_dtype(const tigris_plan_t *plan, const tigris_op_t *op)
     return plan->tensors[ins[0]].dtype;
 }
 
+// Whether an op writes quantized int16 data (output 0): TFLite's int8 -> int16 softmax, a
+// quantize to int16 and the int16 ops. A build without the int16 kernels refuses it too
+// (KERNEL_DISABLED at its operator check), so no int8 kernel keeps an int16 output path.
+inline bool op_writes_int16(const tigris_plan_t *plan, const tigris_op_t *op)
+{
+    if (op->num_outputs == 0) return false;
+    const tigris_tensor_t &t = plan->tensors[tigris_op_outputs(plan, op)[0]];
+    return t.dtype == TIGRIS_DTYPE_INT16 && tigris_tensor_quant(plan, &t) != nullptr;
+}
+
 }  // namespace tigris_rt

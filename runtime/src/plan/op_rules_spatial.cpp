@@ -37,12 +37,14 @@ bool windows_have_taps(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t p
 }
 
 // Data of the spatial ops and FullyConnected: float32, int8, and int16 (16x8 quantization).
-bool spatial_dtype(uint8_t d) { return float_or_q8(d) || d == TIGRIS_DTYPE_INT16; }
+// A build without the int16 kernels refused int16 ops before their rule (check_operator).
+bool int16_data(uint8_t d) { return int16_built() && d == TIGRIS_DTYPE_INT16; }
+bool spatial_dtype(uint8_t d) { return float_or_q8(d) || int16_data(d); }
 
 // Bytes per weight element: the data's, except int16 ops whose weights are int8.
 uint32_t weight_element_size(uint8_t data_dtype)
 {
-    return data_dtype == TIGRIS_DTYPE_INT16 ? 1u : tigris_dtype_size(data_dtype);
+    return int16_data(data_dtype) ? 1u : tigris_dtype_size(data_dtype);
 }
 
 bool not_linear(const tigris_tensor_t &t) { return (t.flags & TIGRIS_TENSOR_LINEAR) == 0; }
@@ -61,7 +63,7 @@ bool plain_spatial_io(const OpView &v, uint8_t rank)
 bool bias_ok(const OpView &v, int32_t oc)
 {
     if (!v.has_bias()) return true;
-    if (v.in(0).dtype == TIGRIS_DTYPE_INT16 && v.bias_bytes() == (uint64_t)oc * 8u) return true;
+    if (int16_data(v.in(0).dtype) && v.bias_bytes() == (uint64_t)oc * 8u) return true;
     return v.bias_bytes() == (uint64_t)oc * 4u;
 }
 

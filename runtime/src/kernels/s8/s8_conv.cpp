@@ -263,7 +263,7 @@ int fully_connected(const Call &c)
     const int32_t in_c = (int32_t)(in.elements / (uint32_t)full_rows);
     if (c.tiled() && c.tile().chan_tiled && c.tile().chan_partial) {  // an input-channel band, whole output
         if (out.rank != 2) return kError;
-        return partial_rows(c, in, out, full_rows, in_c, (int8_t *)out.data + (ptrdiff_t)c.tile().out_row_start * out_c);
+        return partial_rows(c, in, out, full_rows, in_c, (int8_t *)out.data + (int64_t)c.tile().out_row_start * out_c);
     }
     const kern::RowBand band = kern::row_band(c.mem, full_rows);
     if (c.tiled() && !band.active) return kError;
@@ -275,8 +275,8 @@ int fully_connected(const Call &c)
         if (!t.chan_mix || out.rank != 2 || t.chan0 < 0 || t.chans < 1 || t.chan0 + t.chans > out_c) return kError;
         ch0 = t.chan0, cols = t.chans;
     }
-    const int8_t *x = (const int8_t *)in.data + (ptrdiff_t)band.in_row_start * in_c;
-    int8_t *y = (int8_t *)out.data + (ptrdiff_t)band.out_row_start * cols;
+    const int8_t *x = (const int8_t *)in.data + (int64_t)band.in_row_start * in_c;
+    int8_t *y = (int8_t *)out.data + (int64_t)band.out_row_start * cols;
     const int8_t *w;
     const uint8_t *bias;
     if (!layer_weights(c, (uint32_t)(out_c * in_c), out_c, &w, &bias)) return kError;
@@ -286,13 +286,13 @@ int fully_connected(const Call &c)
         const int32_t oc1 = oc + 1 < cols ? oc + 1 : oc;
         ChannelRequant r0, r1;
         if (!channel_requant(c, out, ch0 + oc, &r0) || !channel_requant(c, out, ch0 + oc1, &r1)) return kError;
-        const int8_t *w0 = w + (ptrdiff_t)(ch0 + oc) * in_c, *w1 = w + (ptrdiff_t)(ch0 + oc1) * in_c;
+        const int8_t *w0 = w + (int64_t)(ch0 + oc) * in_c, *w1 = w + (int64_t)(ch0 + oc1) * in_c;
         const int32_t b0 = bias ? rd_i32(bias + 4 * (ch0 + oc)) : 0, b1 = bias ? rd_i32(bias + 4 * (ch0 + oc1)) : 0;
         for (int32_t row = 0; row < band.rows; row++) {
             int32_t acc0 = 0, acc1 = 0;
-            dot2(x + (ptrdiff_t)row * in_c, w0, w1, in_c, in_offset, &acc0, &acc1);
-            y[(ptrdiff_t)row * cols + oc] = r0.apply(wrap_add(acc0, b0));
-            y[(ptrdiff_t)row * cols + oc1] = r1.apply(wrap_add(acc1, b1));
+            dot2(x + (int64_t)row * in_c, w0, w1, in_c, in_offset, &acc0, &acc1);
+            y[(int64_t)row * cols + oc] = r0.apply(wrap_add(acc0, b0));
+            y[(int64_t)row * cols + oc1] = r1.apply(wrap_add(acc1, b1));
         }
     }
     return 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/le_bytes.h"
+#include "common/op_attribute.h"
 #include "kernels/kernel_set.h"
 #include "ops/op_table.h"
 #include "tigris.h"
@@ -26,7 +27,7 @@ struct OpView {
     const tigris_tensor_t &out(uint8_t i) const { return plan->tensors[tigris_op_outputs(plan, op)[i]]; }
     const int32_t *shape(const tigris_tensor_t &t) const { return tigris_tensor_shape(plan, &t); }
     // Attribute payload or NULL; `len` receives its length.
-    const uint8_t *attr(uint8_t kind, uint8_t *len) const { return tigris_op_attribute_data(plan, index, kind, len); }
+    const uint8_t *attr(uint8_t kind, uint8_t *len) const { return op_attribute(plan, index, kind, len); }
     bool has_weight() const { return op->weight_idx != TIGRIS_NONE; }
     bool has_bias() const { return op->bias_idx != TIGRIS_NONE; }
     uint32_t weight_bytes() const { return plan->weight_entries[op->weight_idx].size_bytes; }

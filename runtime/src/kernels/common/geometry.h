@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/features.h"
+#include "common/op_attribute.h"
 #include "tigris.h"
 #include "tigris_mem.h"
 
@@ -42,7 +43,7 @@ struct Call {
     bool tiled() const { return tile_of(mem).active != 0; }
     const uint8_t *attr(uint8_t kind, uint8_t *len) const
     {
-        return tigris_op_attribute_data(plan, op_index, kind, len);
+        return op_attribute(plan, op_index, kind, len);
     }
     const void *weight() const { return tigris_op_weight(plan, op); }
     const void *bias() const { return tigris_op_bias(plan, op); }

@@ -1,6 +1,7 @@
-// One out-of-line copy of tigris_op_attribute_data (tigris.h's static inline) for the kernels'
-// and the rules' attribute reads (kern::Call::attr, rules::OpView::attr), which otherwise each
-// carry the binary search inlined; defined in plan/plan_helpers.cpp.
+// One out-of-line copy of tigris_op_attribute_data (tigris.h's static inline) for the rules'
+// attribute reads (rules::OpView::attr) and, in a build without bands (each kernel called once
+// per op), the kernels' (kern::Call::attr), which otherwise carry the binary search inlined;
+// defined in plan/plan_helpers.cpp.
 #pragma once
 
 #include <stdint.h>

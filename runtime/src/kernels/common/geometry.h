@@ -43,7 +43,11 @@ struct Call {
     bool tiled() const { return tile_of(mem).active != 0; }
     const uint8_t *attr(uint8_t kind, uint8_t *len) const
     {
+#ifdef TIGRIS_NO_BANDS  // one call per op: share the loader's copy of the lookup
         return op_attribute(plan, op_index, kind, len);
+#else  // kernels run per band: the lookup inline, without a call per tile
+        return tigris_op_attribute_data(plan, op_index, kind, len);
+#endif
     }
     const void *weight() const { return tigris_op_weight(plan, op); }
     const void *bias() const { return tigris_op_bias(plan, op); }

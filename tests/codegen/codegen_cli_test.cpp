@@ -121,6 +121,35 @@ TEST_F(CodegenCli, TrimKeepsControlFlowForAPlanWithGraphs) {
   EXPECT_NE(s.find("-DTIGRIS_NO_BANDS"), std::string::npos);
 }
 
+// An int8 op writing quantized int16 data (TFLite's int8 -> int16 softmax) needs the int16
+// kernels' build: a runtime without them refuses it (loader step 28), so codegen keeps them.
+TEST_F(CodegenCli, TrimKeepsInt16ForAnInt8OpWritingInt16) {
+  for (const bool int16_out : {false, true}) {
+    PlanDesc p;
+    p.model_name = "softmax16";
+    p.budget = 256;
+    p.peak = 64;
+    p.scheduled_peak = 64;
+    p.quant = {QuantDesc{0.05f, 0, {1 << 30}, {0}},
+               QuantDesc{int16_out ? 1.0f / 65536.0f : 1.0f / 256.0f, int16_out ? -32768 : -128, {1 << 30}, {0}}};
+    TensorDesc x = tensor("x", {1, 10}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_INT8);
+    TensorDesc y = tensor("y", {1, 10}, TIGRIS_TENSOR_MODEL_OUTPUT, int16_out ? TIGRIS_DTYPE_INT16 : TIGRIS_DTYPE_INT8);
+    x.quant = 0;
+    y.quant = 1;
+    p.tensors = {x, y};
+    p.ops = {op(TIGRIS_OP_SOFTMAX, "softmax", {0}, {1})};
+    p.stages = {stage({0}, {0}, {1}, 64)};
+    p.model_inputs = {0};
+    p.model_outputs = {1};
+    write_bytes(dir.file("softmax16.tgrs"), write_plan(p));
+    const CliResult r = codegen({"softmax16.tgrs", "-o", "softmax16.c"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string s = text("softmax16.c");
+    EXPECT_EQ(s.find("-DTIGRIS_NO_KERNEL_INT16") == std::string::npos, int16_out) << s;
+    EXPECT_NE(s.find("-DTIGRIS_NO_KERNEL_FLOAT32"), std::string::npos) << s;
+  }
+}
+
 TEST_F(CodegenCli, OneStaticAssertionPerRuntimeLimit) {
   ASSERT_EQ(codegen({"conv.tgrs", "-o", "out.c"}).exit_code, 0);
   const std::string s = text("out.c");

@@ -95,13 +95,14 @@ CodegenPlan describe_plan(const tigris_plan_t& plan, const tigris_plan_limits_t&
   p.required = required;
   bool used[tigris_rt::ops::kFamilyCount] = {};
   bool float32 = false;  // an operator on float32 data (TIGRIS_NO_KERNEL_FLOAT32 otherwise)
-  bool int16 = false;    // an operator on int16 data (TIGRIS_NO_KERNEL_INT16 otherwise)
+  bool int16 = false;    // an operator reading or writing quantized int16 data (TIGRIS_NO_KERNEL_INT16 otherwise)
   for (uint32_t i = 0; i < h.num_ops; ++i) {
     const tigris_rt::ops::OpInfo* row = tigris_rt::ops::op_info(plan.ops[i].op_type);
     if (row != nullptr) used[static_cast<uint8_t>(row->family)] = true;
     const uint8_t dtype = tigris_rt::op_kernel_dtype(&plan, &plan.ops[i]);
     float32 = float32 || dtype == TIGRIS_DTYPE_FLOAT32;
-    int16 = int16 || dtype == TIGRIS_DTYPE_INT16 || tigris_s16::owns(&plan, &plan.ops[i]);
+    int16 = int16 || dtype == TIGRIS_DTYPE_INT16 || tigris_s16::owns(&plan, &plan.ops[i]) ||
+            tigris_rt::op_writes_int16(&plan, &plan.ops[i]);
   }
   for (uint8_t f = 0; f < tigris_rt::ops::kFamilyCount; ++f) {
     const char* macro = tigris_rt::ops::family_macro(static_cast<tigris_rt::ops::Family>(f));

@@ -15,6 +15,7 @@
 // rows it reads (halo included) are added to it (conv_input_channel_tiles).
 #include <string.h>
 
+#include "exec/exec_internal.h"
 #include "memory/arena.h"
 #include "memory/trace_emit.h"
 #include "plan/band_cost_plan.h"

@@ -42,6 +42,16 @@ constexpr bool f32_kernel_built(ops::F32 k)
         if (row.f32 == k && ops::row_built(row) && f32_dtypes_built(row.f32_dtypes) != 0) return true;
     return false;
 }
+// Whether tigris_dispatch_kernel can run anything in this build: a float kernel some built op
+// uses, or the int16 kernels it leads to. An int8 build without either (TIGRIS_NO_KERNEL_FLOAT32,
+// _INT16 and no byte-movement op kept) has the int8 dispatcher answer -1 itself.
+constexpr bool float_dispatch_built()
+{
+    if (int16_built()) return true;
+    for (const ops::OpInfo &row : ops::kOpTable.rows)
+        if (row.f32 != ops::F32::kNone && f32_kernel_built(row.f32)) return true;
+    return false;
+}
 constexpr bool s8_kernel_built(ops::S8 k)
 {
     for (const ops::OpInfo &row : ops::kOpTable.rows)
@@ -81,6 +91,16 @@ inline uint8_t op_kernel_dtype(const tigris_plan_t *plan, const tigris_op_t *op)
     if (op->op_type == TIGRIS_OP_EMBEDDING_LOOKUP || op->num_inputs == 0)
         return plan->tensors[tigris_op_outputs(plan, op)[0]].dtype;
     return plan->tensors[ins[0]].dtype;
+}
+
+// Whether an op writes quantized int16 data (output 0): TFLite's int8 -> int16 softmax, a
+// quantize to int16 and the int16 ops. A build without the int16 kernels refuses it too
+// (KERNEL_DISABLED at its operator check), so no int8 kernel keeps an int16 output path.
+inline bool op_writes_int16(const tigris_plan_t *plan, const tigris_op_t *op)
+{
+    if (op->num_outputs == 0) return false;
+    const tigris_tensor_t &t = plan->tensors[tigris_op_outputs(plan, op)[0]];
+    return t.dtype == TIGRIS_DTYPE_INT16 && tigris_tensor_quant(plan, &t) != nullptr;
 }
 
 }  // namespace tigris_rt

@@ -46,7 +46,10 @@ static inline uint16_t pool_idx(const tigris_plan_t *plan, uint32_t i) { return 
 static inline bool string_ok(const LoadCtx &c, uint32_t off)
 {
     if (c.plan.strings == nullptr || off >= c.strings_len) return false;
-    return memchr(c.plan.strings + off, '\0', c.strings_len - off) != nullptr;
+    // A plain loop, not memchr: libc's word-at-a-time memchr is 160 B of flash for a load-time check.
+    for (uint32_t i = off; i < c.strings_len; ++i)
+        if (c.plan.strings[i] == '\0') return true;
+    return false;
 }
 
 // Validation steps, in the order tigris_plan_load runs them (docs/plan-format.md §Loader).

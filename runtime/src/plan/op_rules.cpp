@@ -51,13 +51,25 @@ bool check_control_flow(const OpView &v)
 // The rule of the op's row, in the file of its family.
 bool check_family(const OpView &v)
 {
-    if (rule_of(v) == ops::Rule::kControlFlow) return check_control_flow(v);
-    Verdict r = check_spatial(v);
-    if (r == kNotMine) r = check_elementwise(v);
-    if (r == kNotMine) r = check_shape_ops(v);
-    if (r == kNotMine) r = check_sequence(v);
-    if (r == kNotMine) r = check_signal_ops(v);
-    return r == kOk;
+    // Only the file of the op's rule is asked (file_of); a file no kept op uses is never called.
+#define TIGRIS_RULE_FILE(F, check) \
+  case RuleFile::F:                \
+    if constexpr (file_built(RuleFile::F)) return check == kOk; \
+    return false;
+    switch (file_of(rule_of(v))) {
+    case RuleFile::kControlFlow:
+        if constexpr (file_built(RuleFile::kControlFlow)) return check_control_flow(v);
+        return false;
+        TIGRIS_RULE_FILE(kSpatial, check_spatial(v))
+        TIGRIS_RULE_FILE(kElementwise, check_elementwise(v))
+        TIGRIS_RULE_FILE(kShape, check_shape_ops(v))
+        TIGRIS_RULE_FILE(kMovement, check_movement(v))
+        TIGRIS_RULE_FILE(kSequence, check_sequence(v))
+        TIGRIS_RULE_FILE(kSignal, check_signal_ops(v))
+    case RuleFile::kNone: break;
+    }
+    return false;
+#undef TIGRIS_RULE_FILE
 }
 
 }  // namespace
@@ -139,16 +151,20 @@ tigris_error_t check_operator(const tigris_plan_t *plan, uint16_t op_index)
     for (uint8_t i = 0; i < op->num_outputs; ++i)
         if (v.out(i).ndim > kMaxRank) return TIGRIS_ERR_BAD_OPERATOR;
     if (!attributes_allowed(v, row->attrs)) return TIGRIS_ERR_BAD_OPERATOR;
-    bool int8_op = op->num_inputs > 0 && op_kernel_dtype(plan, op) == TIGRIS_DTYPE_INT8 &&
-                   tigris_tensor_quant(plan, &v.in(0)) != nullptr;
+    const uint8_t kernel_dtype = op->num_inputs > 0 ? op_kernel_dtype(plan, op) : 0;
+    const bool quantized = op->num_inputs > 0 && tigris_tensor_quant(plan, &v.in(0)) != nullptr;
+    bool int8_op = kernel_dtype == TIGRIS_DTYPE_INT8 && quantized;
+    bool int16_op = kernel_dtype == TIGRIS_DTYPE_INT16 && quantized;
+    // A build without the int16 kernels (TIGRIS_NO_KERNEL_INT16) refuses here, before any rule,
+    // a quantized int16 op, an int16 op it has no kernel for (as check_kernels, step 32, would)
+    // and an op writing quantized int16 data (the int8 softmax's int16 form): so the rules and
+    // kernels of such a build keep no int16 path.
+    if (!int16_built() && (int16_op || op_writes_int16(plan, op) ||
+                           (kernel_dtype == TIGRIS_DTYPE_INT16 && !kernel_enabled(op->op_type, kernel_dtype))))
+        return TIGRIS_ERR_KERNEL_DISABLED;
     if (int8_op && op->act_min > op->act_max) return TIGRIS_ERR_BAD_OPERATOR;
     if (!check_family(v)) return TIGRIS_ERR_BAD_OPERATOR;
     if (int8_op && !check_quant(v)) return TIGRIS_ERR_BAD_OPERATOR;
-    bool int16_op = op->num_inputs > 0 && op_kernel_dtype(plan, op) == TIGRIS_DTYPE_INT16 &&
-                    tigris_tensor_quant(plan, &v.in(0)) != nullptr;
-    // A build without the int16 kernels (TIGRIS_NO_KERNEL_INT16) refuses a quantized int16
-    // op here, as check_kernels (step 32) would, and links no int16 rule.
-    if (int16_op && !int16_built()) return TIGRIS_ERR_KERNEL_DISABLED;
     if (int16_op && !check_quant16(v)) return TIGRIS_ERR_BAD_OPERATOR;
     return TIGRIS_OK;
 }

@@ -39,7 +39,7 @@ bool softmax_ok(const OpView &v)
     const tigris_tensor_t &out = v.out(0);
     const tigris_quant_param_t *q = tigris_tensor_quant(v.plan, &out);
     if (q == nullptr) return false;
-    if (out.dtype == TIGRIS_DTYPE_INT16
+    if (int16_built() && out.dtype == TIGRIS_DTYPE_INT16  // else refused before (check_operator)
             ? !tigris_s8::int16_softmax_output(q->scale, q->zero_point)
             : out.dtype != TIGRIS_DTYPE_INT8 || q->scale != 1.0f / 256.0f || q->zero_point != -128)
         return false;

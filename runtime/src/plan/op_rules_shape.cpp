@@ -7,8 +7,6 @@
 namespace tigris_rt {
 namespace rules {
 
-Verdict check_movement(const OpView &v);  // op_rules_movement.cpp
-
 namespace {
 
 bool plain_unary_io(const OpView &v)
@@ -40,7 +38,8 @@ bool contiguous_axes_ok(const OpView &v, uint8_t rank, bool trailing)
 bool check_softmax(const OpView &v)
 {
     // int16 (16x8): the last axis, with its two 513-entry int16 LUTs (exp, 1/(1+x)) as the weight.
-    if (plain_unary_io(v) && v.in(0).dtype == TIGRIS_DTYPE_INT16) {
+    // (A build without the int16 kernels refused both int16 forms before this rule.)
+    if (int16_built() && plain_unary_io(v) && v.in(0).dtype == TIGRIS_DTYPE_INT16) {
         if (!v.has_weight() || v.weight_bytes() != 4u * 513u || v.has_bias()) return false;
         uint8_t axes[kMaxRank];
         int n = read_axes(v, v.in(0).ndim, axes);
@@ -49,7 +48,8 @@ bool check_softmax(const OpView &v)
     }
     // TFLite's int8 -> int16 form (its output quantization is the int8 rules').
     const bool int8_to_int16 = v.num_in() == 1 && v.num_out() == 1 && same_shape(v, v.in(0), v.out(0)) &&
-                               v.in(0).dtype == TIGRIS_DTYPE_INT8 && v.out(0).dtype == TIGRIS_DTYPE_INT16;
+                               v.in(0).dtype == TIGRIS_DTYPE_INT8 && v.out(0).dtype == TIGRIS_DTYPE_INT16 &&
+                               int16_built();
     if (!(plain_unary_io(v) || int8_to_int16) || v.has_weight() || v.has_bias() || !float_or_q8(v.in(0).dtype))
         return false;
     return contiguous_axes_ok(v, v.in(0).ndim, false) && scalar_f32_ok(v, TIGRIS_ATTR_ALPHA);
@@ -160,7 +160,7 @@ Verdict check_shape_ops(const OpView &v)
         TIGRIS_RULE(kReduce, check_reduce(v))
         TIGRIS_RULE(kArg, check_arg(v))
         TIGRIS_RULE(kCumSum, check_cumsum(v))
-    default: return check_movement(v);
+    default: return kNotMine;
     }
 }
 

@@ -15,10 +15,12 @@ uint32_t dil(uint16_t d) { return d == 0 ? 1u : d; }
 bool axis_size_ok(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t pa, uint32_t pb, int32_t o)
 {
     if (k == 0 || s == 0) return false;
-    int64_t ek = (int64_t)(k - 1) * d + 1;
-    int64_t padded = (int64_t)i + pa + pb;
+    // Exact in 32 bits, without a 64-bit division: dims are in [1, 2^31) (loader step 16), each
+    // pad below 2^16 and the window extent below 2^24 (k < 2^8, d < 2^16).
+    const uint32_t ek = (k - 1u) * d + 1u;
+    const uint32_t padded = (uint32_t)i + pa + pb;
     if (padded < ek) return false;
-    return (int64_t)o == (padded - ek) / s + 1;
+    return (uint32_t)o == (padded - ek) / s + 1u;
 }
 
 // Every pooling window of one axis holds at least one tap inside the input.
@@ -37,12 +39,14 @@ bool windows_have_taps(int32_t i, uint32_t k, uint32_t s, uint32_t d, uint32_t p
 }
 
 // Data of the spatial ops and FullyConnected: float32, int8, and int16 (16x8 quantization).
-bool spatial_dtype(uint8_t d) { return float_or_q8(d) || d == TIGRIS_DTYPE_INT16; }
+// A build without the int16 kernels refused int16 ops before their rule (check_operator).
+bool int16_data(uint8_t d) { return int16_built() && d == TIGRIS_DTYPE_INT16; }
+bool spatial_dtype(uint8_t d) { return float_or_q8(d) || int16_data(d); }
 
 // Bytes per weight element: the data's, except int16 ops whose weights are int8.
 uint32_t weight_element_size(uint8_t data_dtype)
 {
-    return data_dtype == TIGRIS_DTYPE_INT16 ? 1u : tigris_dtype_size(data_dtype);
+    return int16_data(data_dtype) ? 1u : tigris_dtype_size(data_dtype);
 }
 
 bool not_linear(const tigris_tensor_t &t) { return (t.flags & TIGRIS_TENSOR_LINEAR) == 0; }
@@ -61,7 +65,7 @@ bool plain_spatial_io(const OpView &v, uint8_t rank)
 bool bias_ok(const OpView &v, int32_t oc)
 {
     if (!v.has_bias()) return true;
-    if (v.in(0).dtype == TIGRIS_DTYPE_INT16 && v.bias_bytes() == (uint64_t)oc * 8u) return true;
+    if (int16_data(v.in(0).dtype) && v.bias_bytes() == (uint64_t)oc * 8u) return true;
     return v.bias_bytes() == (uint64_t)oc * 4u;
 }
 
@@ -128,12 +132,13 @@ bool check_fully_connected(const OpView &v)
     if (!spatial_dtype(in.dtype) || in.dtype != out.dtype || in.ndim < 1) return false;
     if (out.ndim != 1 && out.ndim != 2) return false;
     const int32_t *os = v.shape(out);
-    int64_t batch = out.ndim == 2 ? os[0] : 1;
-    int64_t oc = os[out.ndim - 1];
-    uint64_t n = elements(v, in);
-    if (n % (uint64_t)batch != 0) return false;
-    uint64_t ic = n / (uint64_t)batch;
-    return v.weight_bytes() == (uint64_t)oc * ic * weight_element_size(in.dtype) && bias_ok(v, (int32_t)oc);
+    // 32-bit quotient: dims are positive and a tensor's elements fit its 32-bit size_bytes (step 16).
+    const uint32_t batch = out.ndim == 2 ? (uint32_t)os[0] : 1u;
+    const int32_t oc = os[out.ndim - 1];
+    const uint32_t n = (uint32_t)elements(v, in);
+    if (n % batch != 0) return false;
+    const uint32_t ic = n / batch;
+    return v.weight_bytes() == (uint64_t)oc * ic * weight_element_size(in.dtype) && bias_ok(v, oc);
 }
 
 bool check_matmul(const OpView &v)

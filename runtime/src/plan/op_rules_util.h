@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/le_bytes.h"
+#include "common/op_attribute.h"
 #include "kernels/kernel_set.h"
 #include "ops/op_table.h"
 #include "tigris.h"
@@ -26,7 +27,7 @@ struct OpView {
     const tigris_tensor_t &out(uint8_t i) const { return plan->tensors[tigris_op_outputs(plan, op)[i]]; }
     const int32_t *shape(const tigris_tensor_t &t) const { return tigris_tensor_shape(plan, &t); }
     // Attribute payload or NULL; `len` receives its length.
-    const uint8_t *attr(uint8_t kind, uint8_t *len) const { return tigris_op_attribute_data(plan, index, kind, len); }
+    const uint8_t *attr(uint8_t kind, uint8_t *len) const { return op_attribute(plan, index, kind, len); }
     bool has_weight() const { return op->weight_idx != TIGRIS_NONE; }
     bool has_bias() const { return op->bias_idx != TIGRIS_NONE; }
     uint32_t weight_bytes() const { return plan->weight_entries[op->weight_idx].size_bytes; }
@@ -74,7 +75,8 @@ constexpr uint32_t A(uint8_t kind) { return 1u << kind; }
 enum Verdict { kNotMine, kBad, kOk };
 Verdict check_spatial(const OpView &v);      // op_rules_spatial.cpp: conv, matrices, pools, resize
 Verdict check_elementwise(const OpView &v);  // op_rules_elementwise.cpp: unary, binary, select, cast
-Verdict check_shape_ops(const OpView &v);    // op_rules_shape.cpp: movement, reductions, norms
+Verdict check_shape_ops(const OpView &v);    // op_rules_shape.cpp: softmax, reductions, norms
+Verdict check_movement(const OpView &v);     // op_rules_movement.cpp: movement, Constant
 Verdict check_sequence(const OpView &v);     // op_rules_sequence.cpp: SVDF, LSTM, (detection)
 bool check_detection(const OpView &v);       // op_rules_detection.cpp
 Verdict check_signal_ops(const OpView &v);   // op_rules_signal.cpp: the signal library
@@ -84,6 +86,57 @@ bool check_quant(const OpView &v);
 bool check_quant16(const OpView &v);
 
 inline Verdict verdict(bool ok) { return ok ? kOk : kBad; }
+
+// The file whose check answers each rule (check_family calls that one only). No default case:
+// -Wswitch makes a new rule pick its file here.
+enum class RuleFile : uint8_t { kNone, kControlFlow, kSpatial, kElementwise, kShape, kMovement, kSequence, kSignal };
+constexpr RuleFile file_of(ops::Rule r)
+{
+    using ops::Rule;
+    switch (r) {
+    case Rule::kConv:
+    case Rule::kConvTranspose:
+    case Rule::kFullyConnected:
+    case Rule::kMatMul:
+    case Rule::kPool:
+    case Rule::kGlobalPool:
+    case Rule::kResize: return RuleFile::kSpatial;
+    case Rule::kBinary:
+    case Rule::kAddN:
+    case Rule::kUnary: return RuleFile::kElementwise;
+    case Rule::kSoftmax:
+    case Rule::kNorm:
+    case Rule::kReduce:
+    case Rule::kArg:
+    case Rule::kCumSum: return RuleFile::kShape;
+    case Rule::kConcatSplit:
+    case Rule::kPad:
+    case Rule::kMirrorPad:
+    case Rule::kTranspose:
+    case Rule::kReshape:
+    case Rule::kGather:
+    case Rule::kEmbedding:
+    case Rule::kGatherNd:
+    case Rule::kStridedSlice:
+    case Rule::kReverse:
+    case Rule::kDynamicUpdateSlice:
+    case Rule::kConstant: return RuleFile::kMovement;
+    case Rule::kSvdf:
+    case Rule::kLstm:
+    case Rule::kDetection: return RuleFile::kSequence;
+    case Rule::kSignal: return RuleFile::kSignal;
+    case Rule::kControlFlow: return RuleFile::kControlFlow;
+    case Rule::kNone: break;
+    }
+    return RuleFile::kNone;
+}
+// Whether an op this build keeps has its rule in `f`: a file none does is not called (nor linked).
+constexpr bool file_built(RuleFile f)
+{
+    for (const ops::OpInfo &row : ops::kOpTable.rows)
+        if (file_of(row.rule) == f && ops::row_built(row)) return true;
+    return false;
+}
 
 // One case of a family's dispatch: the rule `check` of ops::Rule::R, referenced only when a
 // built kernel family uses it (a TIGRIS_NO_KERNEL_<FAMILY> build links no rule it cannot use).

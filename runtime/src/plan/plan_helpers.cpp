@@ -3,7 +3,13 @@
 #include <string.h>
 
 #include "common/features.h"
+#include "common/op_attribute.h"
 #include "plan/band_rules.h"
+
+const uint8_t *tigris_rt::op_attribute(const tigris_plan_t *plan, uint16_t op_index, uint8_t kind, uint8_t *len)
+{
+    return tigris_op_attribute_data(plan, op_index, kind, len);
+}
 
 tigris_tile_plan_v10_t tigris_rt::stage_tiles(const tigris_plan_t *plan, const tigris_stage_t *stage)
 {

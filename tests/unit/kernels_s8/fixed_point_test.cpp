@@ -106,6 +106,23 @@ TEST(S8FixedPoint, InputRadiusAndMeanFolding) {
   fold_mean_count(1024, &m, &s);
   EXPECT_EQ(m, (int32_t)(((int64_t)1 << 31) / 1024));
   EXPECT_EQ(s, -31);
+  // Truncation toward zero on either sign (the quotient is taken on magnitudes): count 3,
+  // s = 1: (2^31 - 1) * 2 / 3 = 1431655764 (remainder 2); -5 * 2 / 3 = -3 (not -4).
+  m = 2147483647;
+  s = 1;
+  fold_mean_count(3, &m, &s);
+  EXPECT_EQ(m, 1431655764);
+  m = -5;
+  s = 1;
+  fold_mean_count(3, &m, &s);
+  EXPECT_EQ(m, -3);
+  EXPECT_EQ(s, 0);
+  // The largest fold, s = 32 (count 2^40, shift 1): 2^30 * 2^32 / 2^40 = 2^22.
+  m = 1 << 30;
+  s = 1;
+  fold_mean_count((int64_t)1 << 40, &m, &s);
+  EXPECT_EQ(m, 1 << 22);
+  EXPECT_EQ(s, -31);
 }
 
 TEST(S8FixedPoint, AddSubFactors) {

@@ -109,6 +109,26 @@ inline PlanDesc int8_conv(int32_t shift = -8, int32_t multiplier = 1518500250) {
 }
 
 // A v11 tile record for a stage; facts given by the caller (hand-derived in each test).
+// x int8 [1,10] -> Softmax -> y [1,10]: int8 (steps of 1/256 from -128) or TFLite's int16 form
+// (steps of 1/65536 from -32768), the output quantization the loader's softmax rule asks for.
+inline PlanDesc int8_softmax(uint8_t out_dtype) {
+  PlanDesc p;
+  p.model_name = "int8_softmax";
+  p.scheduled_peak = 1024;
+  p.tensors = {tensor("x", {1, 10}, TIGRIS_TENSOR_MODEL_INPUT, TIGRIS_DTYPE_INT8),
+               tensor("y", {1, 10}, TIGRIS_TENSOR_MODEL_OUTPUT, out_dtype)};
+  const bool int16 = out_dtype == TIGRIS_DTYPE_INT16;
+  p.quant = {QuantDesc{0.05f, 0, {1073741824}, {0}},
+             QuantDesc{int16 ? 1.0f / 65536.0f : 1.0f / 256.0f, int16 ? -32768 : -128, {1073741824}, {0}}};
+  p.tensors[0].quant = 0;
+  p.tensors[1].quant = 1;
+  p.ops = {op(TIGRIS_OP_SOFTMAX, "softmax", {0}, {1})};
+  p.stages = {stage({0}, {0}, {1})};
+  p.model_inputs = {0};
+  p.model_outputs = {1};
+  return p;
+}
+
 inline tigris_tile_plan_v11_t tile_record(uint8_t axis, uint32_t band, tigris_tile_facts_t facts,
                                           uint16_t tile_width = 0, uint16_t flags = 0) {
   tigris_tile_plan_v11_t t{};

@@ -42,4 +42,21 @@ TEST(KernelDisabled, Int16OpsAreRefusedWithoutTheInt16Kernels) {
   EXPECT_EQ(load_err(write_plan(max_pool(TIGRIS_DTYPE_INT16))), TIGRIS_ERR_KERNEL_DISABLED);
 }
 
+// An int8 op writing quantized int16 data (TFLite's int8 -> int16 softmax) is refused too, before
+// its rule, so the int8 softmax of such a build keeps no int16 output path; even a plan whose
+// int16 output is inconsistent gets KERNEL_DISABLED (the full build: BAD_OPERATOR, smoke_test).
+TEST(KernelDisabled, Int8OpsWritingInt16AreRefusedWithoutTheInt16Kernels) {
+  EXPECT_EQ(load_err(write_plan(int8_softmax(TIGRIS_DTYPE_INT8))), TIGRIS_OK);
+  auto r = load(write_plan(int8_softmax(TIGRIS_DTYPE_INT16)));
+  EXPECT_EQ(r.err, TIGRIS_ERR_KERNEL_DISABLED);
+  EXPECT_TRUE(all_zero(r.plan));
+  PlanDesc wrong = int8_softmax(TIGRIS_DTYPE_INT16);
+  wrong.quant[1].zero_point = 0;
+  EXPECT_EQ(load_err(write_plan(wrong)), TIGRIS_ERR_KERNEL_DISABLED);
+  // An int8 softmax writing int8 data with the wrong quantization is still refused by its rule.
+  PlanDesc bad8 = int8_softmax(TIGRIS_DTYPE_INT8);
+  bad8.quant[1].zero_point = 0;
+  EXPECT_EQ(load_err(write_plan(bad8)), TIGRIS_ERR_BAD_OPERATOR);
+}
+
 }  // namespace

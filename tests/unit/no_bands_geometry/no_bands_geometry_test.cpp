@@ -7,7 +7,10 @@
 
 #include <cstdint>
 
+#include <vector>
+
 #include "kernels/common/geometry.h"
+#include "kernels/common/lanes.h"
 
 namespace kern = tigris_rt::kern;
 
@@ -59,6 +62,56 @@ TEST(NoBandsGeometry, EveryBandIsTheWholeTensor) {
     EXPECT_EQ(v->origin[1], 0);
     EXPECT_EQ(v->stride[1], 8 * 4);
   }
+}
+
+// Without bands, for_each_lane finds the lanes of whole (dense) views by index arithmetic, not
+// the broadcasting walk: lanes over axis 1 of [2, 3, 4] int8 in and int16 out are the 2 x 4
+// lanes of 3 elements at flat element x*12 + y, steps 4 elements; the order is row-major over
+// the other axes (x, then y), as the walk visits them.
+TEST(NoBandsGeometry, LanesOfWholeViews) {
+  static int8_t in_data[2 * 3 * 4];
+  static int16_t out_data[2 * 3 * 4];
+  const int32_t shape[3] = {2, 3, 4};
+  const kern::View in = kern::whole_view(in_data, shape, 3, 1);
+  const kern::View out = kern::whole_view(out_data, shape, 3, 2);
+  struct Lane {
+    long in_at, out_at, len, out_step, in_step;
+  };
+  std::vector<Lane> lanes;
+  ASSERT_EQ(kern::for_each_lane(out, in, 1, 1, [&](uint8_t* o, uint8_t* i, int64_t len, int64_t os, int64_t is) {
+              lanes.push_back({static_cast<long>(i - reinterpret_cast<uint8_t*>(in_data)),
+                               static_cast<long>(o - reinterpret_cast<uint8_t*>(out_data)), static_cast<long>(len),
+                               static_cast<long>(os), static_cast<long>(is)});
+            }),
+            0);
+  ASSERT_EQ(lanes.size(), 8u);
+  for (long x = 0; x < 2; ++x)
+    for (long y = 0; y < 4; ++y) {
+      const Lane& l = lanes[static_cast<size_t>(x * 4 + y)];
+      EXPECT_EQ(l.in_at, x * 12 + y);
+      EXPECT_EQ(l.out_at, 2 * (x * 12 + y));
+      EXPECT_EQ(l.len, 3);
+      EXPECT_EQ(l.in_step, 4);
+      EXPECT_EQ(l.out_step, 8);
+    }
+  // Trailing axes [1, 2]: one lane of 12 per batch, contiguous.
+  lanes.clear();
+  ASSERT_EQ(kern::for_each_lane(out, in, 1, 2, [&](uint8_t* o, uint8_t* i, int64_t len, int64_t os, int64_t is) {
+              lanes.push_back({static_cast<long>(i - reinterpret_cast<uint8_t*>(in_data)),
+                               static_cast<long>(o - reinterpret_cast<uint8_t*>(out_data)), static_cast<long>(len),
+                               static_cast<long>(os), static_cast<long>(is)});
+            }),
+            0);
+  ASSERT_EQ(lanes.size(), 2u);
+  EXPECT_EQ(lanes[1].in_at, 12);
+  EXPECT_EQ(lanes[1].out_at, 24);
+  EXPECT_EQ(lanes[1].len, 12);
+  EXPECT_EQ(lanes[1].in_step, 1);
+  // Views of different shapes (a broadcast input) and axes outside the rank are refused.
+  const int32_t other[3] = {2, 1, 4};
+  const kern::View narrow = kern::whole_view(in_data, other, 3, 1);
+  EXPECT_EQ(kern::for_each_lane(out, narrow, 1, 1, [](uint8_t*, uint8_t*, int64_t, int64_t, int64_t) {}), -1);
+  EXPECT_EQ(kern::for_each_lane(out, in, 1, 3, [](uint8_t*, uint8_t*, int64_t, int64_t, int64_t) {}), -1);
 }
 
 }  // namespace

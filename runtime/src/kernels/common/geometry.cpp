@@ -131,6 +131,7 @@ int map_geometry(const Call &call, MapGeom *g)
     return 0;
 }
 
+#ifndef TIGRIS_NO_BANDS  // else inline in geometry.h
 Band pointwise_band(const tigris_mem_t *mem)
 {
     Band b{};
@@ -158,6 +159,7 @@ Band pointwise_band(const tigris_mem_t *mem)
     }
     return b;
 }
+#endif
 
 View whole_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t elem)
 {
@@ -197,9 +199,9 @@ View banded_view(const Band &b, const void *data, const int32_t *shape, uint8_t 
 
 }  // namespace
 
+#ifndef TIGRIS_NO_BANDS  // else whole views, inline in geometry.h
 View output_view(const Band &b, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem)
 {
-    if (!bands_built()) return whole_view(data, shape, rank, elem);  // every band is the whole tensor
     int ra = b.row_axis >= 0 && b.row_axis < rank ? b.row_axis : -1;
     int ca = b.col_axis >= 0 && b.col_axis < rank ? b.col_axis : -1;
     return banded_view(b, data, shape, rank, elem, ra, ca, b.out_row_start, b.out_cols);
@@ -208,7 +210,6 @@ View output_view(const Band &b, const void *data, const int32_t *shape, uint8_t 
 View input_view(const Band &b, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem,
                 const int32_t *out_shape, uint8_t out_rank)
 {
-    if (!bands_built()) return whole_view(data, shape, rank, elem);
     int off = (int)out_rank - (int)rank;
     int ra = -1, ca = -1;
     if (off >= 0 && b.row_axis >= 0 && b.row_axis < out_rank) {
@@ -222,6 +223,8 @@ View input_view(const Band &b, const void *data, const int32_t *shape, uint8_t r
     return banded_view(b, data, shape, rank, elem, ra, ca, b.in_row_start, b.in_cols);
 }
 
+#endif
+
 View rows_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t elem, int axis, int32_t rows,
                int32_t row_start)
 {
@@ -232,8 +235,7 @@ View rows_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t ele
     return banded_view(b, data, shape, rank, elem, axis, -1, row_start, 0);
 }
 
-bool band_cuts_axis(const Band &b, int axis) { return b.row_axis == axis || b.col_axis == axis; }
-
+#ifndef TIGRIS_NO_BANDS  // else inline in geometry.h
 RowBand row_band(const tigris_mem_t *mem, int32_t full_rows)
 {
     RowBand r{full_rows, 0, 0, false};
@@ -257,6 +259,7 @@ ReduceBand reduce_band(const tigris_mem_t *mem)
     r.acc = t.reduce_acc;
     return r;
 }
+#endif
 
 }  // namespace kern
 }  // namespace tigris_rt

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/features.h"
+#include "common/op_attribute.h"
 #include "tigris.h"
 #include "tigris_mem.h"
 
@@ -42,7 +43,11 @@ struct Call {
     bool tiled() const { return tile_of(mem).active != 0; }
     const uint8_t *attr(uint8_t kind, uint8_t *len) const
     {
+#ifdef TIGRIS_NO_BANDS  // one call per op: share the loader's copy of the lookup
+        return op_attribute(plan, op_index, kind, len);
+#else  // kernels run per band: the lookup inline, without a call per tile
         return tigris_op_attribute_data(plan, op_index, kind, len);
+#endif
     }
     const void *weight() const { return tigris_op_weight(plan, op); }
     const void *bias() const { return tigris_op_bias(plan, op); }
@@ -102,7 +107,18 @@ struct Band {
     int32_t cols, col0, in_cols, out_cols;
     bool chans;  // col_axis is the channel axis of a channel band (only row-banded inputs are cut)
 };
+#ifdef TIGRIS_NO_BANDS
+// No band in this build: the empty band, inline so that each kernel's banded branches fold away.
+inline Band pointwise_band(const tigris_mem_t *)
+{
+    Band b{};
+    b.row_axis = -1;
+    b.col_axis = -1;
+    return b;
+}
+#else
 Band pointwise_band(const tigris_mem_t *mem);
+#endif
 
 // A Concat banded along its own axis (tile.concat_tiled): the output band is units
 // [o0, o0 + rows) of the axis; an input covering output units [offset, offset + extent)
@@ -119,25 +135,44 @@ inline ConcatPiece concat_piece(const tigris_tile_ctx_t &t, int32_t offset, int3
 // Whole tensor (or constant) of `shape`, dense, origin 0.
 View whole_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t elem);
 // Output `t` of the op under `band` (a band-shaped view, origin at the band's global row/col).
+#ifdef TIGRIS_NO_BANDS  // every band is the whole tensor
+inline View output_view(const Band &, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem)
+{
+    return whole_view(data, shape, rank, elem);
+}
+#else
 View output_view(const Band &band, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem);
+#endif
 // Input tensor under `band`, aligned right against an output of rank `out_rank` and full shape
 // `out_shape`: banded when its aligned row extent equals the output's, else whole.
+#ifdef TIGRIS_NO_BANDS
+inline View input_view(const Band &, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem,
+                       const int32_t *, uint8_t)
+{
+    return whole_view(data, shape, rank, elem);
+}
+#else
 View input_view(const Band &band, const void *data, const int32_t *shape, uint8_t rank, uint8_t elem,
                 const int32_t *out_shape, uint8_t out_rank);
+#endif
 // Input rows [row_start, row_start + rows) of axis `axis` in a buffer holding row_start + rows
 // rows (by-input reduction bands).
 View rows_view(const void *data, const int32_t *shape, uint8_t rank, uint8_t elem, int axis, int32_t rows,
                int32_t row_start);
 // True when a band cuts axis `axis` of a tensor of rank `rank` (ops that work along that axis
 // cannot run banded).
-bool band_cuts_axis(const Band &band, int axis);
+inline bool band_cuts_axis(const Band &band, int axis) { return band.row_axis == axis || band.col_axis == axis; }
 
 // Row-tiled matrices: first row and count of the banded operand (0 and all when untiled).
 struct RowBand {
     int32_t rows, in_row_start, out_row_start;
     bool active;
 };
+#ifdef TIGRIS_NO_BANDS
+inline RowBand row_band(const tigris_mem_t *, int32_t full_rows) { return RowBand{full_rows, 0, 0, false}; }
+#else
 RowBand row_band(const tigris_mem_t *mem, int32_t full_rows);
+#endif
 
 // By-input reduction band: input rows [in_row_start, in_row_start + in_h) of axis 1, or
 // (flat) input elements [flat_start, flat_start + in_h) in memory order.
@@ -146,7 +181,11 @@ struct ReduceBand {
     int32_t in_h, in_row_start, flat_start;
     void *acc;  // float (float kernels) or int32 (int8 kernels), one per output element
 };
+#ifdef TIGRIS_NO_BANDS
+inline ReduceBand reduce_band(const tigris_mem_t *) { return ReduceBand{}; }
+#else
 ReduceBand reduce_band(const tigris_mem_t *mem);
+#endif
 
 // Visits `count` input elements from flat index `start` (a tensor of `rank` dims `shape`) in
 // memory order: fn(o, k) with o the flat index of the output element (keepdims layout:

@@ -28,15 +28,31 @@ template <typename Fn>
 int for_each_lane(const View &out, const View &in, int a0, int a1, Fn fn)
 {
     if (a0 < 0 || a1 >= out.rank || a0 > a1 || in.rank != out.rank) return -1;
-    View o = out, i = in;
-    int64_t len = 1;
-    for (int a = a0; a <= a1; ++a) {
-        len *= out.shape[a];
-        o.shape[a] = 1;
-        i.shape[a] = 1;
+    if constexpr (!bands_built()) {
+        // No band in this build: both views are whole tensors (dense, origin 0), so the lanes
+        // are found without the broadcasting walk.
+        int64_t outer = 1, len = 1, inner = 1;
+        for (int a = 0; a < out.rank; ++a) {
+            if (in.shape[a] != out.shape[a]) return -1;
+            (a < a0 ? outer : a <= a1 ? len : inner) *= out.shape[a];
+        }
+        for (int64_t x = 0; x < outer; ++x)
+            for (int64_t y = 0; y < inner; ++y) {
+                const int64_t at = x * len * inner + y;
+                fn(out.data + at * out.elem, in.data + at * in.elem, len, inner * out.elem, inner * in.elem);
+            }
+        return 0;
+    } else {
+        View o = out, i = in;
+        int64_t len = 1;
+        for (int a = a0; a <= a1; ++a) {
+            len *= out.shape[a];
+            o.shape[a] = 1;
+            i.shape[a] = 1;
+        }
+        int64_t ostep = out.stride[a1] * out.elem, istep = in.stride[a1] * in.elem;
+        return for_each_position(o, i, [&](uint8_t *po, uint8_t *pi) { fn(po, pi, len, ostep, istep); });
     }
-    int64_t ostep = out.stride[a1] * out.elem, istep = in.stride[a1] * in.elem;
-    return for_each_position(o, i, [&](uint8_t *po, uint8_t *pi) { fn(po, pi, len, ostep, istep); });
 }
 
 // The reduced axes of an input view: lengths and byte steps.

@@ -12,6 +12,8 @@
 // convolutions and fully connected layers, four adjacent ones for depthwise), their factors
 // read once; the window clipped to the input once per output position, so that each window
 // row is one contiguous run of int8 values in both input and weights (s8_dot.h sums it).
+#include <stddef.h>
+
 #include "kernels/s8/s8_depthwise.h"
 #include "kernels/s8/s8_dot.h"
 #include "kernels/s8/s8_fixed_point.h"
@@ -85,15 +87,15 @@ int partial_rows(const Call &c, const Operand &in, const Operand &out, int32_t r
         const int32_t oc1 = oc + 1 < out_c ? oc + 1 : oc;
         ChannelRequant r0, r1;
         if (t.reduce_last && (!channel_requant(c, out, oc, &r0) || !channel_requant(c, out, oc1, &r1))) return kError;
-        const int8_t *w0 = w + (int64_t)oc * in_c + k0, *w1 = w + (int64_t)oc1 * in_c + k0;
+        const int8_t *w0 = w + (ptrdiff_t)oc * in_c + k0, *w1 = w + (ptrdiff_t)oc1 * in_c + k0;
         const int32_t b0 = bias ? rd_i32(bias + 4 * oc) : 0, b1 = bias ? rd_i32(bias + 4 * oc1) : 0;
         for (int32_t row = 0; row < rows; row++) {
-            int32_t *a = acc + (int64_t)row * out_c;
+            int32_t *a = acc + (ptrdiff_t)row * out_c;
             int32_t acc0 = t.reduce_first ? 0 : a[oc], acc1 = t.reduce_first ? 0 : a[oc1];
-            dot2(x + (int64_t)row * kc, w0, w1, kc, in_offset, &acc0, &acc1);
+            dot2(x + (ptrdiff_t)row * kc, w0, w1, kc, in_offset, &acc0, &acc1);
             if (t.reduce_last) {
-                y_rows[(int64_t)row * out_c + oc] = r0.apply(wrap_add(acc0, b0));
-                y_rows[(int64_t)row * out_c + oc1] = r1.apply(wrap_add(acc1, b1));
+                y_rows[(ptrdiff_t)row * out_c + oc] = r0.apply(wrap_add(acc0, b0));
+                y_rows[(ptrdiff_t)row * out_c + oc1] = r1.apply(wrap_add(acc1, b1));
             } else {
                 a[oc] = acc0;
                 a[oc1] = acc1;
@@ -136,7 +138,7 @@ int conv(const Call &c)
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     const int32_t in_offset = -in.zero_point;
-    const int64_t w_stride = (int64_t)g.k_h * g.k_w * group_in_c;  // weights of one output channel
+    const ptrdiff_t w_stride = (ptrdiff_t)g.k_h * g.k_w * group_in_c;  // weights of one output channel
     // With one group and no dilation a clipped window row is one run of (taps x channels).
     const bool row_runs = groups == 1 && g.d_w == 1;
 
@@ -149,8 +151,8 @@ int conv(const Call &c)
         const int32_t b0 = bias ? rd_i32(bias + 4 * (ch0 + oc)) : 0, b1 = bias ? rd_i32(bias + 4 * (ch0 + oc1)) : 0;
         const int8_t *w0 = w + (ch0 + oc) * w_stride, *w1 = w + (ch0 + oc1) * w_stride;
         for (int32_t n = 0; n < g.n; n++) {
-            const int8_t *xn = x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + ic0;
-            int8_t *yn = y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row;
+            const int8_t *xn = x + n * g.in_batch + (ptrdiff_t)g.in_row_start * g.in_row + ic0;
+            int8_t *yn = y + n * g.out_batch + (ptrdiff_t)g.out_row_start * g.out_row;
             for (int32_t oy = 0; oy < g.out_h; oy++) {
                 const int32_t y0 = oy * g.s_h - g.pad_top;
                 int32_t ky_lo, ky_hi;
@@ -161,20 +163,20 @@ int conv(const Call &c)
                     tap_range(x0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
                     int32_t acc0 = 0, acc1 = 0;
                     for (int32_t ky = ky_lo; ky < ky_hi; ky++) {
-                        const int8_t *src = xn + (int64_t)(y0 + ky * g.d_h) * g.in_row;
-                        const int64_t wk = ((int64_t)ky * g.k_w) * group_in_c;
+                        const int8_t *src = xn + (ptrdiff_t)(y0 + ky * g.d_h) * g.in_row;
+                        const ptrdiff_t wk = ((ptrdiff_t)ky * g.k_w) * group_in_c;
                         if (row_runs) {
                             const int32_t run = (kx_hi - kx_lo) * g.c_in;
-                            const int64_t at = (int64_t)(x0 + kx_lo) * g.c_in, wat = wk + (int64_t)kx_lo * group_in_c;
+                            const ptrdiff_t at = (ptrdiff_t)(x0 + kx_lo) * g.c_in, wat = wk + (ptrdiff_t)kx_lo * group_in_c;
                             dot2(src + at, w0 + wat, w1 + wat, run, in_offset, &acc0, &acc1);
                             continue;
                         }
                         for (int32_t kx = kx_lo; kx < kx_hi; kx++) {
-                            const int64_t at = (int64_t)(x0 + kx * g.d_w) * g.c_in, wat = wk + (int64_t)kx * group_in_c;
+                            const ptrdiff_t at = (ptrdiff_t)(x0 + kx * g.d_w) * g.c_in, wat = wk + (ptrdiff_t)kx * group_in_c;
                             dot2(src + at, w0 + wat, w1 + wat, group_in_c, in_offset, &acc0, &acc1);
                         }
                     }
-                    int8_t *dst = yn + (int64_t)oy * g.out_row + (int64_t)ox * g.c_out;
+                    int8_t *dst = yn + (ptrdiff_t)oy * g.out_row + (ptrdiff_t)ox * g.c_out;
                     dst[oc] = r0.apply(wrap_add(acc0, b0));
                     dst[oc1] = r1.apply(wrap_add(acc1, b1));
                 }
@@ -221,8 +223,8 @@ int depthwise(const Call &c)
         }
         const int32_t ic = oc / multiplier;
         for (int32_t n = 0; n < g.n; n++) {
-            const int8_t *xn = x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + ic;
-            int8_t *yn = y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
+            const int8_t *xn = x + n * g.in_batch + (ptrdiff_t)g.in_row_start * g.in_row + ic;
+            int8_t *yn = y + n * g.out_batch + (ptrdiff_t)g.out_row_start * g.out_row + oc;
             for (int32_t oy = 0; oy < g.out_h; oy++) {
                 const int32_t y0 = oy * g.s_h - g.pad_top;
                 int32_t ky_lo, ky_hi;
@@ -233,21 +235,21 @@ int depthwise(const Call &c)
                     tap_range(x0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
                     int32_t acc[4] = {0, 0, 0, 0};
                     for (int32_t ky = ky_lo; ky < ky_hi; ky++) {
-                        const int8_t *src = xn + (int64_t)(y0 + ky * g.d_h) * g.in_row;
-                        const int8_t *wk = w + ((int64_t)ky * g.k_w) * wc + ch0 + oc;
+                        const int8_t *src = xn + (ptrdiff_t)(y0 + ky * g.d_h) * g.in_row;
+                        const int8_t *wk = w + ((ptrdiff_t)ky * g.k_w) * wc + ch0 + oc;
                         if (lanes == 4) {
                             for (int32_t kx = kx_lo; kx < kx_hi; kx++) {
-                                mac4_channels(src + (int64_t)(x0 + kx * g.d_w) * g.c_in, wk + (int64_t)kx * wc,
+                                mac4_channels(src + (ptrdiff_t)(x0 + kx * g.d_w) * g.c_in, wk + (ptrdiff_t)kx * wc,
                                               in_offset, acc);
                             }
                         } else {
                             for (int32_t kx = kx_lo; kx < kx_hi; kx++) {
-                                const int32_t xv = src[(int64_t)(x0 + kx * g.d_w) * g.c_in];
-                                acc[0] = wrap_add(acc[0], wrap_mul(wk[(int64_t)kx * wc], wrap_add(xv, in_offset)));
+                                const int32_t xv = src[(ptrdiff_t)(x0 + kx * g.d_w) * g.c_in];
+                                acc[0] = wrap_add(acc[0], wrap_mul(wk[(ptrdiff_t)kx * wc], wrap_add(xv, in_offset)));
                             }
                         }
                     }
-                    int8_t *dst = yn + (int64_t)oy * g.out_row + (int64_t)ox * g.c_out;
+                    int8_t *dst = yn + (ptrdiff_t)oy * g.out_row + (ptrdiff_t)ox * g.c_out;
                     for (int32_t k = 0; k < lanes; k++) dst[k] = r[k].apply(wrap_add(acc[k], b[k]));
                 }
             }

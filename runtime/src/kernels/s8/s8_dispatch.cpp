@@ -104,5 +104,7 @@ extern "C" int tigris_dispatch_kernel_s8(const tigris_plan_t *plan, const tigris
             if (rc != tigris_s8::kDelegate) return rc;
         }
     }
+    // The float dispatcher would answer -1 for every op when it has no kernel: not linked then.
+    if constexpr (!tigris_rt::float_dispatch_built()) return -1;
     return tigris_dispatch_kernel(plan, op, op_index, mem, user_ctx);
 }

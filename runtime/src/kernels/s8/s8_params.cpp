@@ -168,7 +168,11 @@ void fold_mean_count(int64_t count, int32_t *multiplier, int *shift)
     if (s > 32) s = 32;
     if (s > 31 + *shift) s = 31 + *shift;
     if (s < 0) s = 0;
-    *multiplier = (int32_t)(((int64_t)*multiplier * ((int64_t)1 << s)) / count);
+    // multiplier * 2^s / count, truncated toward zero as the int64 division, on magnitudes: an
+    // unsigned division (libgcc's signed one is 160 B more on a Cortex-M).
+    const int64_t m = *multiplier;
+    const uint64_t q = ((uint64_t)(m < 0 ? -m : m) << s) / (uint64_t)count;
+    *multiplier = (int32_t)(m < 0 ? -(int64_t)q : (int64_t)q);
     *shift -= s;
 }
 

@@ -6,6 +6,7 @@
 // (m, left_shift, diff_min) come from beta * in_scale (s8_params softmax_params); beta
 // is the op's ALPHA attribute when present, else 1. AXES (optional) must be trailing
 // axes; their flattened block is the softmax row.
+#include "kernels/kernel_set.h"
 #include "kernels/s8/s8_fixed_point.h"
 #include "kernels/s8/s8_fixed_point_math.h"
 #include "kernels/s8/s8_kernels.h"
@@ -64,7 +65,8 @@ int softmax(const Call &c)
     if (io.in.dtype != TIGRIS_DTYPE_INT8 || io.in.rank == 0) return kError;
     // TFLite's int8 softmax writes probabilities in 1/256 steps offset by -128; its int16
     // output form in 1/65536 steps (within 0.1%, as TFLM checks) offset by -32768.
-    const bool out16 = io.out.dtype == TIGRIS_DTYPE_INT16;
+    // (A build without the int16 kernels refuses that form at load: no int16 path then.)
+    const bool out16 = tigris_rt::int16_built() && io.out.dtype == TIGRIS_DTYPE_INT16;
     if (out16 ? !int16_softmax_output(io.out.scale, io.out.zero_point)
               : io.out.dtype != TIGRIS_DTYPE_INT8 || io.out.scale != 1.0f / 256.0f || io.out.zero_point != -128)
         return kError;

@@ -25,6 +25,34 @@ namespace tigris_rt {
 
 namespace {
 
+// One input-channel band [k0, k1) of `chans` channels: loads `box` of input `in` (slow data
+// `src`), runs the op with the row fields of `rows` and the band's channel fields, clears the
+// tile context and frees the band's fast memory.
+tigris_exec_error_t run_input_band(RunContext &ctx, const tigris_plan_t *kplan, uint16_t op_index, uint16_t in,
+                                   const void *src, const MemBox &box, const tigris_tile_ctx_t &rows, int32_t k0,
+                                   int32_t k1, int32_t chans)
+{
+    ctx.mem->tensor_ptrs[in] = (void *)src;
+    tigris_exec_error_t rc =
+        mem_load_box(ctx.mem, ctx.plan, in, box) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_MEM;
+    if (rc == TIGRIS_EXEC_OK) {
+        tigris_tile_ctx_t &t = ctx.mem->tile;
+        t = rows;
+        t.active = 1;
+        t.chan_tiled = 1;
+        t.chan_partial = 1;
+        t.chan0 = k0;
+        t.chans = k1 - k0;
+        t.reduce_first = k0 == 0;
+        t.reduce_last = k1 == chans;
+        rc = call_kernel(ctx, kplan, op_index);
+        memset(&t, 0, sizeof(t));
+    }
+    mem_reset_fast(ctx.mem);
+    ctx.stats->total_tiles++;
+    return rc;
+}
+
 // conv_out: the slow output a 1x1 Conv's row blocks are spilled into (nullptr: a
 // FullyConnected, whose whole output is already allocated and reserved in fast memory).
 // out_c: output elements per row (out_row_bytes their bytes). int8 (acc): an int32
@@ -48,32 +76,18 @@ tigris_exec_error_t input_channel_tiles(RunContext &ctx, const tigris_plan_t *kp
             if (mem_bump_fast(ctx.mem, (r1 - r0) * out_c * 4u, &acc_block) != TIGRIS_MEM_OK) return TIGRIS_EXEC_ERR_MEM;
             mem_reserve_fast(ctx.mem);
         }
+        tigris_tile_ctx_t row_fields;
+        memset(&row_fields, 0, sizeof(row_fields));
+        row_fields.row_tiled = 1;  // rows [r0, r1): the input box holds them from its row 0
+        row_fields.out_h = row_fields.in_h = (int32_t)(r1 - r0);
+        row_fields.out_row_start = row_fields.out_row0 = row_fields.in_row0 = (int32_t)r0;
+        row_fields.reduce_acc = acc_block;
         for (uint32_t k0 = 0; k0 < K; k0 += cols, ++tile) {
             const uint32_t k1 = k0 + cols < K ? k0 + cols : K;
             trace_tile_begin(ctx.mem, tile, (int32_t)r0, (int32_t)r1);
-            ctx.mem->tensor_ptrs[in] = (void *)src;
             const MemBox box{(int32_t)r0, (int32_t)r1, 0, 1, (int32_t)k0, (int32_t)k1, matrix};
             tigris_exec_error_t rc =
-                mem_load_box(ctx.mem, ctx.plan, in, box) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_MEM;
-            if (rc == TIGRIS_EXEC_OK) {
-                tigris_tile_ctx_t &t = ctx.mem->tile;
-                memset(&t, 0, sizeof(t));
-                t.active = 1;
-                t.chan_tiled = 1;
-                t.chan_partial = 1;
-                t.row_tiled = 1;  // rows [r0, r1): the input box holds them from its row 0
-                t.out_h = t.in_h = (int32_t)(r1 - r0);
-                t.out_row_start = t.out_row0 = t.in_row0 = (int32_t)r0;
-                t.chan0 = (int32_t)k0;
-                t.chans = (int32_t)(k1 - k0);
-                t.reduce_first = k0 == 0;
-                t.reduce_last = k1 == K;
-                t.reduce_acc = acc_block;
-                rc = call_kernel(ctx, kplan, op_index);
-                memset(&t, 0, sizeof(t));
-            }
-            mem_reset_fast(ctx.mem);
-            ctx.stats->total_tiles++;
+                run_input_band(ctx, kplan, op_index, in, src, box, row_fields, (int32_t)k0, (int32_t)k1, (int32_t)K);
             if (rc != TIGRIS_EXEC_OK) return rc;
         }
         if (conv_out != nullptr) {
@@ -114,34 +128,19 @@ tigris_exec_error_t conv_input_channel_tiles(RunContext &ctx, const tigris_plan_
         if (mem_alloc_fast(ctx.mem, out, (uint32_t)(r1 - r0) * out_row_bytes) != TIGRIS_MEM_OK)
             return TIGRIS_EXEC_ERR_MEM;
         mem_reserve_fast(ctx.mem);
+        tigris_tile_ctx_t row_fields;
+        memset(&row_fields, 0, sizeof(row_fields));
+        row_fields.in_h = ir.in1 - ir.in0;
+        row_fields.out_h = r1 - r0;
+        row_fields.pad_top = ir.pad_before;
+        row_fields.pad_bottom = ir.pad_after;
+        row_fields.in_row0 = ir.in0;
+        row_fields.out_row0 = r0;
         for (int32_t k0 = 0; k0 < c; k0 += (int32_t)cols, ++tile) {
             const int32_t k1 = k0 + (int32_t)cols < c ? k0 + (int32_t)cols : c;
             trace_tile_begin(ctx.mem, tile, r0, r1);
-            ctx.mem->tensor_ptrs[in] = (void *)src;
             const MemBox box{ir.in0, ir.in1, 0, xs[2], k0, k1, 0};
-            tigris_exec_error_t rc =
-                mem_load_box(ctx.mem, plan, in, box) == TIGRIS_MEM_OK ? TIGRIS_EXEC_OK : TIGRIS_EXEC_ERR_MEM;
-            if (rc == TIGRIS_EXEC_OK) {
-                tigris_tile_ctx_t &t = ctx.mem->tile;
-                memset(&t, 0, sizeof(t));
-                t.active = 1;
-                t.chan_tiled = 1;
-                t.chan_partial = 1;
-                t.in_h = ir.in1 - ir.in0;
-                t.out_h = r1 - r0;
-                t.pad_top = ir.pad_before;
-                t.pad_bottom = ir.pad_after;
-                t.in_row0 = ir.in0;
-                t.out_row0 = r0;
-                t.chan0 = k0;
-                t.chans = k1 - k0;
-                t.reduce_first = k0 == 0;
-                t.reduce_last = k1 == c;
-                rc = call_kernel(ctx, kplan, op_index);
-                memset(&t, 0, sizeof(t));
-            }
-            mem_reset_fast(ctx.mem);
-            ctx.stats->total_tiles++;
+            const tigris_exec_error_t rc = run_input_band(ctx, kplan, op_index, in, src, box, row_fields, k0, k1, c);
             if (rc != TIGRIS_EXEC_OK) return rc;
         }
         const MemBox obox{r0, r1, 0, ys[2], 0, ys[3], 0};

@@ -7,6 +7,7 @@
 
 #include "kernels/s8/s8_dot.h"
 #include "kernels/s8/s8_fixed_point.h"
+#include "kernels/s8/s8_requant.h"
 
 // The lane operations and the requantization run per tap and per output: inlined even at -Os
 // (the Cortex-M build), where a call per tap costs more than its four multiply-adds.
@@ -107,34 +108,14 @@ struct Lanes<1> {
     }
 };
 
-// multiply_by_quantized_multiplier(acc, m, shift) + out_zp, clamped, with the shift split and
-// the rounding mask derived once: for m != INT32_MIN the saturating case of the doubling high
-// multiply cannot occur, and rounding_divide_by_pot is (h >> e) + ((h & mask) > mask/2 + (h < 0)).
-struct LaneQ {
-    int32_t m, left, right, mask, half, bias;
-};
-
 // 0, kError without factors, kGeneric for factors outside what the loader admits (the generic
 // loop then computes the call as it would).
-int lane_q(const Layer &l, int32_t ch, LaneQ *q)
+int lane_q(const Layer &l, int32_t ch, ChannelQ *q)
 {
     int shift = 0;
-    if (!output_requant(l.plan, *l.out, ch, &q->m, &shift)) return kError;
-    if (q->m == INT32_MIN || shift < kMinShift || shift > kMaxShift) return kGeneric;
-    q->left = shift > 0 ? shift : 0;
-    q->right = shift > 0 ? 0 : -shift;
-    q->mask = (int32_t)(((int64_t)1 << q->right) - 1);
-    q->half = q->mask >> 1;
-    q->bias = l.bias ? rd_i32(l.bias + 4 * ch) : 0;
-    return 0;
-}
-
-TIGRIS_DW_INLINE int8_t requant(int32_t acc, const LaneQ &q, int32_t out_zp, int32_t lo, int32_t hi)
-{
-    const int32_t v = wrap_shl(acc, q.left);
-    const int32_t h = (int32_t)(((int64_t)v * q.m + ((int64_t)1 << 30)) >> 31);
-    const int32_t r = (h >> q.right) + ((h & q.mask) > q.half + (int32_t)((uint32_t)h >> 31) ? 1 : 0);
-    return (int8_t)clamp_i32(wrap_add(r, out_zp), lo, hi);
+    int32_t m = 0;
+    if (!output_requant(l.plan, *l.out, ch, &m, &shift)) return kError;
+    return channel_q(m, shift, l.bias ? rd_i32(l.bias + 4 * ch) : 0, q) ? 0 : kGeneric;
 }
 
 // The output columns whose window lies inside the input: [*lo, *hi).
@@ -180,7 +161,7 @@ template <int N, bool K3>
 int block(const Layer &l, int32_t oc, int32_t out_zp)
 {
     const kern::SpatialGeom &g = *l.g;
-    LaneQ q[N];
+    ChannelQ q[N];
     for (int k = 0; k < N; k++) {
         const int rc = lane_q(l, g.chan0 + oc + k, &q[k]);
         if (rc) return rc;
@@ -215,7 +196,7 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
             for (int32_t t = 0; t < taps; t++) Lanes<N>::mac(p + tap_at[t], wt + 2 * t, off, a);
         }
         TIGRIS_DW_UNROLL(4)
-        for (int k = 0; k < N; k++) dst[k] = requant(a[k], q[k], out_zp, l.act_min, l.act_max);
+        for (int k = 0; k < N; k++) dst[k] = requant_s8(a[k], q[k], out_zp, l.act_min, l.act_max);
     };
     // Any pixel: the taps clipped to the input (padding contributes nothing).
     auto clipped = [&](const int8_t *xn, int32_t y0, int32_t ky_lo, int32_t ky_hi, int32_t ox, int8_t *dst) {
@@ -237,7 +218,7 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
             for (int32_t kx = kx_lo; kx < kx_hi; kx++) Lanes<N>::mac(p + kx * col, w + 2 * kx, off, a);
         }
         TIGRIS_DW_UNROLL(4)
-        for (int k = 0; k < N; k++) dst[k] = requant(a[k], q[k], out_zp, l.act_min, l.act_max);
+        for (int k = 0; k < N; k++) dst[k] = requant_s8(a[k], q[k], out_zp, l.act_min, l.act_max);
     };
 
     if constexpr (K3) {

@@ -1,0 +1,277 @@
+// int8 convolution through an int16 im2col buffer of two pixels (s8_conv_im2col.h).
+// Window value k of a pixel is (x + in_offset) at tap (ky, kx), input channel ci, with
+// k = (ky * k_w + kx) * c_in + ci (the weights' order). Values k < 4 * blocks sit in blocks of
+// four: block b of pixel slot s is words 4b + 2s ((k0, k2) as int16 pairs) and 4b + 2s + 1
+// ((k1, k3)), the lanes SXTB16 gives for one weight word and for it rotated by 8 bits; the
+// last K % 4 values of slot s are plain int16 after the blocks.
+#include "kernels/s8/s8_conv_im2col.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "kernels/s8/s8_dot.h"
+#include "kernels/s8/s8_requant.h"
+
+// Run per tap and per four products: inlined even at -Os (the Cortex-M build), where a call
+// would cost more than the work and would spill the accumulators.
+#if defined(__GNUC__)
+#  define TIGRIS_IM2COL_INLINE inline __attribute__((always_inline))
+#else
+#  define TIGRIS_IM2COL_INLINE inline
+#endif
+
+namespace tigris_s8 {
+namespace im2col {
+namespace {
+
+using tigris_rt::kern::SpatialGeom;
+
+TIGRIS_IM2COL_INLINE uint32_t rot8(uint32_t v) { return (v >> 8) | (v << 24); }
+
+#if defined(TIGRIS_S8_DSP)
+// Bytes 0, 2 of v sign-extended plus the int16 halves of off (SXTAB16; rot8 folds into it).
+TIGRIS_IM2COL_INLINE uint32_t widen_add(uint32_t off, uint32_t v)
+{
+    return (uint32_t)__sxtab16((int16x2_t)off, (int8x4_t)v);
+}
+TIGRIS_IM2COL_INLINE uint32_t widen(uint32_t v) { return (uint32_t)__sxtb16((int8x4_t)v); }
+// acc + lo(a) lo(b) + hi(a) hi(b) on int16 halves, wrapping (SMLAD).
+TIGRIS_IM2COL_INLINE int32_t dual_mac(uint32_t a, uint32_t b, int32_t acc)
+{
+    return __smlad((int16x2_t)a, (int16x2_t)b, acc);
+}
+#else
+TIGRIS_IM2COL_INLINE uint32_t widen_add(uint32_t off, uint32_t v)
+{
+    const uint32_t lo = (uint32_t)(int32_t)(int16_t)(off & 0xFFFFu) + (uint32_t)(int32_t)(int8_t)(v & 0xFFu);
+    const uint32_t hi = (uint32_t)(int32_t)(int16_t)(off >> 16) + (uint32_t)(int32_t)(int8_t)((v >> 16) & 0xFFu);
+    return (lo & 0xFFFFu) | (hi << 16);
+}
+TIGRIS_IM2COL_INLINE uint32_t widen(uint32_t v) { return widen_add(0, v); }
+TIGRIS_IM2COL_INLINE int32_t dual_mac(uint32_t a, uint32_t b, int32_t acc)
+{
+    const int32_t lo = (int32_t)(int16_t)(a & 0xFFFFu) * (int32_t)(int16_t)(b & 0xFFFFu);
+    const int32_t hi = (int32_t)(int16_t)(a >> 16) * (int32_t)(int16_t)(b >> 16);
+    return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
+}
+#endif
+
+// The buffer of two pixel slots.
+struct Layout {
+    uint32_t *words;
+    int32_t blocks;  // K / 4
+    int32_t tail;    // K % 4: slot s's value 4 * blocks + j is halfword 8 * blocks + s * tail + j
+    uint32_t off;    // (in_offset, in_offset) as int16 halves
+};
+
+// Window value k of slot s (already offset, or 0 for a padded tap).
+TIGRIS_IM2COL_INLINE void put1(const Layout &l, int s, int32_t k, int32_t v)
+{
+    const int16_t h = (int16_t)v;
+    const int32_t b = k >> 2;
+    const size_t at = b < l.blocks ? (size_t)(4 * b + 2 * s + (k & 1)) * 2 + (size_t)((k >> 1) & 1)
+                                   : (size_t)8 * l.blocks + (size_t)(s * l.tail + (k & 3));
+    memcpy((uint8_t *)l.words + 2 * at, &h, 2);
+}
+
+// Window values [k, k + r) of slot s from r contiguous input values: whole blocks one word
+// of input at a time.
+void put_run(const Layout &l, int s, int32_t k, const int8_t *src, int32_t r)
+{
+    const int32_t off = (int16_t)(l.off & 0xFFFFu);
+    for (; r > 0 && (k & 3) != 0; k++, r--) put1(l, s, k, *src++ + off);
+    uint32_t *d = l.words + 4 * (k >> 2) + 2 * s;
+    for (; r >= 4; r -= 4, k += 4, src += 4, d += 4) {
+        const uint32_t v = load4(src);
+        d[0] = widen_add(l.off, v);
+        d[1] = widen_add(l.off, rot8(v));
+    }
+    for (; r > 0; k++, r--) put1(l, s, k, *src++ + off);
+}
+
+// Window values [k, k + r) of slot s are padding: 0.
+void zero_run(const Layout &l, int s, int32_t k, int32_t r)
+{
+    for (; r > 0 && (k & 3) != 0; k++, r--) put1(l, s, k, 0);
+    uint32_t *d = l.words + 4 * (k >> 2) + 2 * s;
+    for (; r >= 4; r -= 4, k += 4, d += 4) d[0] = d[1] = 0;
+    for (; r > 0; k++, r--) put1(l, s, k, 0);
+}
+
+// The taps [lo, hi) of one window axis that fall inside the input: origin + t * d in [0, extent).
+void clip_taps(int32_t origin, int32_t k, int32_t d, int32_t extent, int32_t *lo, int32_t *hi)
+{
+    int32_t a = 0, b = k;
+    if (origin < 0) a = (-origin + d - 1) / d;
+    if (origin + (k - 1) * d >= extent) b = origin >= extent ? 0 : (extent - 1 - origin) / d + 1;
+    if (a > k) a = k;
+    *lo = a;
+    *hi = b > a ? b : a;
+}
+
+// The window of output pixel (oy, ox) into slot s; xn is the image's first buffer row.
+void gather(const SpatialGeom &g, const Layout &l, int s, const int8_t *xn, int32_t oy, int32_t ox)
+{
+    const int32_t y0 = oy * g.s_h - g.pad_top, x0 = ox * g.s_w - g.pad_left, ic = g.c_in, row = g.k_w * ic;
+    int32_t lo, hi;
+    clip_taps(x0, g.k_w, g.d_w, g.in_w, &lo, &hi);
+    for (int32_t ky = 0, k = 0; ky < g.k_h; ky++, k += row) {
+        const int32_t iy = y0 + ky * g.d_h;
+        if (iy < 0 || iy >= g.in_h) {
+            zero_run(l, s, k, row);
+            continue;
+        }
+        const int8_t *src = xn + (ptrdiff_t)iy * g.in_row;
+        if (g.d_w == 1) {  // the row's taps inside the input are one run
+            zero_run(l, s, k, lo * ic);
+            put_run(l, s, k + lo * ic, src + (ptrdiff_t)(x0 + lo) * ic, (hi - lo) * ic);
+            zero_run(l, s, k + hi * ic, (g.k_w - hi) * ic);
+            continue;
+        }
+        for (int32_t kx = 0; kx < g.k_w; kx++) {
+            if (kx < lo || kx >= hi) zero_run(l, s, k + kx * ic, ic);
+            else put_run(l, s, k + kx * ic, src + (ptrdiff_t)(x0 + kx * g.d_w) * ic, ic);
+        }
+    }
+}
+
+// Sums of two output channels (weight rows wa, wb) over the two slots: a0 += wa . slot 0,
+// a1 += wa . slot 1, b0 += wb . slot 0, b1 += wb . slot 1.
+struct Sums {
+    int32_t a0, a1, b0, b1;
+};
+
+// Two words of the buffer (one LDRD on the Cortex-M: the buffer is 8-aligned).
+TIGRIS_IM2COL_INLINE void load_pair(const uint32_t *p, uint32_t *lo, uint32_t *hi)
+{
+#if defined(TIGRIS_S8_DSP)
+    const uint64_t v = *(const uint64_t *)__builtin_assume_aligned(p, 8);
+    *lo = (uint32_t)v;  // little-endian: the word at p
+    *hi = (uint32_t)(v >> 32);
+#else
+    *lo = p[0];
+    *hi = p[1];
+#endif
+}
+
+// One block of four window values of both slots against one weight word of each channel
+// (wa and wa + k): 16 products; xw and wa move past the block.
+TIGRIS_IM2COL_INLINE void block(const uint32_t *&xw, const int8_t *&wa, int32_t k, int32_t &a0, int32_t &a1,
+                                int32_t &b0, int32_t &b1)
+{
+    const uint32_t va = load4(wa), vb = load4(wa + k);
+    wa += 4;
+    const uint32_t ae = widen(va), ao = widen(rot8(va)), be = widen(vb), bo = widen(rot8(vb));
+    uint32_t lo, hi;
+    load_pair(xw, &lo, &hi);
+    a0 = dual_mac(lo, ae, a0);
+    b0 = dual_mac(lo, be, b0);
+    a0 = dual_mac(hi, ao, a0);
+    b0 = dual_mac(hi, bo, b0);
+    load_pair(xw + 2, &lo, &hi);
+    xw += 4;
+    a1 = dual_mac(lo, ae, a1);
+    b1 = dual_mac(lo, be, b1);
+    a1 = dual_mac(hi, ao, a1);
+    b1 = dual_mac(hi, bo, b1);
+}
+
+// The hot loop, a function of its own so that its registers are allocated apart from the
+// caller's (inlined into the pixel loop at -Os, the accumulators spilled): channel b's weights
+// at wa + k (one register for both rows), four blocks a pass (the pass counter lives on the
+// stack: the 14 registers hold the sums, pointers and the operands of a block).
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void dot_blocks(const uint32_t *xw, const int8_t *wa, int32_t k, int32_t blocks, Sums *acc)
+{
+    int32_t a0 = acc->a0, a1 = acc->a1, b0 = acc->b0, b1 = acc->b1;
+    for (int32_t n = blocks >> 2; n > 0; n--) {
+        block(xw, wa, k, a0, a1, b0, b1);
+        block(xw, wa, k, a0, a1, b0, b1);
+        block(xw, wa, k, a0, a1, b0, b1);
+        block(xw, wa, k, a0, a1, b0, b1);
+    }
+    for (int32_t n = blocks & 3; n > 0; n--) block(xw, wa, k, a0, a1, b0, b1);
+    acc->a0 = a0, acc->a1 = a1, acc->b0 = b0, acc->b1 = b1;
+}
+
+// The last K % 4 values of both slots (plain int16) against weights wa[i], wb[i].
+void dot_tail(const Layout &l, const int8_t *wa, const int8_t *wb, Sums *acc)
+{
+    const uint8_t *t = (const uint8_t *)(l.words + 4 * l.blocks);
+    for (int32_t j = 0; j < l.tail; j++) {
+        int16_t x0, x1;
+        memcpy(&x0, t + 2 * j, 2);
+        memcpy(&x1, t + 2 * (l.tail + j), 2);
+        acc->a0 = (int32_t)((uint32_t)acc->a0 + (uint32_t)(wa[j] * x0));
+        acc->a1 = (int32_t)((uint32_t)acc->a1 + (uint32_t)(wa[j] * x1));
+        acc->b0 = (int32_t)((uint32_t)acc->b0 + (uint32_t)(wb[j] * x0));
+        acc->b1 = (int32_t)((uint32_t)acc->b1 + (uint32_t)(wb[j] * x1));
+    }
+}
+
+// Every output channel of the two gathered pixels, into ya and yb (equal for a lone pixel,
+// whose slot 1 repeats slot 0: the same bytes are stored twice). A lone last channel pairs
+// with itself likewise.
+void channel_pairs(const Conv &c, const Layout &l, int8_t *ya, int8_t *yb)
+{
+    const int32_t oc_n = c.g->c_out, K = 4 * l.blocks + l.tail;
+    for (int32_t oc = 0; oc < oc_n; oc += 2) {
+        const int32_t ob = oc + 1 < oc_n ? oc + 1 : oc;
+        const int8_t *wa = c.w + (ptrdiff_t)oc * K, *wb = c.w + (ptrdiff_t)ob * K;
+        Sums acc;
+        acc.a0 = acc.a1 = c.bias ? c.bias[oc] : 0;
+        acc.b0 = acc.b1 = c.bias ? c.bias[ob] : 0;
+        dot_blocks(l.words, wa, (int32_t)(wb - wa), l.blocks, &acc);
+        if (l.tail) dot_tail(l, wa + 4 * l.blocks, wb + 4 * l.blocks, &acc);
+        ChannelQ qa{}, qb{};  // run() checked every channel's factors
+        (void)channel_q(c.mult[oc * c.factor_step], c.shift[oc * c.factor_step], 0, &qa);
+        (void)channel_q(c.mult[ob * c.factor_step], c.shift[ob * c.factor_step], 0, &qb);
+        ya[oc] = requant_s8(acc.a0, qa, c.out_offset, c.act_min, c.act_max);
+        ya[ob] = requant_s8(acc.b0, qb, c.out_offset, c.act_min, c.act_max);
+        yb[oc] = requant_s8(acc.a1, qa, c.out_offset, c.act_min, c.act_max);
+        yb[ob] = requant_s8(acc.b1, qb, c.out_offset, c.act_min, c.act_max);
+    }
+}
+
+bool geometry_ok(const SpatialGeom &g)
+{
+    return g.n >= 1 && g.c_in >= 1 && g.c_out >= 1 && g.in_h >= 1 && g.in_w >= 1 && g.out_h >= 1 && g.out_w >= 1 &&
+           g.k_h >= 1 && g.k_w >= 1 && g.s_h >= 1 && g.s_w >= 1 && g.d_h >= 1 && g.d_w >= 1 &&
+           (int64_t)g.c_in * g.k_h * g.k_w <= 0x3FFFFFFF && (int64_t)g.out_h * g.out_w <= 0x7FFFFFFF;
+}
+
+}  // namespace
+
+int64_t buffer_bytes(const SpatialGeom &g) { return 4 * (int64_t)g.c_in * g.k_h * g.k_w; }
+
+int run(const Conv &c, void *buffer, int64_t buffer_size)
+{
+    const SpatialGeom &g = *c.g;
+    if (!geometry_ok(g) || buffer == nullptr || ((uintptr_t)buffer & 7u) != 0 || buffer_size < buffer_bytes(g))
+        return kRefused;
+    for (int32_t oc = 0; oc < g.c_out; oc++) {
+        ChannelQ q;
+        if (!channel_q(c.mult[oc * c.factor_step], c.shift[oc * c.factor_step], 0, &q)) return kRefused;
+    }
+    const int32_t K = g.c_in * g.k_h * g.k_w, pixels = g.out_h * g.out_w;
+    const uint32_t o = (uint32_t)c.in_offset & 0xFFFFu;
+    const Layout l{(uint32_t *)buffer, K >> 2, K & 3, o | (o << 16)};
+    for (int32_t n = 0; n < g.n; n++) {
+        const int8_t *xn = c.x + n * g.in_batch + (ptrdiff_t)g.in_row_start * g.in_row;
+        int8_t *yn = c.y + n * g.out_batch + (ptrdiff_t)g.out_row_start * g.out_row;
+        for (int32_t p = 0; p < pixels; p += 2) {
+            const int32_t q = p + 1 < pixels ? p + 1 : p;
+            const int32_t ay = p / g.out_w, ax = p % g.out_w, by = q / g.out_w, bx = q % g.out_w;
+            gather(g, l, 0, xn, ay, ax);
+            gather(g, l, 1, xn, by, bx);
+            channel_pairs(c, l, yn + (ptrdiff_t)ay * g.out_row + (ptrdiff_t)ax * g.c_out,
+                          yn + (ptrdiff_t)by * g.out_row + (ptrdiff_t)bx * g.c_out);
+        }
+    }
+    return 0;
+}
+
+}  // namespace im2col
+}  // namespace tigris_s8

@@ -74,19 +74,31 @@ TIGRIS_IM2COL_INLINE void put1(const Layout &l, int s, int32_t k, int32_t v)
     memcpy((uint8_t *)l.words + 2 * at, &h, 2);
 }
 
+// Both words of a block's slot (8-aligned: one STRD on the Cortex-M).
+TIGRIS_IM2COL_INLINE void store_pair(uint32_t *d, uint32_t even, uint32_t odd)
+{
+#if defined(TIGRIS_S8_DSP)
+    *(uint64_t *)__builtin_assume_aligned(d, 8) = (uint64_t)even | ((uint64_t)odd << 32);
+#else
+    d[0] = even;
+    d[1] = odd;
+#endif
+}
+
 // Window values [k, k + r) of slot s from r contiguous input values: whole blocks one word
 // of input at a time.
 void put_run(const Layout &l, int s, int32_t k, const int8_t *src, int32_t r)
 {
-    const int32_t off = (int16_t)(l.off & 0xFFFFu);
-    for (; r > 0 && (k & 3) != 0; k++, r--) put1(l, s, k, *src++ + off);
+    const uint32_t off = l.off;  // a local: the stores below could alias l
+    const int32_t off1 = (int16_t)(off & 0xFFFFu);
+    for (; r > 0 && (k & 3) != 0; k++, r--) put1(l, s, k, *src++ + off1);
     uint32_t *d = l.words + 4 * (k >> 2) + 2 * s;
-    for (; r >= 4; r -= 4, k += 4, src += 4, d += 4) {
+    for (int32_t n = r >> 2; n > 0; n--, src += 4, d += 4) {
         const uint32_t v = load4(src);
-        d[0] = widen_add(l.off, v);
-        d[1] = widen_add(l.off, rot8(v));
+        store_pair(d, widen_add(off, v), widen_add(off, rot8(v)));
     }
-    for (; r > 0; k++, r--) put1(l, s, k, *src++ + off);
+    k += r & ~3;
+    for (r &= 3; r > 0; k++, r--) put1(l, s, k, *src++ + off1);
 }
 
 // Window values [k, k + r) of slot s are padding: 0.
@@ -94,8 +106,9 @@ void zero_run(const Layout &l, int s, int32_t k, int32_t r)
 {
     for (; r > 0 && (k & 3) != 0; k++, r--) put1(l, s, k, 0);
     uint32_t *d = l.words + 4 * (k >> 2) + 2 * s;
-    for (; r >= 4; r -= 4, k += 4, d += 4) d[0] = d[1] = 0;
-    for (; r > 0; k++, r--) put1(l, s, k, 0);
+    for (int32_t n = r >> 2; n > 0; n--, d += 4) store_pair(d, 0, 0);
+    k += r & ~3;
+    for (r &= 3; r > 0; k++, r--) put1(l, s, k, 0);
 }
 
 // The taps [lo, hi) of one window axis that fall inside the input: origin + t * d in [0, extent).

@@ -3,11 +3,11 @@
 // against TFLite's reference convolution written out below: for every output (n, y, x, oc)
 //   acc = bias[oc] + sum over taps inside the input of w[oc][ky][kx][ic] * (x - in_zp)
 //   y   = clamp(MultiplyByQuantizedMultiplier(acc, m[oc], shift[oc]) + out_zp, act_min, act_max)
-// over windows whose value count K leaves every remainder mod 4 (the int16 tail), 1-channel
-// and odd-channel inputs, odd pixel and output-channel counts (the lone pixel / channel),
-// strides, dilations, asymmetric and oversized padding, extreme zero points and factors, row
-// bands at buffer offsets and output-channel bands at every channel offset; and the calls it
-// refuses (factors channel_q does not take, a short or misaligned buffer) leave the output as is.
+// over windows whose value count K leaves every remainder mod 4 (the partial last block), 1-channel
+// and odd-channel inputs (through the stack row and, for long windows, value by value), odd pixel and output-channel
+// counts (the lone pixel / channel), strides, dilations, asymmetric and oversized padding, extreme zero points and
+// factors, row bands at buffer offsets and output-channel bands at every channel offset; and the calls it refuses
+// (factors channel_q does not take, a short or misaligned buffer) leave the output as is.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -150,6 +150,9 @@ const Shape kShapes[] = {
     {1, 3, 3, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    // one channel in and out, K = 9
     {1, 11, 3, 9, 9, 3, 1, 3, 1, 1, 1, 1, 1, 0, 0},   // 3x1, K = 27, stride 3
     {1, 5, 5, 32, 33, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},  // odd pixels (9) and channels (33)
+    {1, 9, 9, 7, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},    // K = 175: unaligned runs too long for the stack row
+    {1, 12, 10, 3, 4, 7, 7, 2, 1, 1, 1, 3, 3, 3, 3},  // K = 147, likewise
+    {1, 9, 9, 3, 5, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},    // staged windows with dilation
 };
 
 TEST(ConvIm2col, MatchesTfliteFormula) {

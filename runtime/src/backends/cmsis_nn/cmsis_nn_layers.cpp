@@ -124,7 +124,7 @@ int forward_pointwise_rows(const ConvLayer &l, const int8_t *x, int8_t *y, const
 // A KxK convolution of one group (any window but 1x1, whose pointwise paths stay CMSIS-NN's)
 // runs on our im2col kernel (kernels/s8/s8_conv_im2col.h) on DSP builds without Helium: fewer
 // instructions than arm_convolve_s8 on the Cortex-M4 (docs/performance.md). Its int16 buffer
-// is the vendor scratch reserved for the layer (arm_convolve_s8's 4 x K bytes on that path);
+// is the vendor scratch reserved for the layer (arm_convolve_s8's 4 x K bytes, K rounded up to 4, on that path);
 // a smaller reservation or factors it refuses leave the call to CMSIS-NN.
 bool kxk_on_im2col(const ConvLayer &l)
 {

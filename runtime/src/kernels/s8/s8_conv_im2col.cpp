@@ -1,9 +1,10 @@
 // int8 convolution through an int16 im2col buffer of two pixels (s8_conv_im2col.h).
 // Window value k of a pixel is (x + in_offset) at tap (ky, kx), input channel ci, with
-// k = (ky * k_w + kx) * c_in + ci (the weights' order). Values k < 4 * blocks sit in blocks of
-// four: block b of pixel slot s is words 4b + 2s ((k0, k2) as int16 pairs) and 4b + 2s + 1
-// ((k1, k3)), the lanes SXTB16 gives for one weight word and for it rotated by 8 bits; the
-// last K % 4 values of slot s are plain int16 after the blocks.
+// k = (ky * k_w + kx) * c_in + ci (the weights' order), K values in all, padded with zeros to
+// whole blocks of four: block b of pixel slot s is words 4b + 2s ((k0, k2) as int16 pairs) and
+// 4b + 2s + 1 ((k1, k3)), the lanes SXTB16 gives for one weight word and for it rotated by
+// 8 bits. The last, partial block (K % 4 values) meets a weight word assembled from its bytes,
+// so no weight past a row is read.
 #include "kernels/s8/s8_conv_im2col.h"
 
 #include <stddef.h>
@@ -15,9 +16,12 @@
 // Run per tap and per four products: inlined even at -Os (the Cortex-M build), where a call
 // would cost more than the work and would spill the accumulators.
 #if defined(__GNUC__)
-#  define TIGRIS_IM2COL_INLINE inline __attribute__((always_inline))
+#  define TIGRIS_IM2COL_INLINE    inline __attribute__((always_inline))
+#  define TIGRIS_IM2COL_UNROLL(n) _Pragma(TIGRIS_IM2COL_STR(GCC unroll n))
+#  define TIGRIS_IM2COL_STR(x)    #  x
 #else
 #  define TIGRIS_IM2COL_INLINE inline
+#  define TIGRIS_IM2COL_UNROLL(n)
 #endif
 
 namespace tigris_s8 {
@@ -59,8 +63,8 @@ TIGRIS_IM2COL_INLINE int32_t dual_mac(uint32_t a, uint32_t b, int32_t acc)
 // The buffer of two pixel slots.
 struct Layout {
     uint32_t *words;
-    int32_t blocks;  // K / 4
-    int32_t tail;    // K % 4: slot s's value 4 * blocks + j is halfword 8 * blocks + s * tail + j
+    int32_t k;       // window values K
+    int32_t blocks;  // ceil(K / 4)
     uint32_t off;    // (in_offset, in_offset) as int16 halves
 };
 
@@ -68,9 +72,7 @@ struct Layout {
 TIGRIS_IM2COL_INLINE void put1(const Layout &l, int s, int32_t k, int32_t v)
 {
     const int16_t h = (int16_t)v;
-    const int32_t b = k >> 2;
-    const size_t at = b < l.blocks ? (size_t)(4 * b + 2 * s + (k & 1)) * 2 + (size_t)((k >> 1) & 1)
-                                   : (size_t)8 * l.blocks + (size_t)(s * l.tail + (k & 3));
+    const size_t at = (size_t)(4 * (k >> 2) + 2 * s + (k & 1)) * 2 + (size_t)((k >> 1) & 1);
     memcpy((uint8_t *)l.words + 2 * at, &h, 2);
 }
 
@@ -136,15 +138,70 @@ void gather(const SpatialGeom &g, const Layout &l, int s, const int8_t *xn, int3
         }
         const int8_t *src = xn + (ptrdiff_t)iy * g.in_row;
         if (g.d_w == 1) {  // the row's taps inside the input are one run
-            zero_run(l, s, k, lo * ic);
+            if (lo > 0) zero_run(l, s, k, lo * ic);
             put_run(l, s, k + lo * ic, src + (ptrdiff_t)(x0 + lo) * ic, (hi - lo) * ic);
-            zero_run(l, s, k + hi * ic, (g.k_w - hi) * ic);
+            if (hi < g.k_w) zero_run(l, s, k + hi * ic, (g.k_w - hi) * ic);
             continue;
         }
         for (int32_t kx = 0; kx < g.k_w; kx++) {
             if (kx < lo || kx >= hi) zero_run(l, s, k + kx * ic, ic);
             else put_run(l, s, k + kx * ic, src + (ptrdiff_t)(x0 + kx * g.d_w) * ic, ic);
         }
+    }
+}
+
+// Windows of at most this many values (whole blocks) whose runs do not start on a block (c_in
+// not a multiple of 4: the first convolutions of image and audio models, c_in 1 or 3) are
+// first copied as bytes into a stack row, padding as the input zero point (x + in_offset = 0),
+// then widened a word at a time; larger ones take put_run's value-at-a-time edges.
+constexpr int32_t kStageBytes = 128;
+
+TIGRIS_IM2COL_INLINE void copy_bytes(int8_t *d, const int8_t *src, int32_t n)
+{
+    for (; n >= 4; n -= 4, d += 4, src += 4) {
+        const uint32_t v = load4(src);
+        memcpy(d, &v, 4);
+    }
+    for (; n > 0; n--) *d++ = *src++;
+}
+
+TIGRIS_IM2COL_INLINE void fill_bytes(int8_t *d, int8_t v, int32_t n)
+{
+    for (; n > 0; n--) *d++ = v;
+}
+
+// gather() through the stack row; pad is the input zero point.
+void gather_staged(const SpatialGeom &g, const Layout &l, int s, const int8_t *xn, int32_t oy, int32_t ox, int8_t pad)
+{
+    alignas(4) int8_t row_bytes[kStageBytes];
+    const int32_t y0 = oy * g.s_h - g.pad_top, x0 = ox * g.s_w - g.pad_left, ic = g.c_in, row = g.k_w * ic;
+    int32_t lo, hi;
+    clip_taps(x0, g.k_w, g.d_w, g.in_w, &lo, &hi);
+    int8_t *st = row_bytes;
+    for (int32_t ky = 0; ky < g.k_h; ky++, st += row) {
+        const int32_t iy = y0 + ky * g.d_h;
+        if (iy < 0 || iy >= g.in_h) {
+            fill_bytes(st, pad, row);
+            continue;
+        }
+        const int8_t *src = xn + (ptrdiff_t)iy * g.in_row;
+        if (g.d_w == 1) {
+            fill_bytes(st, pad, lo * ic);
+            copy_bytes(st + lo * ic, src + (ptrdiff_t)(x0 + lo) * ic, (hi - lo) * ic);
+            fill_bytes(st + hi * ic, pad, (g.k_w - hi) * ic);
+            continue;
+        }
+        for (int32_t kx = 0; kx < g.k_w; kx++) {
+            if (kx < lo || kx >= hi) fill_bytes(st + kx * ic, pad, ic);
+            else copy_bytes(st + kx * ic, src + (ptrdiff_t)(x0 + kx * g.d_w) * ic, ic);
+        }
+    }
+    fill_bytes(row_bytes + l.k, pad, 4 * l.blocks - l.k);  // the last block's padding: 0 once offset
+    const uint32_t off = l.off;
+    uint32_t *d = l.words + 2 * s;
+    for (int32_t b = 0; b < l.blocks; b++, d += 4) {
+        const uint32_t v = load4(row_bytes + 4 * b);
+        store_pair(d, widen_add(off, v), widen_add(off, rot8(v)));
     }
 }
 
@@ -167,13 +224,11 @@ TIGRIS_IM2COL_INLINE void load_pair(const uint32_t *p, uint32_t *lo, uint32_t *h
 #endif
 }
 
-// One block of four window values of both slots against one weight word of each channel
-// (wa and wa + k): 16 products; xw and wa move past the block.
-TIGRIS_IM2COL_INLINE void block(const uint32_t *&xw, const int8_t *&wa, int32_t k, int32_t &a0, int32_t &a1,
-                                int32_t &b0, int32_t &b1)
+// One block of four window values of both slots against weight words va, vb of the two
+// channels: 16 products.
+TIGRIS_IM2COL_INLINE void mac_block(const uint32_t *xw, uint32_t va, uint32_t vb, int32_t &a0, int32_t &a1, int32_t &b0,
+                                    int32_t &b1)
 {
-    const uint32_t va = load4(wa), vb = load4(wa + k);
-    wa += 4;
     const uint32_t ae = widen(va), ao = widen(rot8(va)), be = widen(vb), bo = widen(rot8(vb));
     uint32_t lo, hi;
     load_pair(xw, &lo, &hi);
@@ -182,69 +237,90 @@ TIGRIS_IM2COL_INLINE void block(const uint32_t *&xw, const int8_t *&wa, int32_t 
     a0 = dual_mac(hi, ao, a0);
     b0 = dual_mac(hi, bo, b0);
     load_pair(xw + 2, &lo, &hi);
-    xw += 4;
     a1 = dual_mac(lo, ae, a1);
     b1 = dual_mac(lo, be, b1);
     a1 = dual_mac(hi, ao, a1);
     b1 = dual_mac(hi, bo, b1);
 }
 
+// A whole block, weights at wa and wa + k; xw and wa move past it.
+TIGRIS_IM2COL_INLINE void block(const uint32_t *&xw, const int8_t *&wa, int32_t k, int32_t &a0, int32_t &a1,
+                                int32_t &b0, int32_t &b1)
+{
+    mac_block(xw, load4(wa), load4(wa + k), a0, a1, b0, b1);
+    wa += 4;
+    xw += 4;
+}
+
+// The first n (1..3) weights of a row as a word, zero above.
+TIGRIS_IM2COL_INLINE uint32_t partial_word(const int8_t *w, int32_t n)
+{
+    uint32_t v = (uint8_t)w[0];
+    if (n > 1) v |= (uint32_t)(uint8_t)w[1] << 8;
+    if (n > 2) v |= (uint32_t)(uint8_t)w[2] << 16;
+    return v;
+}
+
 // The hot loop, a function of its own so that its registers are allocated apart from the
 // caller's (inlined into the pixel loop at -Os, the accumulators spilled): channel b's weights
-// at wa + k (one register for both rows), four blocks a pass (the pass counter lives on the
-// stack: the 14 registers hold the sums, pointers and the operands of a block).
+// at wa + k, eight blocks a pass (the loop's own instructions then cost 5%), then the partial
+// block of `tail` values. The four sums, three pointers, the pass counter and a block's six
+// operands take all 14 registers: `acc` is kept on the stack (volatile) across the loop, else
+// the compiler keeps it in a register and spills the counter on every pass.
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-void dot_blocks(const uint32_t *xw, const int8_t *wa, int32_t k, int32_t blocks, Sums *acc)
+void dot_blocks(const uint32_t *xw, const int8_t *wa, int32_t k, int32_t blocks, int32_t tail, Sums *acc)
 {
+    Sums *volatile out = acc;
     int32_t a0 = acc->a0, a1 = acc->a1, b0 = acc->b0, b1 = acc->b1;
-    for (int32_t n = blocks >> 2; n > 0; n--) {
-        block(xw, wa, k, a0, a1, b0, b1);
-        block(xw, wa, k, a0, a1, b0, b1);
-        block(xw, wa, k, a0, a1, b0, b1);
-        block(xw, wa, k, a0, a1, b0, b1);
+    for (int32_t n = blocks >> 3; n > 0; n--) {
+        TIGRIS_IM2COL_UNROLL(8)
+        for (int i = 0; i < 8; i++) block(xw, wa, k, a0, a1, b0, b1);
+    }
+    if (blocks & 4) {
+        TIGRIS_IM2COL_UNROLL(4)
+        for (int i = 0; i < 4; i++) block(xw, wa, k, a0, a1, b0, b1);
     }
     for (int32_t n = blocks & 3; n > 0; n--) block(xw, wa, k, a0, a1, b0, b1);
-    acc->a0 = a0, acc->a1 = a1, acc->b0 = b0, acc->b1 = b1;
-}
-
-// The last K % 4 values of both slots (plain int16) against weights wa[i], wb[i].
-void dot_tail(const Layout &l, const int8_t *wa, const int8_t *wb, Sums *acc)
-{
-    const uint8_t *t = (const uint8_t *)(l.words + 4 * l.blocks);
-    for (int32_t j = 0; j < l.tail; j++) {
-        int16_t x0, x1;
-        memcpy(&x0, t + 2 * j, 2);
-        memcpy(&x1, t + 2 * (l.tail + j), 2);
-        acc->a0 = (int32_t)((uint32_t)acc->a0 + (uint32_t)(wa[j] * x0));
-        acc->a1 = (int32_t)((uint32_t)acc->a1 + (uint32_t)(wa[j] * x1));
-        acc->b0 = (int32_t)((uint32_t)acc->b0 + (uint32_t)(wb[j] * x0));
-        acc->b1 = (int32_t)((uint32_t)acc->b1 + (uint32_t)(wb[j] * x1));
-    }
+    if (tail) mac_block(xw, partial_word(wa, tail), partial_word(wa + k, tail), a0, a1, b0, b1);
+    Sums *const res = out;
+    res->a0 = a0, res->a1 = a1, res->b0 = b0, res->b1 = b1;
 }
 
 // Every output channel of the two gathered pixels, into ya and yb (equal for a lone pixel,
 // whose slot 1 repeats slot 0: the same bytes are stored twice). A lone last channel pairs
-// with itself likewise.
+// with itself likewise. Flattened: channel_q and the requantization inlined at -Os (a call per
+// channel pair costs as much as the requantization); the operands in locals, which the byte
+// stores cannot alias.
+#if defined(__GNUC__)
+__attribute__((flatten, noinline))
+#endif
 void channel_pairs(const Conv &c, const Layout &l, int8_t *ya, int8_t *yb)
 {
-    const int32_t oc_n = c.g->c_out, K = 4 * l.blocks + l.tail;
+    const int32_t oc_n = c.g->c_out, K = l.k, step = c.factor_step;
+    const int32_t zp = c.out_offset, lo = c.act_min, hi = c.act_max;
+    const int32_t *mult = c.mult, *shift = c.shift, *bias = c.bias;
+    const int8_t *w = c.w;
+    const uint32_t *words = l.words;
+    const int32_t whole = K >> 2, tail = K & 3;
     for (int32_t oc = 0; oc < oc_n; oc += 2) {
         const int32_t ob = oc + 1 < oc_n ? oc + 1 : oc;
-        const int8_t *wa = c.w + (ptrdiff_t)oc * K, *wb = c.w + (ptrdiff_t)ob * K;
+        ChannelQ qa, qb;
+        if (!channel_q(mult[oc * step], shift[oc * step], 0, &qa) ||
+            !channel_q(mult[ob * step], shift[ob * step], 0, &qb))
+            return;  // not reached: run() checked every channel's factors
+        const int8_t *wa = w + (ptrdiff_t)oc * K, *wb = w + (ptrdiff_t)ob * K;
         Sums acc;
-        acc.a0 = acc.a1 = c.bias ? c.bias[oc] : 0;
-        acc.b0 = acc.b1 = c.bias ? c.bias[ob] : 0;
-        dot_blocks(l.words, wa, (int32_t)(wb - wa), l.blocks, &acc);
-        if (l.tail) dot_tail(l, wa + 4 * l.blocks, wb + 4 * l.blocks, &acc);
-        ChannelQ qa{}, qb{};  // run() checked every channel's factors
-        (void)channel_q(c.mult[oc * c.factor_step], c.shift[oc * c.factor_step], 0, &qa);
-        (void)channel_q(c.mult[ob * c.factor_step], c.shift[ob * c.factor_step], 0, &qb);
-        ya[oc] = requant_s8(acc.a0, qa, c.out_offset, c.act_min, c.act_max);
-        ya[ob] = requant_s8(acc.b0, qb, c.out_offset, c.act_min, c.act_max);
-        yb[oc] = requant_s8(acc.a1, qa, c.out_offset, c.act_min, c.act_max);
-        yb[ob] = requant_s8(acc.b1, qb, c.out_offset, c.act_min, c.act_max);
+        acc.a0 = acc.a1 = bias ? bias[oc] : 0;
+        acc.b0 = acc.b1 = bias ? bias[ob] : 0;
+        dot_blocks(words, wa, (int32_t)(wb - wa), whole, tail, &acc);
+        const int8_t a0 = requant_s8(acc.a0, qa, zp, lo, hi), b0 = requant_s8(acc.b0, qb, zp, lo, hi);
+        const int8_t a1 = requant_s8(acc.a1, qa, zp, lo, hi), b1 = requant_s8(acc.b1, qb, zp, lo, hi);
+        ya[oc] = a0;
+        ya[ob] = b0;
+        yb[oc] = a1;
+        yb[ob] = b1;
     }
 }
 
@@ -257,7 +333,7 @@ bool geometry_ok(const SpatialGeom &g)
 
 }  // namespace
 
-int64_t buffer_bytes(const SpatialGeom &g) { return 4 * (int64_t)g.c_in * g.k_h * g.k_w; }
+int64_t buffer_bytes(const SpatialGeom &g) { return 16 * (((int64_t)g.c_in * g.k_h * g.k_w + 3) / 4); }
 
 int run(const Conv &c, void *buffer, int64_t buffer_size)
 {
@@ -270,15 +346,23 @@ int run(const Conv &c, void *buffer, int64_t buffer_size)
     }
     const int32_t K = g.c_in * g.k_h * g.k_w, pixels = g.out_h * g.out_w;
     const uint32_t o = (uint32_t)c.in_offset & 0xFFFFu;
-    const Layout l{(uint32_t *)buffer, K >> 2, K & 3, o | (o << 16)};
+    const Layout l{(uint32_t *)buffer, K, (K + 3) >> 2, o | (o << 16)};
+    const bool staged = g.c_in % 4 != 0 && 4 * l.blocks <= kStageBytes;
+    const int8_t pad = (int8_t)-c.in_offset;                                        // the input zero point
+    for (int32_t k = K; k < 4 * l.blocks; k++) put1(l, 0, k, 0), put1(l, 1, k, 0);  // gather() leaves these
     for (int32_t n = 0; n < g.n; n++) {
         const int8_t *xn = c.x + n * g.in_batch + (ptrdiff_t)g.in_row_start * g.in_row;
         int8_t *yn = c.y + n * g.out_batch + (ptrdiff_t)g.out_row_start * g.out_row;
         for (int32_t p = 0; p < pixels; p += 2) {
             const int32_t q = p + 1 < pixels ? p + 1 : p;
             const int32_t ay = p / g.out_w, ax = p % g.out_w, by = q / g.out_w, bx = q % g.out_w;
-            gather(g, l, 0, xn, ay, ax);
-            gather(g, l, 1, xn, by, bx);
+            if (staged) {
+                gather_staged(g, l, 0, xn, ay, ax, pad);
+                gather_staged(g, l, 1, xn, by, bx, pad);
+            } else {
+                gather(g, l, 0, xn, ay, ax);
+                gather(g, l, 1, xn, by, bx);
+            }
             channel_pairs(c, l, yn + (ptrdiff_t)ay * g.out_row + (ptrdiff_t)ax * g.c_out,
                           yn + (ptrdiff_t)by * g.out_row + (ptrdiff_t)bx * g.c_out);
         }

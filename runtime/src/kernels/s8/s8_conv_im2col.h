@@ -31,7 +31,8 @@ struct Conv {
     int32_t in_offset, out_offset, act_min, act_max;  // in_offset = -input zero point
 };
 
-// Bytes of int16 buffer run() needs: two pixels' windows (4 x c_in x k_h x k_w); 8-aligned.
+// Bytes of int16 buffer run() needs: two pixels' windows, K = c_in x k_h x k_w values each
+// rounded up to a multiple of 4 (4 x that: what CMSIS-NN's DSP arm_convolve_s8 reserves); 8-aligned.
 int64_t buffer_bytes(const tigris_rt::kern::SpatialGeom &g);
 
 // run()'s answer when it did not compute the call (nothing written): a buffer smaller than

@@ -114,7 +114,7 @@ void zero_run(const Layout &l, int s, int32_t k, int32_t r)
 }
 
 // The taps [lo, hi) of one window axis that fall inside the input: origin + t * d in [0, extent).
-void clip_taps(int32_t origin, int32_t k, int32_t d, int32_t extent, int32_t *lo, int32_t *hi)
+TIGRIS_IM2COL_INLINE void clip_taps(int32_t origin, int32_t k, int32_t d, int32_t extent, int32_t *lo, int32_t *hi)
 {
     int32_t a = 0, b = k;
     if (origin < 0) a = (-origin + d - 1) / d;
@@ -156,24 +156,35 @@ void gather(const SpatialGeom &g, const Layout &l, int s, const int8_t *xn, int3
 // then widened a word at a time; larger ones take put_run's value-at-a-time edges.
 constexpr int32_t kStageBytes = 128;
 
+// Short byte runs, a word at a time and the last 2 and 1 bytes as such (a byte loop here
+// became a memcpy / memset call per run at -Os).
 TIGRIS_IM2COL_INLINE void copy_bytes(int8_t *d, const int8_t *src, int32_t n)
 {
-    for (; n >= 4; n -= 4, d += 4, src += 4) {
-        const uint32_t v = load4(src);
-        memcpy(d, &v, 4);
+    for (; n >= 4; n -= 4, d += 4, src += 4) memcpy(d, src, 4);
+    if (n & 2) {
+        memcpy(d, src, 2);
+        d += 2;
+        src += 2;
     }
-    for (; n > 0; n--) *d++ = *src++;
+    if (n & 1) *d = *src;
 }
 
-TIGRIS_IM2COL_INLINE void fill_bytes(int8_t *d, int8_t v, int32_t n)
+TIGRIS_IM2COL_INLINE void fill_bytes(int8_t *d, uint32_t pad4, int32_t n)
 {
-    for (; n > 0; n--) *d++ = v;
+    for (; n >= 4; n -= 4, d += 4) memcpy(d, &pad4, 4);
+    if (n & 2) {
+        memcpy(d, &pad4, 2);
+        d += 2;
+    }
+    if (n & 1) *d = (int8_t)pad4;
 }
 
 // gather() through the stack row; pad is the input zero point.
 void gather_staged(const SpatialGeom &g, const Layout &l, int s, const int8_t *xn, int32_t oy, int32_t ox, int8_t pad)
 {
     alignas(4) int8_t row_bytes[kStageBytes];
+    const uint32_t pad4 = (uint32_t)(uint8_t)pad * 0x01010101u;
+    memcpy(row_bytes + 4 * (l.blocks - 1), &pad4, 4);  // the last block's padding (0 once offset)
     const int32_t y0 = oy * g.s_h - g.pad_top, x0 = ox * g.s_w - g.pad_left, ic = g.c_in, row = g.k_w * ic;
     int32_t lo, hi;
     clip_taps(x0, g.k_w, g.d_w, g.in_w, &lo, &hi);
@@ -181,22 +192,21 @@ void gather_staged(const SpatialGeom &g, const Layout &l, int s, const int8_t *x
     for (int32_t ky = 0; ky < g.k_h; ky++, st += row) {
         const int32_t iy = y0 + ky * g.d_h;
         if (iy < 0 || iy >= g.in_h) {
-            fill_bytes(st, pad, row);
+            fill_bytes(st, pad4, row);
             continue;
         }
         const int8_t *src = xn + (ptrdiff_t)iy * g.in_row;
         if (g.d_w == 1) {
-            fill_bytes(st, pad, lo * ic);
+            if (lo > 0) fill_bytes(st, pad4, lo * ic);
             copy_bytes(st + lo * ic, src + (ptrdiff_t)(x0 + lo) * ic, (hi - lo) * ic);
-            fill_bytes(st + hi * ic, pad, (g.k_w - hi) * ic);
+            if (hi < g.k_w) fill_bytes(st + hi * ic, pad4, (g.k_w - hi) * ic);
             continue;
         }
         for (int32_t kx = 0; kx < g.k_w; kx++) {
-            if (kx < lo || kx >= hi) fill_bytes(st + kx * ic, pad, ic);
+            if (kx < lo || kx >= hi) fill_bytes(st + kx * ic, pad4, ic);
             else copy_bytes(st + kx * ic, src + (ptrdiff_t)(x0 + kx * g.d_w) * ic, ic);
         }
     }
-    fill_bytes(row_bytes + l.k, pad, 4 * l.blocks - l.k);  // the last block's padding: 0 once offset
     const uint32_t off = l.off;
     uint32_t *d = l.words + 2 * s;
     for (int32_t b = 0; b < l.blocks; b++, d += 4) {

@@ -234,8 +234,9 @@ TIGRIS_IM2COL_INLINE void load_pair(const uint32_t *p, uint32_t *lo, uint32_t *h
 #endif
 }
 
-// One block of four window values of both slots against weight words va, vb of the two
-// channels: 16 products.
+// One block of four window values of the P slots (2, or 1 for a lone pixel) against weight
+// words va, vb of the two channels: 8 P products.
+template <int P>
 TIGRIS_IM2COL_INLINE void mac_block(const uint32_t *xw, uint32_t va, uint32_t vb, int32_t &a0, int32_t &a1, int32_t &b0,
                                     int32_t &b1)
 {
@@ -246,6 +247,7 @@ TIGRIS_IM2COL_INLINE void mac_block(const uint32_t *xw, uint32_t va, uint32_t vb
     b0 = dual_mac(lo, be, b0);
     a0 = dual_mac(hi, ao, a0);
     b0 = dual_mac(hi, bo, b0);
+    if (P == 1) return;
     load_pair(xw + 2, &lo, &hi);
     a1 = dual_mac(lo, ae, a1);
     b1 = dual_mac(lo, be, b1);
@@ -254,10 +256,11 @@ TIGRIS_IM2COL_INLINE void mac_block(const uint32_t *xw, uint32_t va, uint32_t vb
 }
 
 // A whole block, weights at wa and wa + k; xw and wa move past it.
+template <int P>
 TIGRIS_IM2COL_INLINE void block(const uint32_t *&xw, const int8_t *&wa, int32_t k, int32_t &a0, int32_t &a1,
                                 int32_t &b0, int32_t &b1)
 {
-    mac_block(xw, load4(wa), load4(wa + k), a0, a1, b0, b1);
+    mac_block<P>(xw, load4(wa), load4(wa + k), a0, a1, b0, b1);
     wa += 4;
     xw += 4;
 }
@@ -277,6 +280,7 @@ TIGRIS_IM2COL_INLINE uint32_t partial_word(const int8_t *w, int32_t n)
 // block of `tail` values. The four sums, three pointers, the pass counter and a block's six
 // operands take all 14 registers: `acc` is kept on the stack (volatile) across the loop, else
 // the compiler keeps it in a register and spills the counter on every pass.
+template <int P>
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
@@ -286,23 +290,24 @@ void dot_blocks(const uint32_t *xw, const int8_t *wa, int32_t k, int32_t blocks,
     int32_t a0 = acc->a0, a1 = acc->a1, b0 = acc->b0, b1 = acc->b1;
     for (int32_t n = blocks >> 3; n > 0; n--) {
         TIGRIS_IM2COL_UNROLL(8)
-        for (int i = 0; i < 8; i++) block(xw, wa, k, a0, a1, b0, b1);
+        for (int i = 0; i < 8; i++) block<P>(xw, wa, k, a0, a1, b0, b1);
     }
     if (blocks & 4) {
         TIGRIS_IM2COL_UNROLL(4)
-        for (int i = 0; i < 4; i++) block(xw, wa, k, a0, a1, b0, b1);
+        for (int i = 0; i < 4; i++) block<P>(xw, wa, k, a0, a1, b0, b1);
     }
-    for (int32_t n = blocks & 3; n > 0; n--) block(xw, wa, k, a0, a1, b0, b1);
-    if (tail) mac_block(xw, partial_word(wa, tail), partial_word(wa + k, tail), a0, a1, b0, b1);
+    for (int32_t n = blocks & 3; n > 0; n--) block<P>(xw, wa, k, a0, a1, b0, b1);
+    if (tail) mac_block<P>(xw, partial_word(wa, tail), partial_word(wa + k, tail), a0, a1, b0, b1);
     Sums *const res = out;
     res->a0 = a0, res->a1 = a1, res->b0 = b0, res->b1 = b1;
 }
 
-// Every output channel of the two gathered pixels, into ya and yb (equal for a lone pixel,
-// whose slot 1 repeats slot 0: the same bytes are stored twice). A lone last channel pairs
-// with itself likewise. Flattened: channel_q and the requantization inlined at -Os (a call per
+// Every output channel of the P gathered pixels, into ya (slot 0) and yb (slot 1, P == 2; a
+// lone pixel, P == 1, takes half the products). A lone last channel pairs with itself (the
+// same byte stored twice). Flattened: channel_q and the requantization inlined at -Os (a call per
 // channel pair costs as much as the requantization); the operands in locals, which the byte
 // stores cannot alias.
+template <int P>
 #if defined(__GNUC__)
 __attribute__((flatten, noinline))
 #endif
@@ -324,11 +329,12 @@ void channel_pairs(const Conv &c, const Layout &l, int8_t *ya, int8_t *yb)
         Sums acc;
         acc.a0 = acc.a1 = bias ? bias[oc] : 0;
         acc.b0 = acc.b1 = bias ? bias[ob] : 0;
-        dot_blocks(words, wa, (int32_t)(wb - wa), whole, tail, &acc);
+        dot_blocks<P>(words, wa, (int32_t)(wb - wa), whole, tail, &acc);
         const int8_t a0 = requant_s8(acc.a0, qa, zp, lo, hi), b0 = requant_s8(acc.b0, qb, zp, lo, hi);
-        const int8_t a1 = requant_s8(acc.a1, qa, zp, lo, hi), b1 = requant_s8(acc.b1, qb, zp, lo, hi);
         ya[oc] = a0;
         ya[ob] = b0;
+        if (P == 1) continue;
+        const int8_t a1 = requant_s8(acc.a1, qa, zp, lo, hi), b1 = requant_s8(acc.b1, qb, zp, lo, hi);
         yb[oc] = a1;
         yb[ob] = b1;
     }
@@ -364,17 +370,18 @@ int run(const Conv &c, void *buffer, int64_t buffer_size)
         const int8_t *xn = c.x + n * g.in_batch + (ptrdiff_t)g.in_row_start * g.in_row;
         int8_t *yn = c.y + n * g.out_batch + (ptrdiff_t)g.out_row_start * g.out_row;
         for (int32_t p = 0; p < pixels; p += 2) {
-            const int32_t q = p + 1 < pixels ? p + 1 : p;
-            const int32_t ay = p / g.out_w, ax = p % g.out_w, by = q / g.out_w, bx = q % g.out_w;
-            if (staged) {
-                gather_staged(g, l, 0, xn, ay, ax, pad);
-                gather_staged(g, l, 1, xn, by, bx, pad);
-            } else {
-                gather(g, l, 0, xn, ay, ax);
-                gather(g, l, 1, xn, by, bx);
+            const int32_t ay = p / g.out_w, ax = p % g.out_w;
+            int8_t *ya = yn + (ptrdiff_t)ay * g.out_row + (ptrdiff_t)ax * g.c_out;
+            if (staged) gather_staged(g, l, 0, xn, ay, ax, pad);
+            else gather(g, l, 0, xn, ay, ax);
+            if (p + 1 == pixels) {  // a lone last pixel
+                channel_pairs<1>(c, l, ya, ya);
+                break;
             }
-            channel_pairs(c, l, yn + (ptrdiff_t)ay * g.out_row + (ptrdiff_t)ax * g.c_out,
-                          yn + (ptrdiff_t)by * g.out_row + (ptrdiff_t)bx * g.c_out);
+            const int32_t by = (p + 1) / g.out_w, bx = (p + 1) % g.out_w;
+            if (staged) gather_staged(g, l, 1, xn, by, bx, pad);
+            else gather(g, l, 1, xn, by, bx);
+            channel_pairs<2>(c, l, ya, yn + (ptrdiff_t)by * g.out_row + (ptrdiff_t)bx * g.c_out);
         }
     }
     return 0;

@@ -4,7 +4,7 @@
 // pixels are gathered into a caller-owned int16 buffer with the input offset added (padded
 // taps 0), each block of four window values stored as the two int16 pairs SXTB16 unpacks four
 // int8 weights into ((k0, k2), (k1, k3)), so the weights are read as stored, one word per four.
-// Then two output channels x two pixels accumulate four sums with SMLAD and are requantized
+// Then two output channels x two pixels (a lone last pixel: one) accumulate with SMLAD and are requantized
 // with s8_requant.h's prepared factors. Bit-exact with TFLite's reference kernel: integer sums
 // wrap in any order, the requantization is multiply_by_quantized_multiplier's arithmetic.
 // Without the DSP extension the same buffer layout and loops run in plain C (host tests).

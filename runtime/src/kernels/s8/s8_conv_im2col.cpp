@@ -302,41 +302,45 @@ void dot_blocks(const uint32_t *xw, const int8_t *wa, int32_t k, int32_t blocks,
     res->a0 = a0, res->a1 = a1, res->b0 = b0, res->b1 = b1;
 }
 
-// Every output channel of the P gathered pixels, into ya (slot 0) and yb (slot 1, P == 2; a
-// lone pixel, P == 1, takes half the products). A lone last channel pairs with itself (the
-// same byte stored twice). Flattened: channel_q and the requantization inlined at -Os (a call per
-// channel pair costs as much as the requantization); the operands in locals, which the byte
-// stores cannot alias.
+// The outputs of channels oc and ob for the P slots from their sums: factors prepared
+// (run() checked them) and applied. A function of its own, flattened (channel_q and the
+// requantization inlined at -Os), so that the channel loop and this keep their values in
+// registers; ob == oc for a lone last channel (the same byte stored twice).
 template <int P>
 #if defined(__GNUC__)
 __attribute__((flatten, noinline))
 #endif
+void emit(const Conv &c, int32_t oc, int32_t ob, const Sums &acc, int8_t *ya, int8_t *yb)
+{
+    const int32_t step = c.factor_step, zp = c.out_offset, lo = c.act_min, hi = c.act_max;
+    ChannelQ qa, qb;
+    if (!channel_q(c.mult[oc * step], c.shift[oc * step], 0, &qa) ||
+        !channel_q(c.mult[ob * step], c.shift[ob * step], 0, &qb))
+        return;  // not reached
+    const int8_t a0 = requant_s8(acc.a0, qa, zp, lo, hi), b0 = requant_s8(acc.b0, qb, zp, lo, hi);
+    ya[oc] = a0;
+    ya[ob] = b0;
+    if (P == 1) return;
+    const int8_t a1 = requant_s8(acc.a1, qa, zp, lo, hi), b1 = requant_s8(acc.b1, qb, zp, lo, hi);
+    yb[oc] = a1;
+    yb[ob] = b1;
+}
+
+// Every output channel of the P gathered pixels, into ya (slot 0) and yb (slot 1, P == 2; a
+// lone pixel, P == 1, takes half the products), two channels at a time.
+template <int P>
 void channel_pairs(const Conv &c, const Layout &l, int8_t *ya, int8_t *yb)
 {
-    const int32_t oc_n = c.g->c_out, K = l.k, step = c.factor_step;
-    const int32_t zp = c.out_offset, lo = c.act_min, hi = c.act_max;
-    const int32_t *mult = c.mult, *shift = c.shift, *bias = c.bias;
-    const int8_t *w = c.w;
-    const uint32_t *words = l.words;
-    const int32_t whole = K >> 2, tail = K & 3;
+    const int32_t oc_n = c.g->c_out, K = l.k, whole = K >> 2, tail = K & 3;
+    const int32_t *bias = c.bias;
     for (int32_t oc = 0; oc < oc_n; oc += 2) {
         const int32_t ob = oc + 1 < oc_n ? oc + 1 : oc;
-        ChannelQ qa, qb;
-        if (!channel_q(mult[oc * step], shift[oc * step], 0, &qa) ||
-            !channel_q(mult[ob * step], shift[ob * step], 0, &qb))
-            return;  // not reached: run() checked every channel's factors
-        const int8_t *wa = w + (ptrdiff_t)oc * K, *wb = w + (ptrdiff_t)ob * K;
+        const int8_t *wa = c.w + (ptrdiff_t)oc * K;
         Sums acc;
         acc.a0 = acc.a1 = bias ? bias[oc] : 0;
         acc.b0 = acc.b1 = bias ? bias[ob] : 0;
-        dot_blocks<P>(words, wa, (int32_t)(wb - wa), whole, tail, &acc);
-        const int8_t a0 = requant_s8(acc.a0, qa, zp, lo, hi), b0 = requant_s8(acc.b0, qb, zp, lo, hi);
-        ya[oc] = a0;
-        ya[ob] = b0;
-        if (P == 1) continue;
-        const int8_t a1 = requant_s8(acc.a1, qa, zp, lo, hi), b1 = requant_s8(acc.b1, qb, zp, lo, hi);
-        yb[oc] = a1;
-        yb[ob] = b1;
+        dot_blocks<P>(l.words, wa, (ob - oc) * K, whole, tail, &acc);
+        emit<P>(c, oc, ob, acc, ya, yb);
     }
 }
 

@@ -123,15 +123,13 @@ int forward_pointwise_rows(const ConvLayer &l, const int8_t *x, int8_t *y, const
 
 // A KxK convolution of one group (any window but 1x1, whose pointwise paths stay CMSIS-NN's)
 // runs on our im2col kernel (kernels/s8/s8_conv_im2col.h) on DSP builds without Helium: fewer
-// instructions than arm_convolve_s8 on the Cortex-M4 (docs/performance.md), except for a tile
-// of one output pixel (kws at its 160 B floor), where CMSIS-NN's single-column path is as
-// fast and our per-call set-up (every channel's factors checked) costs more. Its int16 buffer
+// instructions than arm_convolve_s8 on the Cortex-M4 (docs/performance.md). Its int16 buffer
 // is the vendor scratch reserved for the layer (arm_convolve_s8's 4 x K bytes, K rounded up to 4, on that path);
 // a smaller reservation or factors it refuses leave the call to CMSIS-NN.
 bool kxk_on_im2col(const ConvLayer &l)
 {
 #if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI)
-    return !l.depthwise && l.groups == 1 && (l.win.k_h > 1 || l.win.k_w > 1) && (int64_t)l.win.out_h * l.win.out_w >= 2;
+    return !l.depthwise && l.groups == 1 && (l.win.k_h > 1 || l.win.k_w > 1);
 #else
     (void)l;
     return false;
@@ -141,18 +139,20 @@ bool kxk_on_im2col(const ConvLayer &l)
 int forward_im2col(const ConvLayer &l, const int8_t *x, int8_t *y, const Workspace &ws, int64_t need)
 {
     const bool pt = l.rq.per_tensor;
-    const tigris_s8::im2col::Conv c{&l.g,
-                                    x,
-                                    y,
-                                    l.weights,
-                                    l.bias,
-                                    pt ? &l.rq.mult0 : l.rq.mult,
-                                    pt ? &l.rq.shift0 : l.rq.shift,
-                                    pt ? 0 : 1,
-                                    l.in_offset,
-                                    l.out_offset,
-                                    l.act_min,
-                                    l.act_max};
+    const tigris_s8::im2col::Conv c{
+        &l.g,
+        x,
+        y,
+        l.weights,
+        l.bias,
+        pt ? &l.rq.mult0 : l.rq.mult,
+        pt ? &l.rq.shift0 : l.rq.shift,
+        pt ? 0 : 1,
+        l.in_offset,
+        l.out_offset,
+        l.act_min,
+        l.act_max,
+        true};  // conv_layer checked every factor (multiplier != INT32_MIN, shift in [-31, 30])
     return tigris_s8::im2col::run(c, ws.vendor, need) == 0 ? 0 : kFallback;
 }
 

@@ -316,7 +316,7 @@ void emit(const Conv &c, int32_t oc, int32_t ob, const Sums &acc, int8_t *ya, in
     ChannelQ qa, qb;
     if (!channel_q(c.mult[oc * step], c.shift[oc * step], 0, &qa) ||
         !channel_q(c.mult[ob * step], c.shift[ob * step], 0, &qb))
-        return;  // not reached
+        return;  // not reached: run() or its caller checked every channel's factors
     const int8_t a0 = requant_s8(acc.a0, qa, zp, lo, hi), b0 = requant_s8(acc.b0, qb, zp, lo, hi);
     ya[oc] = a0;
     ya[ob] = b0;
@@ -360,7 +360,7 @@ int run(const Conv &c, void *buffer, int64_t buffer_size)
     const SpatialGeom &g = *c.g;
     if (!geometry_ok(g) || buffer == nullptr || ((uintptr_t)buffer & 7u) != 0 || buffer_size < buffer_bytes(g))
         return kRefused;
-    for (int32_t oc = 0; oc < g.c_out; oc++) {
+    for (int32_t oc = 0; !c.factors_checked && oc < g.c_out; oc++) {
         ChannelQ q;
         if (!channel_q(c.mult[oc * c.factor_step], c.shift[oc * c.factor_step], 0, &q)) return kRefused;
     }

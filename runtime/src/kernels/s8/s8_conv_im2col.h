@@ -29,6 +29,10 @@ struct Conv {
     const int32_t *mult, *shift;                      // factors of output channel oc at [oc * factor_step]
     int32_t factor_step;                              // 1 per channel, 0 per tensor
     int32_t in_offset, out_offset, act_min, act_max;  // in_offset = -input zero point
+    // The caller has checked that every factor is one s8_requant.h's channel_q takes (the
+    // CMSIS-NN adapter's conv_layer does): run() then skips its own pass over the channels,
+    // which costs as much as a one-pixel tile's products on a small window.
+    bool factors_checked;
 };
 
 // Bytes of int16 buffer run() needs: two pixels' windows, K = c_in x k_h x k_w values each
@@ -36,8 +40,9 @@ struct Conv {
 int64_t buffer_bytes(const tigris_rt::kern::SpatialGeom &g);
 
 // run()'s answer when it did not compute the call (nothing written): a buffer smaller than
-// buffer_bytes or misaligned, an empty or inconsistent geometry, or a channel's factors outside
-// what s8_requant.h's channel_q takes. The caller computes the call another way.
+// buffer_bytes or misaligned, an empty or inconsistent geometry, or (without factors_checked)
+// a channel's factors outside what s8_requant.h's channel_q takes. The caller computes the
+// call another way.
 constexpr int kRefused = 1;
 
 // Computes every output of the call into c.y: 0, or kRefused.

@@ -113,14 +113,16 @@ TEST(S8AddFast, DerivedFactorsEveryPair) {
 }
 
 // Extreme factors: the unit operand on either side, the other operand's multiplier from 0 to
-// 2^31 - 1 with every right shift 0..31, output multipliers and shifts at the bounds the fast
+// 2^31 - 1 with every right shift 1..31 (and the unit factor: shift 0), output multipliers and shifts at the bounds the fast
 // path takes, offsets +-256, zero points +-128, narrow and single-value activation ranges.
 TEST(S8AddFast, ExtremeFactorsEveryPair) {
   std::mt19937 rng(99);
   const int32_t kUnit = 1 << 30;
   for (int eg = 0; eg <= 31; eg++) {
     for (int k = 0; k < 4; k++) {
-      const int32_t mg = pick(rng, {0, 1, 2, kUnit, INT32_MAX, (int32_t)(rng() >> 1), (int32_t)(rng() >> 1)});
+      // A shift of 0 goes with the unit multiplier only (both operands unit: equal scales).
+      const int32_t mg =
+          eg == 0 ? kUnit : pick(rng, {0, 1, 2, kUnit, INT32_MAX, (int32_t)(rng() >> 1), (int32_t)(rng() >> 1)});
       const int32_t mo = pick(rng, {0, 1, kUnit, INT32_MAX, (int32_t)(rng() >> 1), (int32_t)(rng() >> 1)});
       const int so = -(int)pick(rng, {1, 2, 11, 19, 20, 22, 23, (int32_t)(1 + rng() % 23)});
       const int32_t ou = pick(rng, {-256, -255, -128, 0, 127, 128, 255, 256});
@@ -181,7 +183,7 @@ TEST(S8AddFast, LengthsOffsetsAndInPlace) {
 }
 
 // What the fast path refuses (the kernel then runs the formula): no unit operand, a negative
-// multiplier, a left shift, an output shift of 0 or below -23, offsets or zero points beyond
+// multiplier, a left shift, a shift of 0 without the unit multiplier, an output shift of 0 or below -23, offsets or zero points beyond
 // its bounds, another left_shift, an activation range outside int8 or inverted.
 TEST(S8AddFast, RefusesFactorsOutsideItsRange) {
   const int32_t u = 1 << 30;
@@ -191,6 +193,7 @@ TEST(S8AddFast, RefusesFactorsOutsideItsRange) {
   const AddSubParams bad[] = {
       factors(0, u + 1, 0, 0, u / 2, -1, u, -20, 0),   factors(0, u, -1, 0, u / 2, -1, u, -20, 0),
       factors(0, u, 0, 0, -5, -1, u, -20, 0),          factors(0, u, 0, 0, INT32_MIN, -1, u, -20, 0),
+      factors(0, u, 0, 0, u / 2, 0, u, -20, 0),        factors(0, u - 1, 0, 0, u, 0, u, -20, 0),
       factors(0, u, 0, 0, u / 2, 1, u, -20, 0),        factors(0, u, 0, 0, u / 2, -32, u, -20, 0),
       factors(0, u, 0, 0, u / 2, -1, u, 0, 0),         factors(0, u, 0, 0, u / 2, -1, u, 3, 0),
       factors(0, u, 0, 0, u / 2, -1, u, -24, 0),       factors(0, u, 0, 0, u / 2, -1, -u, -20, 0),

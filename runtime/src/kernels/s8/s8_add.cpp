@@ -6,8 +6,12 @@
 // * RDBPOT(h, e), e >= 1, rounds half away from zero: floor((h + 2^(e-1) - [h < 0]) / 2^e). The
 //   constant added to h is an integer, so it joins the high word of the multiply-long (floor of a
 //   floor by 2^e is one floor), and [x < 0] may stand for [h < 0]: where they differ h is 0 and
-//   either gives 0. For e = 0 RDBPOT is the identity (no constant: a second loop).
-// * The unit operand's factor (2^30, 0) gives exactly x * 2^19; the sum a' + b' is below 2^30
+//   either gives 0. (RDBPOT by 0 is the identity, which this form cannot express: a factor
+//   (m, 0) is taken only as the unit factor (2^30, 0), below.)
+// * The unit factor (2^30, 0) gives exactly x * 2^19. So does (2^31 - 1, -1) in the form above:
+//   floor((xs * (2^31 - 1) + 2^31) / 2^32) = x * 2^20 + floor(1/2 - x / 2^11) = x * 2^20 for
+//   |x| <= 384, then (x * 2^20 + 1 - [x < 0]) >> 1 = x * 2^19; the other operand takes it when
+//   both are unit (equal input scales). The sum a' + b' is below 2^30
 //   in magnitude, so its double is the output multiply's xs, and the output's rounding constant
 //   takes the zero point too: + zy * 2^eo (|zy| <= 128, eo <= 23: the high word stays below 2^31).
 // * clamp(v, act_min, act_max) = clamp(ssat8(v), act_min, act_max) for int8 bounds.
@@ -37,11 +41,10 @@ TIGRIS_ADD_INLINE int32_t mul_high(int32_t x, int32_t m, int32_t acc)
 }
 
 // One output before saturation: RDBPOT(SRDHM(2 * (u' + g'), mo) ..., eo) + zy.
-template <bool kRound>
 TIGRIS_ADD_INLINE int32_t add_one(const Prepared &k, int32_t u, int32_t g)
 {
     const int32_t xs = k.cg + g * (1 << 21);
-    const int32_t rg = kRound ? mul_high(xs, k.mg, k.kg + (xs >> 31)) >> k.eg : mul_high(xs, k.mg, 0);
+    const int32_t rg = mul_high(xs, k.mg, k.kg + (xs >> 31)) >> k.eg;
     const int32_t raw2 = k.cu + u * (1 << 20) + rg * 2;
     return mul_high(raw2, k.mo, k.ko + (raw2 >> 31)) >> k.eo;
 }
@@ -82,17 +85,16 @@ uint32_t byte4(int32_t v) { return (uint32_t)(uint8_t)v * 0x01010101u; }
 
 // u: the unit operand, g: the other; four outputs per pass, the rest one at a time through
 // the same lanes.
-template <bool kRound>
 void run_loop(const Prepared &p, const int8_t *u, const int8_t *g, int8_t *y, int32_t n)
 {
     const Prepared k = p;
     for (; n >= 4; n -= 4, u += 4, g += 4, y += 4) {
-        const uint32_t v0 = sat8(add_one<kRound>(k, u[0], g[0])), v1 = sat8(add_one<kRound>(k, u[1], g[1]));
-        const uint32_t v2 = sat8(add_one<kRound>(k, u[2], g[2])), v3 = sat8(add_one<kRound>(k, u[3], g[3]));
+        const uint32_t v0 = sat8(add_one(k, u[0], g[0])), v1 = sat8(add_one(k, u[1], g[1]));
+        const uint32_t v2 = sat8(add_one(k, u[2], g[2])), v3 = sat8(add_one(k, u[3], g[3]));
         const uint32_t w = clamp4(pack4(v0, v1, v2, v3), k.lo4, k.hi4);
         memcpy(y, &w, 4);
     }
-    for (; n > 0; n--, u++, g++, y++) *y = (int8_t)clamp4(sat8(add_one<kRound>(k, *u, *g)) & 0xFFu, k.lo4, k.hi4);
+    for (; n > 0; n--, u++, g++, y++) *y = (int8_t)clamp4(sat8(add_one(k, *u, *g)) & 0xFFu, k.lo4, k.hi4);
 }
 
 }  // namespace
@@ -103,19 +105,19 @@ bool prepare(const AddSubParams &f, int32_t act_min, int32_t act_max, Prepared *
     const bool a_unit = f.input1_multiplier == (1 << 30) && f.input1_shift == 0;
     const bool b_unit = f.input2_multiplier == (1 << 30) && f.input2_shift == 0;
     if (!a_unit && !b_unit) return false;
-    const bool swap = !a_unit;
+    const bool swap = !a_unit, both = a_unit && b_unit;
     const int32_t off_u = swap ? f.input2_offset : f.input1_offset, off_g = swap ? f.input1_offset : f.input2_offset;
-    const int32_t mg = swap ? f.input1_multiplier : f.input2_multiplier;
-    const int32_t sg = swap ? f.input1_shift : f.input2_shift, zy = f.output_offset;
+    const int32_t mg = both ? INT32_MAX : (swap ? f.input1_multiplier : f.input2_multiplier);
+    const int32_t sg = both ? -1 : (swap ? f.input1_shift : f.input2_shift), zy = f.output_offset;
     if (off_u < -256 || off_u > 256 || off_g < -256 || off_g > 256 || zy < -128 || zy > 128) return false;
-    if (mg < 0 || sg > 0 || sg < -31 || f.output_multiplier < 0 || f.output_shift > -1 || f.output_shift < -23)
+    if (mg < 0 || sg > -1 || sg < -31 || f.output_multiplier < 0 || f.output_shift > -1 || f.output_shift < -23)
         return false;
     p->swap = swap;
     p->cu = off_u * (1 << 20);
     p->cg = off_g * (1 << 21);
     p->mg = mg;
     p->eg = -sg;
-    p->kg = p->eg > 0 ? (int32_t)1 << (p->eg - 1) : 0;
+    p->kg = (int32_t)1 << (p->eg - 1);
     p->mo = f.output_multiplier;
     p->eo = -f.output_shift;
     p->ko = ((int32_t)1 << (p->eo - 1)) + zy * ((int32_t)1 << p->eo);
@@ -126,9 +128,8 @@ bool prepare(const AddSubParams &f, int32_t act_min, int32_t act_max, Prepared *
 
 void run(const Prepared &p, const int8_t *a, const int8_t *b, int8_t *y, int32_t n)
 {
-    const int8_t *u = p.swap ? b : a, *g = p.swap ? a : b;
-    if (p.eg > 0) run_loop<true>(p, u, g, y, n);
-    else run_loop<false>(p, u, g, y, n);
+    if (p.swap) run_loop(p, b, a, y, n);
+    else run_loop(p, a, b, y, n);
 }
 
 }  // namespace add_fast

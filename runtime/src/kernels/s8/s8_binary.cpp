@@ -126,14 +126,11 @@ int add_sub(const Call &c, bool is_sub)
             wrap_add(multiply_by_quantized_multiplier(raw, f.output_multiplier, f.output_shift), f.output_offset);
         return (int8_t)clamp_i32(out, lo, hi);
     };
-    add_fast::Prepared fast;
-    if (is_sub || !add_fast::prepare(f, lo, hi, &fast)) {
-        each(p, formula);
-        return 0;
-    }
     // ADD with TFLite's factors: contiguous rows (every same-shape pair) take the fast path.
+    add_fast::Prepared fast;
+    const bool fast_ok = !is_sub && add_fast::prepare(f, lo, hi, &fast);
     kern::walk_rows(p.walk, [&](uint8_t *const *ptr, const int64_t *st, int32_t n) {
-        if (st[0] == 1 && st[1] == 1 && st[2] == 1) {
+        if (fast_ok && st[0] == 1 && st[1] == 1 && st[2] == 1) {
             add_fast::run(fast, (const int8_t *)ptr[1], (const int8_t *)ptr[2], (int8_t *)ptr[0], n);
             return;
         }

@@ -161,6 +161,27 @@ uint32_t box_bytes(const Geometry &g, const MemBox &x)
     return g.n * (uint32_t)(x.h1 - x.h0) * (uint32_t)(x.w1 - x.w0) * (uint32_t)(x.c1 - x.c0) * g.elem;
 }
 
+// `count` runs of `run` bytes, `from_stride` / `to_stride` apart. Runs of 1-4 bytes (the
+// channel bands of tight budgets: a pixel's few channels) are copied by a loop of that width,
+// where a memcpy call per pixel costs several times the bytes it moves.
+template <uint32_t kRun>
+void copy_small_runs(uint8_t *to, uint32_t to_stride, const uint8_t *from, uint32_t from_stride, uint32_t count)
+{
+    for (uint32_t q = 0; q < count; ++q, to += to_stride, from += from_stride) memcpy(to, from, kRun);  // inlined
+}
+
+void copy_runs(uint8_t *to, uint32_t to_stride, const uint8_t *from, uint32_t from_stride, uint32_t run, uint32_t count)
+{
+    switch (run) {
+    case 1: copy_small_runs<1>(to, to_stride, from, from_stride, count); return;
+    case 2: copy_small_runs<2>(to, to_stride, from, from_stride, count); return;
+    case 3: copy_small_runs<3>(to, to_stride, from, from_stride, count); return;
+    case 4: copy_small_runs<4>(to, to_stride, from, from_stride, count); return;
+    default:
+        for (uint32_t q = 0; q < count; ++q, to += to_stride, from += from_stride) memcpy(to, from, run);
+    }
+}
+
 // Copy a box between the full tensor and its packed form, in either direction: whole
 // pixels run together, a channel range is copied pixel by pixel.
 void copy_box(const Geometry &g, uint8_t *full, uint8_t *packed, const MemBox &x, bool to_packed)
@@ -168,15 +189,13 @@ void copy_box(const Geometry &g, uint8_t *full, uint8_t *packed, const MemBox &x
     const uint32_t pix = g.c * g.elem, part = (uint32_t)(x.c1 - x.c0) * g.elem;
     const uint32_t rows = (uint32_t)(x.h1 - x.h0), cols = (uint32_t)(x.w1 - x.w0);
     const bool whole_pixels = part == pix;
+    const uint32_t run = whole_pixels ? cols * pix : part, count = whole_pixels ? 1u : cols;
     for (uint32_t b = 0; b < g.n; ++b) {
         for (uint32_t r = 0; r < rows; ++r) {
             uint8_t *f = full + ((b * g.h + (uint32_t)x.h0 + r) * g.w + (uint32_t)x.w0) * pix + (uint32_t)x.c0 * g.elem;
             uint8_t *p = packed + (b * rows + r) * cols * part;
-            for (uint32_t q = 0; q < (whole_pixels ? 1u : cols); ++q, f += pix, p += part) {
-                const uint32_t run = whole_pixels ? cols * pix : part;
-                if (to_packed) memcpy(p, f, run);
-                else memcpy(f, p, run);
-            }
+            if (to_packed) copy_runs(p, part, f, pix, run, count);
+            else copy_runs(f, pix, p, part, run, count);
         }
     }
 }

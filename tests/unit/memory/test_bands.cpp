@@ -127,6 +127,54 @@ TEST_F(BandFixture, RectangleLoadAndSpill) {
   EXPECT_EQ(stats.spills_bytes, 24u);
 }
 
+// Channel-range boxes of every width and offset (runs of 1 to 9 bytes per pixel, int8 and
+// float32): each pixel's channels [c0, c1) are packed densely, and the spill writes exactly them.
+TEST(BoxCopy, ChannelRangesOfEveryWidth) {
+  for (uint8_t dtype : {(uint8_t)TIGRIS_DTYPE_INT8, (uint8_t)TIGRIS_DTYPE_FLOAT32}) {
+    const int N = 2, H = 3, W = 4, C = 9;
+    FakePlan fp;
+    const uint16_t t = fp.add({N, H, W, C}, dtype);
+    const tigris_plan_t* plan = fp.get();
+    const uint32_t elem = tigris_dtype_size(dtype), bytes = N * H * W * C * elem;
+    for (int c0 = 0; c0 < C; ++c0)
+      for (int c1 = c0 + 1; c1 <= C; ++c1) {
+        tigris_mem_t mem{};
+        void* ptrs[1]{};
+        Buffer fast{4096}, slow{4096};
+        ASSERT_EQ(tigris_mem_init(&mem, ptrs, 1, fast.p, 4096, slow.p, 4096), TIGRIS_MEM_OK);
+        ASSERT_EQ(tigris_mem_alloc_slow(&mem, t, bytes), TIGRIS_MEM_OK);
+        uint8_t* full = (uint8_t*)ptrs[t];
+        for (uint32_t i = 0; i < bytes; ++i) full[i] = (uint8_t)(i * 7 + 3);
+        const MemBox box{1, 3, 1, 4, c0, c1, 0};  // rows 1-2, columns 1-3
+        ASSERT_EQ(mem_load_box(&mem, plan, t, box), TIGRIS_MEM_OK);
+        const uint8_t* packed = (const uint8_t*)ptrs[t];
+        const uint32_t part = (uint32_t)(c1 - c0) * elem;
+        size_t at = 0;
+        for (int n = 0; n < N; ++n)
+          for (int h = 1; h < 3; ++h)
+            for (int w = 1; w < 4; ++w)
+              for (uint32_t k = 0; k < part; ++k, ++at) {
+                const uint32_t src = (((n * H + h) * W + w) * C + c0) * elem + k;
+                ASSERT_EQ(packed[at], (uint8_t)(src * 7 + 3)) << "c0 " << c0 << " c1 " << c1 << " at " << at;
+              }
+        uint8_t* tile = (uint8_t*)ptrs[t];
+        for (size_t i = 0; i < at; ++i) tile[i] = (uint8_t)(0xA0 ^ i);
+        ASSERT_EQ(mem_spill_box(&mem, plan, t, full, box), TIGRIS_MEM_OK);
+        at = 0;
+        for (int n = 0; n < N; ++n)
+          for (int h = 0; h < H; ++h)
+            for (int w = 0; w < W; ++w)
+              for (int c = 0; c < C; ++c)
+                for (uint32_t k = 0; k < elem; ++k) {
+                  const uint32_t i = (((n * H + h) * W + w) * C + c) * elem + k;
+                  const bool inside = h >= 1 && w >= 1 && c >= c0 && c < c1;
+                  const size_t p = inside ? ((((n * 2 + h - 1) * 3 + w - 1) * (c1 - c0) + c - c0) * elem + k) : 0;
+                  ASSERT_EQ(full[i], inside ? (uint8_t)(0xA0 ^ p) : (uint8_t)(i * 7 + 3)) << "c0 " << c0 << " c1 " << c1;
+                }
+      }
+  }
+}
+
 TEST_F(BandFixture, RectangleErrors) {
   EXPECT_EQ(mem_load_rect(&mem, plan, nhwc, 0, 1, 2, 4), TIGRIS_MEM_ERR_BAD_INDEX);
   EXPECT_EQ(mem_load_rect(&mem, plan, nhwc, 0, 1, 1, 1), TIGRIS_MEM_ERR_BAD_INDEX);

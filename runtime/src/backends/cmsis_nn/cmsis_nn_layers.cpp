@@ -6,6 +6,7 @@
 
 #include "arm_nnfunctions.h"
 #include "backends/cmsis_nn/cmsis_nn_internal.h"
+#include "kernels/s8/s8_add.h"
 #include "kernels/s8/s8_conv_im2col.h"
 #include "kernels/s8/s8_depthwise.h"
 
@@ -280,6 +281,24 @@ int forward_add(const Call &c, const AddLayer &l)
     int8_t *y = output_data(c, 0);
     const MulLayer &m = l.seg;
     if (a == nullptr || b == nullptr || y == nullptr || l.left_shift < 16 || l.left_shift > 23) return kFallback;
+#if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI)
+    // DSP builds without Helium: the int8 reference's fast ADD (kernels/s8/s8_add.h), same bytes,
+    // fewer instructions than arm_elementwise_add_s8 (docs/backends.md §2), for TFLite's factors.
+    tigris_s8::AddSubParams f;
+    f.input1_offset = m.in1_offset, f.input2_offset = m.in2_offset, f.output_offset = m.out_offset;
+    f.left_shift = l.left_shift;
+    f.input1_multiplier = l.in1_mult, f.input1_shift = l.in1_shift;
+    f.input2_multiplier = l.in2_mult, f.input2_shift = l.in2_shift;
+    f.output_multiplier = m.mult, f.output_shift = m.shift;
+    tigris_s8::add_fast::Prepared fast;
+    if (tigris_s8::add_fast::prepare(f, m.act_min, m.act_max, &fast)) {
+        for (int32_t s = 0; s < m.segments; s++) {
+            const int64_t in = m.in_first + s * m.in_seg_stride, out = m.out_first + s * m.out_seg_stride;
+            tigris_s8::add_fast::run(fast, a + in, b + in, y + out, m.count);
+        }
+        return 0;
+    }
+#endif
     for (int32_t s = 0; s < m.segments; s++) {
         const int64_t in = m.in_first + s * m.in_seg_stride, out = m.out_first + s * m.out_seg_stride;
         if (arm_elementwise_add_s8(a + in, b + in, m.in1_offset, l.in1_mult, l.in1_shift, m.in2_offset, l.in2_mult,

@@ -4,6 +4,8 @@
 //            y = clamp(MBQM(a' +/- b', mo, so) + zy, act_min, act_max)
 //            (TFLite's "smaller than one" form, equal to MBQM for the shifts <= 0 TFLite allows)
 //            (factors from BINARY_REQUANT when present, else derived as TFLM does)
+//            ADD with one operand's factor (2^30, 0) (TFLM's derivation always) runs its
+//            contiguous rows in the fast path of s8_add.h, same bytes.
 //   MUL:     y = clamp(MBQM((a - za) * (b - zb), m, s) + zy, act_min, act_max), m,s of sa*sb/sy
 //            (or BINARY_REQUANT's result pair)
 //   MAXIMUM/MINIMUM: raw comparison (TFLite); operands whose quantization differs from
@@ -12,6 +14,7 @@
 // and bands resolve through kernels/common (operands.h, walk.h).
 #include "kernels/common/operands.h"
 #include "kernels/common/walk.h"
+#include "kernels/s8/s8_add.h"
 #include "kernels/s8/s8_fixed_point.h"
 #include "kernels/s8/s8_kernels.h"
 #include "kernels/s8/s8_op.h"
@@ -32,6 +35,33 @@ struct Binary {
     kern::Walk walk;
 };
 
+// Folds each axis into the next where every operand steps over it as over one longer row (the
+// same elements in the same order), so a dense operand pair is one row, not one per channel run.
+void binary_merge_axes(kern::Walk *w)
+{
+    int r = w->rank - 1;
+    for (int a = w->rank - 2; a >= 0; a--) {
+        bool dense = true;
+        for (int k = 0; k < w->n; k++) dense = dense && w->stride[k][a] == w->stride[k][r] * w->shape[r];
+        if (!dense) {
+            r--;
+            if (r != a) {
+                w->shape[r] = w->shape[a];
+                for (int k = 0; k < w->n; k++) w->stride[k][r] = w->stride[k][a];
+            }
+            continue;
+        }
+        w->shape[r] *= w->shape[a];
+    }
+    // axes r.. hold the merged walk; move them to the front
+    const int drop = r;
+    w->rank -= drop;
+    for (int a = 0; a < w->rank; a++) {
+        w->shape[a] = w->shape[a + drop];
+        for (int k = 0; k < w->n; k++) w->stride[k][a] = w->stride[k][a + drop];
+    }
+}
+
 int binary_operands(const Call &c, Binary *p)
 {
     const kern::Band band = kern::pointwise_band(c.mem);
@@ -45,7 +75,9 @@ int binary_operands(const Call &c, Binary *p)
     quant_values(ops[1].quant, &p->b.scale, &p->b.zp);
     quant_values(tigris_tensor_quant(c.plan, &out), &p->out.scale, &p->out.zp);
     kern::walk_init(&p->walk, kern::output0_view(c, band));
-    return kern::walk_add(&p->walk, ops[0].view) && kern::walk_add(&p->walk, ops[1].view) ? 0 : kError;
+    if (!kern::walk_add(&p->walk, ops[0].view) || !kern::walk_add(&p->walk, ops[1].view)) return kError;
+    binary_merge_axes(&p->walk);
+    return 0;
 }
 
 // Calls fn(a, b) -> int8 for every output element.
@@ -84,7 +116,7 @@ int add_sub(const Call &c, bool is_sub)
     AddSubParams f;
     add_sub_factors(c, p, is_sub, &f);
     const int32_t lo = c.op->act_min, hi = c.op->act_max;
-    each(p, [&](int32_t a, int32_t b) {
+    const auto formula = [&](int32_t a, int32_t b) {
         const int32_t sa = wrap_shl(f.input1_offset + a, f.left_shift);
         const int32_t sb = wrap_shl(f.input2_offset + b, f.left_shift);
         const int32_t ra = multiply_by_quantized_multiplier(sa, f.input1_multiplier, f.input1_shift);
@@ -93,6 +125,18 @@ int add_sub(const Call &c, bool is_sub)
         const int32_t out =
             wrap_add(multiply_by_quantized_multiplier(raw, f.output_multiplier, f.output_shift), f.output_offset);
         return (int8_t)clamp_i32(out, lo, hi);
+    };
+    // ADD with TFLite's factors: contiguous rows (every same-shape pair) take the fast path.
+    add_fast::Prepared fast;
+    const bool fast_ok = !is_sub && add_fast::prepare(f, lo, hi, &fast);
+    kern::walk_rows(p.walk, [&](uint8_t *const *ptr, const int64_t *st, int32_t n) {
+        if (fast_ok && st[0] == 1 && st[1] == 1 && st[2] == 1) {
+            add_fast::run(fast, (const int8_t *)ptr[1], (const int8_t *)ptr[2], (int8_t *)ptr[0], n);
+            return;
+        }
+        for (int32_t i = 0; i < n; i++)
+            *(int8_t *)(ptr[0] + i * st[0]) =
+                formula(*(const int8_t *)(ptr[1] + i * st[1]), *(const int8_t *)(ptr[2] + i * st[2]));
     });
     return 0;
 }

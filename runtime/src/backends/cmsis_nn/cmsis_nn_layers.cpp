@@ -7,6 +7,7 @@
 #include "arm_nnfunctions.h"
 #include "backends/cmsis_nn/cmsis_nn_internal.h"
 #include "kernels/s8/s8_add.h"
+#include "kernels/s8/s8_conv_im2col.h"
 #include "kernels/s8/s8_depthwise.h"
 
 #if defined(CMSIS_NN_USE_SINGLE_ROUNDING)
@@ -121,6 +122,41 @@ int forward_pointwise_rows(const ConvLayer &l, const int8_t *x, int8_t *y, const
     return 0;
 }
 
+// A KxK convolution of one group (any window but 1x1, whose pointwise paths stay CMSIS-NN's)
+// runs on our im2col kernel (kernels/s8/s8_conv_im2col.h) on DSP builds without Helium: fewer
+// instructions than arm_convolve_s8 on the Cortex-M4 (docs/performance.md). Its int16 buffer
+// is the vendor scratch reserved for the layer (arm_convolve_s8's 4 x K bytes, K rounded up to 4, on that path);
+// a smaller reservation or factors it refuses leave the call to CMSIS-NN.
+bool kxk_on_im2col(const ConvLayer &l)
+{
+#if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI)
+    return !l.depthwise && l.groups == 1 && (l.win.k_h > 1 || l.win.k_w > 1);
+#else
+    (void)l;
+    return false;
+#endif
+}
+
+int forward_im2col(const ConvLayer &l, const int8_t *x, int8_t *y, const Workspace &ws, int64_t need)
+{
+    const bool pt = l.rq.per_tensor;
+    const tigris_s8::im2col::Conv c{
+        &l.g,
+        x,
+        y,
+        l.weights,
+        l.bias,
+        pt ? &l.rq.mult0 : l.rq.mult,
+        pt ? &l.rq.shift0 : l.rq.shift,
+        pt ? 0 : 1,
+        l.in_offset,
+        l.out_offset,
+        l.act_min,
+        l.act_max,
+        true};  // conv_layer checked every factor (multiplier != INT32_MIN, shift in [-31, 30])
+    return tigris_s8::im2col::run(c, ws.vendor, need) == 0 ? 0 : kFallback;
+}
+
 int forward_conv(const Call &c, const Workspace &ws)
 {
     ConvLayer l;
@@ -136,6 +172,7 @@ int forward_conv(const Call &c, const Workspace &ws)
     if (weights == nullptr) return kFallback;
     const cmsis_nn_context ctx = vendor_context(ws, need);
     if (few_pixel_pointwise(l)) return forward_pointwise_rows(l, x, y, q);
+    if (kxk_on_im2col(l) && forward_im2col(l, x, y, ws, need) == 0) return 0;
     for (int32_t n = 0; n < l.g.n; n++) {
         const int8_t *xn = x + n * l.g.in_batch + l.g.in_row_start * l.g.in_row;
         int8_t *yn = y + n * l.g.out_batch + l.g.out_row_start * l.g.out_row;

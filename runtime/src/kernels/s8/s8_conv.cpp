@@ -12,6 +12,8 @@
 // convolutions and fully connected layers, four adjacent ones for depthwise), their factors
 // read once; the window clipped to the input once per output position, so that each window
 // row is one contiguous run of int8 values in both input and weights (s8_dot.h sums it).
+// A 1x1 convolution (stride 1, unpadded, one group) and a fully connected layer are one matrix
+// product (s8_matmul.h: four channels per block, the block's weights widened once for its rows).
 #include <stddef.h>
 
 #include "kernels/s8/s8_depthwise.h"

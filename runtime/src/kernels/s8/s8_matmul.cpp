@@ -135,7 +135,7 @@ int run(const Product &p)
     const bool packed = packs(p.rows, p.k);
     uint32_t buf[kMaxPackedK / 4 * kGroupWords];
     for (int32_t c = 0; c < p.channels; c += 4) {
-        // Past the last channel a block repeats it (same bytes, stored twice).
+        // Past the last channel a block repeats it (computed, not stored).
         const int8_t *w[4];
         ChannelQ q[4];
         for (int32_t j = 0; j < 4; j++) {
@@ -156,10 +156,13 @@ int run(const Product &p)
                 row_direct(x, w, groups, off, &a);
             }
             if (4 * groups != p.k) row_tail(x, w, 4 * groups, p.k, p.in_offset, &a);
-            y[0] = requant_s8(a.a0, q[0], zp, lo, hi);
-            if (n > 1) y[1] = requant_s8(a.a1, q[1], zp, lo, hi);
-            if (n > 2) y[2] = requant_s8(a.a2, q[2], zp, lo, hi);
-            if (n > 3) y[3] = requant_s8(a.a3, q[3], zp, lo, hi);
+            int8_t tail[4];
+            int8_t *dst = n == 4 ? y : tail;  // a block past the last channel: its first n bytes
+            dst[0] = requant_s8(a.a0, q[0], zp, lo, hi);
+            dst[1] = requant_s8(a.a1, q[1], zp, lo, hi);
+            dst[2] = requant_s8(a.a2, q[2], zp, lo, hi);
+            dst[3] = requant_s8(a.a3, q[3], zp, lo, hi);
+            if (n != 4) memcpy(y, tail, (size_t)n);
         }
     }
     return 0;

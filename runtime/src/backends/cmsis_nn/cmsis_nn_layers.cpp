@@ -9,6 +9,7 @@
 #include "kernels/s8/s8_add.h"
 #include "kernels/s8/s8_conv_im2col.h"
 #include "kernels/s8/s8_depthwise.h"
+#include "kernels/s8/s8_matmul.h"
 
 #if defined(CMSIS_NN_USE_SINGLE_ROUNDING)
 #  error \
@@ -90,18 +91,64 @@ const int8_t *band_weights(const ConvLayer &l, const Workspace &ws, int64_t need
 // vector kernel wants those sums precomputed in the scratch.
 constexpr int32_t kFewPixels = 4;
 
+// A 1x1 convolution of one group, stride 1, unpadded, whose pixels are dense rows of each image.
+bool pointwise(const ConvLayer &l)
+{
+    const Window &w = l.win;
+    return !l.depthwise && l.groups == 1 && w.k_h == 1 && w.k_w == 1 && w.s_h == 1 && w.s_w == 1 && w.pad_top == 0 &&
+           w.pad_left == 0 && w.pad_bottom == 0 && w.pad_right == 0 && w.out_h == w.in_h && w.out_w == w.in_w &&
+           l.g.in_row == (int64_t)w.in_w * l.g.c_in && l.g.out_row == (int64_t)w.out_w * l.g.c_out;
+}
+
 bool few_pixel_pointwise(const ConvLayer &l)
 {
 #if defined(ARM_MATH_MVEI)
     (void)l;
     return false;
 #else
-    const Window &w = l.win;
-    return !l.depthwise && l.groups == 1 && w.k_h == 1 && w.k_w == 1 && w.s_h == 1 && w.s_w == 1 && w.pad_top == 0 &&
-           w.pad_left == 0 && w.pad_bottom == 0 && w.pad_right == 0 && w.out_h == w.in_h && w.out_w == w.in_w &&
-           (int64_t)w.out_h * w.out_w <= kFewPixels && l.g.in_row == (int64_t)w.in_w * l.g.c_in &&
-           l.g.out_row == (int64_t)w.out_w * l.g.c_out;
+    return pointwise(l) && (int64_t)l.win.out_h * l.win.out_w <= kFewPixels;
 #endif
+}
+
+// The int8 matrix product of the reference kernels (kernels/s8/s8_matmul.h) computes 1x1
+// convolutions and fully connected layers on builds with the DSP extension and without Helium
+// (Cortex-M4/M7/M33), where it executes fewer instructions than CMSIS-NN's
+// arm_convolve_1x1_s8_fast / arm_nn_mat_mult_nt_t_s8 (docs/backends.md §2). Plain-C builds (the
+// host's, whose tests compare CMSIS-NN's bytes with the reference's) and Helium builds keep
+// CMSIS-NN.
+#if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI)
+constexpr bool kOwnMatmul = true;
+#else
+constexpr bool kOwnMatmul = false;
+#endif
+
+// The product of the resolved layer (weights, bias and factors already at the band's first
+// channel) over `rows` rows of x.
+tigris_s8::mm::Product own_product(const Requant &rq, const int8_t *weights, const int32_t *bias, int32_t rows,
+                                   int32_t k, int32_t channels, int32_t in_offset, int32_t out_offset, int32_t act_min,
+                                   int32_t act_max)
+{
+    tigris_s8::mm::Product p{nullptr, k, rows, k, weights, channels, nullptr, channels, in_offset, out_offset,
+                             act_min, act_max};
+    p.per_tensor = rq.per_tensor;
+    p.mult = rq.per_tensor ? &rq.mult0 : rq.mult;
+    p.shift = rq.per_tensor ? &rq.shift0 : rq.shift;
+    p.bias = (const uint8_t *)bias;
+    return p;
+}
+
+// 0 done; tigris_accel::kFallback when a factor is one the product refuses (the caller then
+// runs CMSIS-NN, which rewrites every output).
+int own_pointwise(const ConvLayer &l, const int8_t *x, int8_t *y)
+{
+    tigris_s8::mm::Product p = own_product(l.rq, l.weights, l.bias, l.win.out_h * l.win.out_w, l.g.c_in, l.g.c_out,
+                                           l.in_offset, l.out_offset, l.act_min, l.act_max);
+    for (int32_t n = 0; n < l.g.n; n++) {
+        p.x = x + n * l.g.in_batch + l.g.in_row_start * l.g.in_row;
+        p.y = y + n * l.g.out_batch + l.g.out_row_start * l.g.out_row;
+        if (tigris_s8::mm::run(p) != 0) return kFallback;
+    }
+    return 0;
 }
 
 // The pixels of each image as rows of a fully connected layer (no scratch on the DSP path).
@@ -162,6 +209,9 @@ int forward_conv(const Call &c, const Workspace &ws)
     ConvLayer l;
     if (conv_layer(c, &l, ws.factors_checked, true) || l.weights == nullptr) return kFallback;
     int8_t *x = input_data(c, 0), *y = output_data(c, 0);
+    if (kOwnMatmul && x != nullptr && y != nullptr && pointwise(l) &&
+        tigris_s8::mm::packs(l.win.out_h * l.win.out_w, l.g.c_in) && own_pointwise(l, x, y) == 0)
+        return 0;
     ConvArgs a;
     conv_args(l, &a);
     const int64_t need = conv_need(a, l.depthwise);
@@ -215,6 +265,13 @@ int forward_fc(const Call &c, const Workspace &ws)
     }
     x += (int64_t)l.in_row0 * l.in_c;
     y += (int64_t)l.out_row0 * l.out_c;
+    if (kOwnMatmul && tigris_s8::mm::packs(l.rows, l.in_c)) {
+        tigris_s8::mm::Product p =
+            own_product(l.rq, l.weights, l.bias, l.rows, l.in_c, l.out_c, l.in_offset, l.out_offset, l.act_min, l.act_max);
+        p.x = x;
+        p.y = y;
+        if (tigris_s8::mm::run(p) == 0) return 0;
+    }
     arm_cmsis_nn_status st;
     if (l.rq.per_tensor) {
         const cmsis_nn_per_tensor_quant_params q{l.rq.mult0, l.rq.shift0};

@@ -12,12 +12,15 @@
 // convolutions and fully connected layers, four adjacent ones for depthwise), their factors
 // read once; the window clipped to the input once per output position, so that each window
 // row is one contiguous run of int8 values in both input and weights (s8_dot.h sums it).
+// A 1x1 convolution (stride 1, unpadded, one group) and a fully connected layer are one matrix
+// product (s8_matmul.h: four channels per block, the block's weights widened once for its rows).
 #include <stddef.h>
 
 #include "kernels/s8/s8_depthwise.h"
 #include "kernels/s8/s8_dot.h"
 #include "kernels/s8/s8_fixed_point.h"
 #include "kernels/s8/s8_kernels.h"
+#include "kernels/s8/s8_matmul.h"
 #include "kernels/s8/s8_op.h"
 
 namespace tigris_s8 {
@@ -62,6 +65,22 @@ bool layer_weights(const Call &c, uint32_t w_bytes, int32_t out_c, const int8_t 
     *w = (const int8_t *)op_weight_bytes(c, w_bytes);
     *bias = op_bias_bytes(c, (uint32_t)out_c * 4u);
     return *w != nullptr && (c.op->bias_idx == TIGRIS_NONE || *bias != nullptr);
+}
+
+// The factors of output channels [ch0, ch0 + channels) of a 1x1 Conv / FullyConnected for the
+// matrix product (s8_matmul.h), with the layer's bias; false when the quant record lacks them.
+bool matmul_factors(const Call &c, const Operand &out, const uint8_t *bias, int32_t ch0, int32_t channels,
+                    mm::Product *p)
+{
+    const tigris_quant_param_t *qp = out.quant;
+    if (qp == nullptr || c.plan->quant_data == nullptr || qp->num_channels == 0) return false;
+    p->per_tensor = qp->num_channels == 1;
+    if (!p->per_tensor && ch0 + channels > (int32_t)qp->num_channels) return false;
+    const int32_t first = p->per_tensor ? 0 : ch0;
+    p->mult = tigris_quant_multipliers(c.plan, qp) + first;
+    p->shift = tigris_quant_shifts(c.plan, qp) + first;
+    p->bias = bias ? bias + 4 * ch0 : nullptr;
+    return true;
 }
 
 // An input-channel band (chan_partial, CHANNELS mode INPUT) of a FullyConnected or of a 1x1
@@ -141,6 +160,22 @@ int conv(const Call &c)
     const ptrdiff_t w_stride = (ptrdiff_t)g.k_h * g.k_w * group_in_c;  // weights of one output channel
     // With one group and no dilation a clipped window row is one run of (taps x channels).
     const bool row_runs = groups == 1 && g.d_w == 1;
+    // A 1x1 convolution of one group, stride 1, unpadded: each image's pixels are the rows of a
+    // matrix product (factors the product cannot take: the loops below).
+    if (groups == 1 && g.k_h == 1 && g.k_w == 1 && g.s_h == 1 && g.s_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
+        g.out_h == g.in_h && g.out_w == g.in_w && g.in_row == (int64_t)g.in_w * g.c_in &&
+        g.out_row == (int64_t)g.out_w * g.c_out) {
+        mm::Product p{nullptr, g.c_in, g.out_h * g.out_w, g.c_in, w + (ptrdiff_t)ch0 * g.c_in, g.c_out, nullptr, g.c_out,
+                      in_offset, out.zero_point, c.op->act_min, c.op->act_max};
+        if (!matmul_factors(c, out, bias, ch0, g.c_out, &p)) return kError;
+        int rc = 0;
+        for (int32_t n = 0; n < g.n && rc == 0; n++) {
+            p.x = x + n * g.in_batch + (ptrdiff_t)g.in_row_start * g.in_row;
+            p.y = y + n * g.out_batch + (ptrdiff_t)g.out_row_start * g.out_row;
+            rc = mm::run(p);
+        }
+        if (rc != mm::kGeneric) return rc;
+    }
 
     for (int32_t oc = 0, oc1 = 0; oc < g.c_out; oc = oc1 + 1) {
         // Two channels of one group share their input runs; an odd last one pairs with itself.
@@ -289,6 +324,13 @@ int fully_connected(const Call &c)
     const uint8_t *bias;
     if (!layer_weights(c, (uint32_t)(out_c * in_c), out_c, &w, &bias)) return kError;
     const int32_t in_offset = -in.zero_point;
+    {
+        mm::Product p{x, in_c, band.rows, in_c, w + (int64_t)ch0 * in_c, cols, y, cols,
+                      in_offset, out.zero_point, c.op->act_min, c.op->act_max};
+        if (!matmul_factors(c, out, bias, ch0, cols, &p)) return kError;
+        const int rc = mm::run(p);
+        if (rc != mm::kGeneric) return rc;
+    }
 
     for (int32_t oc = 0; oc < cols; oc += 2) {
         const int32_t oc1 = oc + 1 < cols ? oc + 1 : oc;

@@ -31,6 +31,7 @@ namespace {
 // ---- Lane operations on int16 pairs held in a word (low half: lane 0) ------------------------
 #if defined(TIGRIS_S8_DSP)
 TIGRIS_DW_INLINE uint32_t pair_add_s8(uint32_t off, uint32_t v) { return (uint32_t)__sxtab16((int16x2_t)off, (int8x4_t)v); }
+TIGRIS_DW_INLINE uint32_t pair_s8(uint32_t v) { return (uint32_t)__sxtb16((int8x4_t)v); }
 TIGRIS_DW_INLINE int32_t mla_bottom(uint32_t a, uint32_t b, int32_t acc) { return __smlabb((int32_t)a, (int32_t)b, acc); }
 TIGRIS_DW_INLINE int32_t mla_top(uint32_t a, uint32_t b, int32_t acc) { return __smlatt((int32_t)a, (int32_t)b, acc); }
 #else
@@ -41,6 +42,7 @@ TIGRIS_DW_INLINE uint32_t pair_add_s8(uint32_t off, uint32_t v)
     const uint32_t hi = (uint32_t)(int32_t)(int16_t)(off >> 16) + (uint32_t)(int32_t)(int8_t)((v >> 16) & 0xFFu);
     return (lo & 0xFFFFu) | (hi << 16);
 }
+TIGRIS_DW_INLINE uint32_t pair_s8(uint32_t v) { return pair_add_s8(0, v); }
 TIGRIS_DW_INLINE int32_t mla_bottom(uint32_t a, uint32_t b, int32_t acc)
 {
     return wrap_add(acc, (int32_t)(int16_t)(a & 0xFFFFu) * (int32_t)(int16_t)(b & 0xFFFFu));
@@ -76,6 +78,17 @@ struct Lanes<4> {  // channels 0, 2 in word 0; 1, 3 in word 1
         a[1] = mla_bottom(o, wo, a[1]);
         a[3] = mla_top(o, wo, a[3]);
     }
+    // The same without the input offset (folded into the biases by the caller).
+    static TIGRIS_DW_INLINE void mac0(const int8_t *px, uint64_t ww, int32_t *a)
+    {
+        const uint32_t v = load4(px);
+        const uint32_t we = (uint32_t)ww, wo = (uint32_t)(ww >> 32);
+        const uint32_t e = pair_s8(v), o = pair_s8(ror8(v));
+        a[0] = mla_bottom(e, we, a[0]);
+        a[2] = mla_top(e, we, a[2]);
+        a[1] = mla_bottom(o, wo, a[1]);
+        a[3] = mla_top(o, wo, a[3]);
+    }
 };
 
 template <>
@@ -93,6 +106,14 @@ struct Lanes<2> {  // channels 0, 1 in word 0
         a[0] = mla_bottom(e, w[0], a[0]);
         a[1] = mla_top(e, w[0], a[1]);
     }
+    static TIGRIS_DW_INLINE void mac0(const int8_t *px, uint64_t ww, int32_t *a)
+    {
+        uint16_t h;
+        memcpy(&h, px, 2);
+        const uint32_t e = pair_s8((uint32_t)h | ((uint32_t)h << 8));
+        a[0] = mla_bottom(e, (uint32_t)ww, a[0]);
+        a[1] = mla_top(e, (uint32_t)ww, a[1]);
+    }
 };
 
 template <>
@@ -105,6 +126,10 @@ struct Lanes<1> {
     static TIGRIS_DW_INLINE void mac(const int8_t *px, const uint32_t *w, uint32_t off, int32_t *a)
     {
         a[0] = wrap_add(a[0], wrap_mul((int32_t)w[0], (int32_t)px[0] + (int32_t)(int16_t)(off & 0xFFFFu)));
+    }
+    static TIGRIS_DW_INLINE void mac0(const int8_t *px, uint64_t ww, int32_t *a)
+    {
+        a[0] = wrap_add(a[0], wrap_mul((int32_t)(uint32_t)ww, (int32_t)px[0]));
     }
 };
 
@@ -153,19 +178,70 @@ inline int32_t case3(int32_t lo, int32_t hi, int32_t extent, int32_t d)
     return lo == 1 && hi == 3 ? 1 : (lo == 0 && hi == 2 ? 2 : -1);
 }
 
-// Channels [oc, oc + N) of the call (buffer channels; global chan0 + oc) over every pixel.
-// K3 (a 3x3 window, 4-channel blocks): every pixel with at least two window rows and columns
-// inside the input runs the nine unrolled taps (edge windows through the shifted tables below);
-// otherwise the window's taps at fixed offsets (inside) or clipped to the input (edges).
-template <int N, bool K3>
+// The requantization of N lanes: four through requant4_s8 (prepared once), fewer one by one.
+template <int N>
+struct Outputs {
+    const ChannelQ *q;
+    Out4 o4;
+    int32_t zp, lo, hi;
+    Outputs(const ChannelQ *qs, int32_t out_zp, int32_t act_min, int32_t act_max)
+        : q(qs), o4{}, zp(out_zp), lo(act_min), hi(act_max)
+    {
+        if constexpr (N == 4) o4 = out4(qs, out_zp, act_min, act_max);
+    }
+    TIGRIS_DW_INLINE void store(const int32_t *a, int8_t *dst) const
+    {
+        if constexpr (N == 4) {
+            requant4_s8(a, q, o4, dst);
+        } else {
+            TIGRIS_DW_UNROLL(2)
+            for (int k = 0; k < N; k++) dst[k] = requant_s8(a[k], q[k], zp, lo, hi);
+        }
+    }
+};
+
+// The block's factors: 0, or lane_q's answer.
+template <int N>
+int block_q(const Layer &l, int32_t oc, ChannelQ *q)
+{
+    for (int k = 0; k < N; k++) {
+        const int rc = lane_q(l, l.g->chan0 + oc + k, &q[k]);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+// Any pixel of channels [oc, oc + N): the taps clipped to the input (padding contributes
+// nothing), wt the block's widened weights (2 words per tap), off the input offset pair.
+template <int N>
+void clipped_pixel(const Layer &l, const uint32_t *wt, uint32_t off, const ChannelQ *q, const Outputs<N> &out,
+                   const int8_t *xn, int32_t y0, int32_t ky_lo, int32_t ky_hi, int32_t ox, int8_t *dst)
+{
+    const kern::SpatialGeom &g = *l.g;
+    const int32_t x0 = ox * g.s_w - g.pad_left, col = g.d_w * g.c_in;
+    int32_t kx_lo, kx_hi;
+    clip_taps(x0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
+    int32_t a[4];
+    for (int k = 0; k < N; k++) a[k] = q[k].bias;
+    for (int32_t ky = ky_lo; ky < ky_hi; ky++) {
+        const int8_t *p = xn + (int64_t)(y0 + ky * g.d_h) * g.in_row + (int64_t)x0 * g.c_in;
+        const uint32_t *w = wt + 2 * ky * g.k_w;
+        for (int32_t kx = kx_lo; kx < kx_hi; kx++) Lanes<N>::mac(p + kx * col, w + 2 * kx, off, a);
+    }
+    out.store(a, dst);
+}
+
+// Channels [oc, oc + N) of the call (buffer channels; global chan0 + oc) over every pixel, any
+// window of at most kMaxTaps taps: pixels whose window lies inside the input with the taps at
+// fixed offsets, the others clipped to the input.
+template <int N>
 int block(const Layer &l, int32_t oc, int32_t out_zp)
 {
     const kern::SpatialGeom &g = *l.g;
     ChannelQ q[N];
-    for (int k = 0; k < N; k++) {
-        const int rc = lane_q(l, g.chan0 + oc + k, &q[k]);
-        if (rc) return rc;
-    }
+    const int rc = block_q<N>(l, oc, q);
+    if (rc) return rc;
+    const Outputs<N> out(q, out_zp, l.act_min, l.act_max);
     // The block's weights widened once, and each tap's input offset from the window's corner.
     uint32_t wt[2 * kMaxTaps];
     int32_t tap_at[kMaxTaps];
@@ -179,92 +255,6 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
     int32_t in_lo, in_hi;
     inner_columns(g, &in_lo, &in_hi);
     const int32_t x_step = g.s_w * g.c_in;
-
-    // A pixel whose window lies inside the input: every tap, at fixed offsets from p.
-    auto inner = [&](const int8_t *p, const uint32_t *w, int8_t *dst) TIGRIS_DW_LAMBDA_INLINE {
-        int32_t a[4];
-        TIGRIS_DW_UNROLL(4)
-        for (int k = 0; k < N; k++) a[k] = q[k].bias;
-        if (K3) {
-            TIGRIS_DW_UNROLL(3)
-            for (int ky = 0; ky < 3; ky++, p += row) {
-                Lanes<N>::mac(p, w + 6 * ky, off, a);
-                Lanes<N>::mac(p + col, w + 6 * ky + 2, off, a);
-                Lanes<N>::mac(p + 2 * col, w + 6 * ky + 4, off, a);
-            }
-        } else {
-            for (int32_t t = 0; t < taps; t++) Lanes<N>::mac(p + tap_at[t], wt + 2 * t, off, a);
-        }
-        TIGRIS_DW_UNROLL(4)
-        for (int k = 0; k < N; k++) dst[k] = requant_s8(a[k], q[k], out_zp, l.act_min, l.act_max);
-    };
-    // Any pixel: the taps clipped to the input (padding contributes nothing).
-    auto clipped = [&](const int8_t *xn, int32_t y0, int32_t ky_lo, int32_t ky_hi, int32_t ox, int8_t *dst) {
-        const int32_t x0 = ox * g.s_w - g.pad_left;
-        int32_t kx_lo, kx_hi;
-        clip_taps(x0, g.k_w, g.d_w, g.in_w, &kx_lo, &kx_hi);
-        int32_t a[4];
-        TIGRIS_DW_UNROLL(4)
-        for (int k = 0; k < N; k++) a[k] = q[k].bias;
-        for (int32_t ky = ky_lo; ky < ky_hi; ky++) {
-            const int8_t *p = xn + (int64_t)(y0 + ky * g.d_h) * g.in_row + (int64_t)x0 * g.c_in;
-            const uint32_t *w = wt + 2 * ky * g.k_w;
-            if (K3) {  // the row's three taps, each if inside
-                if (kx_lo <= 0 && kx_hi > 0) Lanes<N>::mac(p, w, off, a);
-                if (kx_lo <= 1 && kx_hi > 1) Lanes<N>::mac(p + col, w + 2, off, a);
-                if (kx_lo <= 2 && kx_hi > 2) Lanes<N>::mac(p + 2 * col, w + 4, off, a);
-                continue;
-            }
-            for (int32_t kx = kx_lo; kx < kx_hi; kx++) Lanes<N>::mac(p + kx * col, w + 2 * kx, off, a);
-        }
-        TIGRIS_DW_UNROLL(4)
-        for (int k = 0; k < N; k++) dst[k] = requant_s8(a[k], q[k], out_zp, l.act_min, l.act_max);
-    };
-
-    if constexpr (K3) {
-        // 3x3: a window with one edge row and/or column outside the input reads the three rows
-        // (columns) next to it instead, with that row's (column's) weights zero and the others
-        // shifted by one tap, so every such pixel runs the unrolled loop with one of nine tables
-        // (row case x column case: whole, first tap outside, last tap outside).
-        uint32_t tab[9][18];
-        for (int32_t rc = 0; rc < 3; rc++) {
-            for (int32_t cc = 0; cc < 3; cc++) {
-                for (int32_t t = 0; t < 9; t++) {
-                    const int32_t ky = t / 3 + kShift3[rc], kx = t % 3 + kShift3[cc];
-                    const bool in = ky >= 0 && ky < 3 && kx >= 0 && kx < 3;
-                    tab[rc * 3 + cc][2 * t] = in ? wt[2 * (ky * 3 + kx)] : 0;
-                    tab[rc * 3 + cc][2 * t + 1] = in ? wt[2 * (ky * 3 + kx) + 1] : 0;
-                }
-            }
-        }
-        for (int32_t n = 0; n < g.n; n++) {
-            const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
-            int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
-            for (int32_t oy = 0; oy < g.out_h; oy++) {
-                const int32_t y0 = oy * g.s_h - g.pad_top;
-                int32_t ky_lo, ky_hi;
-                clip_taps(y0, 3, g.d_h, g.in_h, &ky_lo, &ky_hi);
-                const int32_t rc = case3(ky_lo, ky_hi, g.in_h, g.d_h);
-                int8_t *dst = yn + (int64_t)oy * g.out_row;
-                const int8_t *rp = rc < 0 ? nullptr : xn + (int64_t)(y0 + kShift3[rc] * g.d_h) * g.in_row;
-                for (int32_t ox = 0; ox < g.out_w; ox++, dst += g.c_out) {
-                    const int32_t x0 = ox * g.s_w - g.pad_left;
-                    int32_t cc = 0;
-                    if (ox < in_lo || ox >= in_hi) {
-                        int32_t kx_lo, kx_hi;
-                        clip_taps(x0, 3, g.d_w, g.in_w, &kx_lo, &kx_hi);
-                        cc = case3(kx_lo, kx_hi, g.in_w, g.d_w);
-                    }
-                    if (rc < 0 || cc < 0) {
-                        clipped(xn, y0, ky_lo, ky_hi, ox, dst);
-                        continue;
-                    }
-                    inner(rp + (int64_t)(x0 + kShift3[cc] * g.d_w) * g.c_in, tab[rc * 3 + cc], dst);
-                }
-            }
-        }
-        return 0;
-    }
     for (int32_t n = 0; n < g.n; n++) {
         const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
         int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
@@ -274,14 +264,175 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
             clip_taps(y0, g.k_h, g.d_h, g.in_h, &ky_lo, &ky_hi);
             int8_t *dst = yn + (int64_t)oy * g.out_row;
             if (ky_lo != 0 || ky_hi != g.k_h) {  // a row of the top or bottom edge
-                for (int32_t ox = 0; ox < g.out_w; ox++) clipped(xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
+                for (int32_t ox = 0; ox < g.out_w; ox++)
+                    clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
                 continue;
             }
-            for (int32_t ox = 0; ox < in_lo; ox++) clipped(xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
+            for (int32_t ox = 0; ox < in_lo; ox++)
+                clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
             const int8_t *p = xn + (int64_t)y0 * g.in_row + (int64_t)(in_lo * g.s_w - g.pad_left) * g.c_in;
             int8_t *d = dst + (int64_t)in_lo * g.c_out;
-            for (int32_t ox = in_lo; ox < in_hi; ox++, p += x_step, d += g.c_out) inner(p, wt, d);
-            for (int32_t ox = in_hi; ox < g.out_w; ox++) clipped(xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
+            for (int32_t ox = in_lo; ox < in_hi; ox++, p += x_step, d += g.c_out) {
+                int32_t a[4];
+                for (int k = 0; k < N; k++) a[k] = q[k].bias;
+                for (int32_t t = 0; t < taps; t++) Lanes<N>::mac(p + tap_at[t], wt + 2 * t, off, a);
+                out.store(a, d);
+            }
+            for (int32_t ox = in_hi; ox < g.out_w; ox++)
+                clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
+        }
+    }
+    return 0;
+}
+
+// ---- 3x3 windows -------------------------------------------------------------------------
+// A window with one edge row and/or column outside the input reads the three rows (columns)
+// next to it instead, with that row's (column's) weights zero and the others shifted by one tap,
+// so every such pixel runs the same nine unrolled taps with one of nine tables (row case x
+// column case: whole, first tap outside, last tap outside). The input offset is folded into each
+// table's biases (sum of w * (x + offset) = sum of w * x + offset * sum of w, exact modulo 2^32),
+// so the taps widen the input without adding it.
+struct Tab3 {
+    uint64_t w[9];  // tap t: the two words of Lanes<N>, one double-word load
+    int32_t bias[4];
+};
+
+// The nine taps of one pixel: p the window's corner, col / row the tap steps in bytes.
+template <int N>
+TIGRIS_DW_INLINE void taps3x3(const int8_t *p, const Tab3 &t, int32_t col, int32_t row, int32_t *a)
+{
+    TIGRIS_DW_UNROLL(4)
+    for (int k = 0; k < N; k++) a[k] = t.bias[k];
+    TIGRIS_DW_UNROLL(3)
+    for (int ky = 0; ky < 3; ky++, p += row) {
+        Lanes<N>::mac0(p, t.w[3 * ky], a);
+        Lanes<N>::mac0(p + col, t.w[3 * ky + 1], a);
+        Lanes<N>::mac0(p + 2 * col, t.w[3 * ky + 2], a);
+    }
+}
+
+// What a row of 3x3 pixels needs: the row case's three tables (column cases 0, 1, 2), the
+// steps, the columns whose window lies inside [in_lo, in_hi), and the cases of the first four
+// columns and of the four from in_hi (-1: the clipped loop, which the caller runs; also every
+// edge column past those four).
+template <int N>
+struct Row3 {
+    const Tab3 *tab;
+    int32_t col, row, x_step, c_out, out_w, in_lo, in_hi;
+    int8_t cases[8];
+    const Outputs<N> *out;
+};
+
+// The column case of output column ox (case3), -1 for the clipped loop.
+inline int32_t column_case3(const kern::SpatialGeom &g, int32_t ox)
+{
+    int32_t kx_lo, kx_hi;
+    clip_taps(ox * g.s_w - g.pad_left, 3, g.d_w, g.in_w, &kx_lo, &kx_hi);
+    return case3(kx_lo, kx_hi, g.in_w, g.d_w);
+}
+
+inline int32_t edge_case(const int8_t *cases, int32_t ox, int32_t in_lo, int32_t in_hi)
+{
+    const int32_t i = ox < in_lo ? ox : ox - in_hi + 4;
+    return (ox < in_lo ? ox < 4 : ox - in_hi < 4) ? cases[i] : -1;
+}
+
+// One output row: p the input at the row case's first window row and column -pad_left. Runs
+// of columns with one table (the inner columns; each edge column alone) share one loop.
+template <int N>
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void row3x3(const int8_t *p, int8_t *dst, const Row3<N> &r)
+{
+    for (int32_t ox = 0; ox < r.out_w;) {
+        const Tab3 *t = r.tab;
+        int32_t n = 1, shift = 0;
+        if (ox >= r.in_lo && ox < r.in_hi) {
+            n = r.in_hi - ox;
+        } else {
+            const int32_t cc = edge_case(r.cases, ox, r.in_lo, r.in_hi);
+            if (cc < 0) {  // left to the caller
+                ox++;
+                p += r.x_step;
+                dst += r.c_out;
+                continue;
+            }
+            t += cc;
+            shift = kShift3[cc] * r.col;
+        }
+        ox += n;
+        p += shift;
+        do {
+            int32_t a[4];
+            taps3x3<N>(p, *t, r.col, r.row, a);
+            r.out->store(a, dst);
+            p += r.x_step;
+            dst += r.c_out;
+        } while (--n);
+        p -= shift;
+    }
+}
+
+template <int N>
+int block3x3(const Layer &l, int32_t oc, int32_t out_zp)
+{
+    const kern::SpatialGeom &g = *l.g;
+    ChannelQ q[N];
+    const int rc0 = block_q<N>(l, oc, q);
+    if (rc0) return rc0;
+    const Outputs<N> out(q, out_zp, l.act_min, l.act_max);
+    uint32_t wt[18];
+    for (int32_t t = 0; t < 9; t++) Lanes<N>::widen(l.w + (int64_t)t * l.wc + g.chan0 + oc, wt + 2 * t);
+    Tab3 tab[9];
+    for (int32_t c = 0; c < 9; c++) {
+        const int32_t rc = c / 3, cc = c % 3;
+        for (int k = 0; k < 4; k++) tab[c].bias[k] = k < N ? q[k].bias : 0;
+        for (int32_t t = 0; t < 9; t++) {
+            const int32_t ky = t / 3 + kShift3[rc], kx = t % 3 + kShift3[cc];
+            const bool in = ky >= 0 && ky < 3 && kx >= 0 && kx < 3;
+            tab[c].w[t] = in ? (uint64_t)wt[2 * (ky * 3 + kx)] | ((uint64_t)wt[2 * (ky * 3 + kx) + 1] << 32) : 0;
+            if (!in) continue;
+            const int8_t *w = l.w + (int64_t)(ky * 3 + kx) * l.wc + g.chan0 + oc;
+            for (int k = 0; k < N; k++) tab[c].bias[k] = wrap_add(tab[c].bias[k], wrap_mul(w[k], l.in_offset));
+        }
+    }
+    const uint32_t off = ((uint32_t)l.in_offset & 0xFFFFu) * 0x10001u;
+    Row3<N> r;
+    r.col = g.d_w * g.c_in;
+    r.row = (int32_t)(g.d_h * g.in_row);
+    r.x_step = g.s_w * g.c_in;
+    r.c_out = g.c_out;
+    r.out_w = g.out_w;
+    inner_columns(g, &r.in_lo, &r.in_hi);
+    for (int32_t i = 0; i < 4; i++) {
+        r.cases[i] = (int8_t)(i < r.in_lo ? column_case3(g, i) : -1);
+        r.cases[4 + i] = (int8_t)(r.in_hi + i < g.out_w ? column_case3(g, r.in_hi + i) : -1);
+    }
+    r.out = &out;
+    for (int32_t n = 0; n < g.n; n++) {
+        const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
+        int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
+        for (int32_t oy = 0; oy < g.out_h; oy++) {
+            const int32_t y0 = oy * g.s_h - g.pad_top;
+            int32_t ky_lo = 0, ky_hi = 3, rc = 0;
+            if (y0 < 0 || y0 + 2 * g.d_h >= g.in_h) {
+                clip_taps(y0, 3, g.d_h, g.in_h, &ky_lo, &ky_hi);
+                rc = case3(ky_lo, ky_hi, g.in_h, g.d_h);
+            }
+            int8_t *dst = yn + (int64_t)oy * g.out_row;
+            if (rc >= 0) {
+                r.tab = tab + 3 * rc;
+                row3x3<N>(xn + (int64_t)(y0 + kShift3[rc] * g.d_h) * g.in_row - (int64_t)g.pad_left * g.c_in, dst, r);
+            }
+            // The pixels row3x3 left: every one of a row without a case, else the edge columns
+            // without one.
+            for (int32_t ox = 0; ox < g.out_w; ox++) {
+                if (rc >= 0 && ox == r.in_lo) ox = r.in_hi > ox ? r.in_hi : ox;
+                if (ox >= g.out_w) break;
+                if (rc < 0 || edge_case(r.cases, ox, r.in_lo, r.in_hi) < 0)
+                    clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
+            }
         }
     }
     return 0;
@@ -293,13 +444,13 @@ int all_blocks(const Layer &l, int32_t out_zp)
     const int32_t c = l.g->c_out;
     int32_t oc = 0;
     int rc = 0;
-    for (; rc == 0 && oc + 4 <= c; oc += 4) rc = block<4, K3>(l, oc, out_zp);
-    // The last one to three channels (and narrow channel bands): no unrolled window, less code.
+    for (; rc == 0 && oc + 4 <= c; oc += 4) rc = K3 ? block3x3<4>(l, oc, out_zp) : block<4>(l, oc, out_zp);
+    // The last one to three channels (and narrow channel bands).
     if (rc == 0 && oc + 2 <= c) {
-        rc = block<2, false>(l, oc, out_zp);
+        rc = K3 ? block3x3<2>(l, oc, out_zp) : block<2>(l, oc, out_zp);
         oc += 2;
     }
-    if (rc == 0 && oc < c) rc = block<1, false>(l, oc, out_zp);
+    if (rc == 0 && oc < c) rc = K3 ? block3x3<1>(l, oc, out_zp) : block<1>(l, oc, out_zp);
     return rc;
 }
 

@@ -144,6 +144,10 @@ const DwCase kCases[] = {
     {1, 6, 10, 6, 3, 3, 1, 1, 1, 1, 2, 2, 2, 2, true, true},   // pad 2: two taps outside (clipped)
     {1, 11, 13, 5, 3, 3, 1, 1, 3, 3, 3, 3, 3, 3, true, true},  // dilation 3 with its padding
     {1, 8, 9, 3, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1, false, true},   // 3 channels (2 + 1), column stride
+    {2, 13, 20, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},  // 4 + 2: narrow rows in chunks
+    {1, 15, 17, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, true},  // 4 + 1, stride 2, chunks
+    {1, 5, 60, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},   // 3 channels, rows too wide for the copy
+    {1, 9, 7, 2, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, true, true},    // 2 channels, dilation 2
 };
 
 }  // namespace

@@ -311,18 +311,6 @@ TIGRIS_DW_INLINE void taps3x3(const int8_t *p, const Tab3 &t, int32_t col, int32
     }
 }
 
-// What a row of 3x3 pixels needs: the row case's three tables (column cases 0, 1, 2), the
-// steps, the columns whose window lies inside [in_lo, in_hi), and the cases of the first four
-// columns and of the four from in_hi (-1: the clipped loop, which the caller runs; also every
-// edge column past those four).
-template <int N>
-struct Row3 {
-    const Tab3 *tab;
-    int32_t col, row, x_step, c_out, out_w, in_lo, in_hi;
-    int8_t cases[8];
-    const Outputs<N> *out;
-};
-
 // The column case of output column ox (case3), -1 for the clipped loop.
 inline int32_t column_case3(const kern::SpatialGeom &g, int32_t ox)
 {
@@ -331,37 +319,65 @@ inline int32_t column_case3(const kern::SpatialGeom &g, int32_t ox)
     return case3(kx_lo, kx_hi, g.in_w, g.d_w);
 }
 
-inline int32_t edge_case(const int8_t *cases, int32_t ox, int32_t in_lo, int32_t in_hi)
+// The columns of every output row as runs of one column case: n columns, case cc (-1: the
+// clipped loop, run by the caller). The columns whose window lies inside the input are one run;
+// up to kEdgeRuns edge columns on either side are runs of one (further ones join the clipped).
+constexpr int32_t kEdgeRuns = 4;
+struct ColRun {
+    int32_t n, cc;
+};
+struct Cols3 {
+    ColRun run[2 * kEdgeRuns + 3];
+    int32_t runs;
+    bool any_clipped;
+};
+
+inline void column_runs(const kern::SpatialGeom &g, Cols3 *c)
 {
-    const int32_t i = ox < in_lo ? ox : ox - in_hi + 4;
-    return (ox < in_lo ? ox < 4 : ox - in_hi < 4) ? cases[i] : -1;
+    int32_t in_lo, in_hi;
+    inner_columns(g, &in_lo, &in_hi);
+    c->runs = 0;
+    c->any_clipped = false;
+    auto add = [&](int32_t n, int32_t cc) {
+        if (n <= 0) return;
+        c->run[c->runs++] = ColRun{n, cc};
+        c->any_clipped = c->any_clipped || cc < 0;
+    };
+    for (int32_t ox = 0; ox < in_lo && ox < kEdgeRuns; ox++) add(1, column_case3(g, ox));
+    add(in_lo - kEdgeRuns, -1);
+    add(in_hi - in_lo, 0);
+    for (int32_t ox = in_hi; ox < g.out_w && ox < in_hi + kEdgeRuns; ox++) add(1, column_case3(g, ox));
+    add(g.out_w - in_hi - kEdgeRuns, -1);
 }
 
-// One output row: p the input at the row case's first window row and column -pad_left. Runs
-// of columns with one table (the inner columns; each edge column alone) share one loop.
+// What a row of 3x3 pixels needs: the row case's three tables (column cases 0, 1, 2), the
+// steps in bytes and the column runs.
+template <int N>
+struct Row3 {
+    const Tab3 *tab;
+    int32_t col, row, x_step, c_out;
+    const Cols3 *cols;
+    const Outputs<N> *out;
+};
+
+// One output row: p the input at the row case's first window row and column -pad_left.
 template <int N>
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 void row3x3(const int8_t *p, int8_t *dst, const Row3<N> &r)
 {
-    for (int32_t ox = 0; ox < r.out_w;) {
-        const Tab3 *t = r.tab;
-        int32_t n = 1, shift = 0;
-        if (ox >= r.in_lo && ox < r.in_hi) {
-            n = r.in_hi - ox;
-        } else {
-            const int32_t cc = edge_case(r.cases, ox, r.in_lo, r.in_hi);
-            if (cc < 0) {  // left to the caller
-                ox++;
-                p += r.x_step;
-                dst += r.c_out;
-                continue;
-            }
-            t += cc;
-            shift = kShift3[cc] * r.col;
+    const ColRun *run = r.cols->run, *end = run + r.cols->runs;
+    for (; run < end; run++) {
+        int32_t n = run->n;
+        const int32_t cc = run->cc;
+        if (cc < 0) {  // left to the caller
+            p += n * r.x_step;
+            dst += n * r.c_out;
+            continue;
         }
-        ox += n;
+        const Tab3 *t = r.tab + cc;
+        const int32_t shift = kShift3[cc] * r.col;
         p += shift;
         do {
             int32_t a[4];
@@ -382,33 +398,44 @@ int block3x3(const Layer &l, int32_t oc, int32_t out_zp)
     const int rc0 = block_q<N>(l, oc, q);
     if (rc0) return rc0;
     const Outputs<N> out(q, out_zp, l.act_min, l.act_max);
+    // The widened weights (wt for the clipped loop) and each tap's offset * weight per channel.
     uint32_t wt[18];
-    for (int32_t t = 0; t < 9; t++) Lanes<N>::widen(l.w + (int64_t)t * l.wc + g.chan0 + oc, wt + 2 * t);
+    int32_t prod[9][4];
+    for (int32_t t = 0; t < 9; t++) {
+        const int8_t *w = l.w + (int64_t)t * l.wc + g.chan0 + oc;
+        Lanes<N>::widen(w, wt + 2 * t);
+        for (int k = 0; k < N; k++) prod[t][k] = wrap_mul(w[k], l.in_offset);
+    }
+    // Table (rc, cc) holds the taps of original rows R(rc) and columns C(cc): {0,1,2}, {1,2}
+    // (the first outside: shifted by one) or {0,1} (the last outside).
     Tab3 tab[9];
-    for (int32_t c = 0; c < 9; c++) {
-        const int32_t rc = c / 3, cc = c % 3;
-        for (int k = 0; k < 4; k++) tab[c].bias[k] = k < N ? q[k].bias : 0;
-        for (int32_t t = 0; t < 9; t++) {
-            const int32_t ky = t / 3 + kShift3[rc], kx = t % 3 + kShift3[cc];
-            const bool in = ky >= 0 && ky < 3 && kx >= 0 && kx < 3;
-            tab[c].w[t] = in ? (uint64_t)wt[2 * (ky * 3 + kx)] | ((uint64_t)wt[2 * (ky * 3 + kx) + 1] << 32) : 0;
-            if (!in) continue;
-            const int8_t *w = l.w + (int64_t)(ky * 3 + kx) * l.wc + g.chan0 + oc;
-            for (int k = 0; k < N; k++) tab[c].bias[k] = wrap_add(tab[c].bias[k], wrap_mul(w[k], l.in_offset));
+    for (int32_t rc = 0; rc < 3; rc++) {
+        for (int32_t cc = 0; cc < 3; cc++) {
+            Tab3 &tb = tab[rc * 3 + cc];
+            for (int k = 0; k < 4; k++) tb.bias[k] = k < N ? q[k].bias : 0;
+            for (int32_t ty = 0; ty < 3; ty++) {
+                const int32_t ky = ty + kShift3[rc];
+                for (int32_t tx = 0; tx < 3; tx++) {
+                    const int32_t kx = tx + kShift3[cc], t = ky * 3 + kx;
+                    if ((uint32_t)ky >= 3 || (uint32_t)kx >= 3) {
+                        tb.w[ty * 3 + tx] = 0;
+                        continue;
+                    }
+                    tb.w[ty * 3 + tx] = (uint64_t)wt[2 * t] | ((uint64_t)wt[2 * t + 1] << 32);
+                    for (int k = 0; k < N; k++) tb.bias[k] = wrap_add(tb.bias[k], prod[t][k]);
+                }
+            }
         }
     }
     const uint32_t off = ((uint32_t)l.in_offset & 0xFFFFu) * 0x10001u;
+    Cols3 cols;
+    column_runs(g, &cols);
     Row3<N> r;
     r.col = g.d_w * g.c_in;
     r.row = (int32_t)(g.d_h * g.in_row);
     r.x_step = g.s_w * g.c_in;
     r.c_out = g.c_out;
-    r.out_w = g.out_w;
-    inner_columns(g, &r.in_lo, &r.in_hi);
-    for (int32_t i = 0; i < 4; i++) {
-        r.cases[i] = (int8_t)(i < r.in_lo ? column_case3(g, i) : -1);
-        r.cases[4 + i] = (int8_t)(r.in_hi + i < g.out_w ? column_case3(g, r.in_hi + i) : -1);
-    }
+    r.cols = &cols;
     r.out = &out;
     for (int32_t n = 0; n < g.n; n++) {
         const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
@@ -424,14 +451,88 @@ int block3x3(const Layer &l, int32_t oc, int32_t out_zp)
             if (rc >= 0) {
                 r.tab = tab + 3 * rc;
                 row3x3<N>(xn + (int64_t)(y0 + kShift3[rc] * g.d_h) * g.in_row - (int64_t)g.pad_left * g.c_in, dst, r);
+                if (!cols.any_clipped) continue;
             }
-            // The pixels row3x3 left: every one of a row without a case, else the edge columns
-            // without one.
-            for (int32_t ox = 0; ox < g.out_w; ox++) {
-                if (rc >= 0 && ox == r.in_lo) ox = r.in_hi > ox ? r.in_hi : ox;
-                if (ox >= g.out_w) break;
-                if (rc < 0 || edge_case(r.cases, ox, r.in_lo, r.in_hi) < 0)
-                    clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
+            // The pixels row3x3 left: every one of a row without a case, else the clipped runs.
+            int32_t ox = 0;
+            for (int32_t i = 0; i < cols.runs; i++) {
+                const ColRun &c = cols.run[i];
+                if (rc < 0 || c.cc < 0)
+                    for (int32_t j = 0; j < c.n; j++)
+                        clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox + j,
+                                         dst + (int64_t)(ox + j) * g.c_out);
+                ox += c.n;
+            }
+        }
+    }
+    return 0;
+}
+
+// ---- Narrow 3x3 blocks -------------------------------------------------------------------
+// One to three channels (the last of a call, or a narrow channel band) go through the 4-lane
+// taps too: their input is copied into a stack buffer of 4 bytes per pixel with the padding
+// filled with the input zero point (so padding taps add w * (zp + offset) = 0) and every window
+// inside it, so all pixels run the nine taps with one table; lanes past the block's channels
+// have zero weights. Chunks of output rows whose input fits the buffer, one after the other.
+constexpr int32_t kNarrowBytes = 640;
+
+// 0, kError, kGeneric (factors), or kNarrowTooWide when a single output row's input does not
+// fit the buffer (the caller then runs the blocks of fewer lanes).
+constexpr int kNarrowTooWide = 2;
+
+int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
+{
+    const kern::SpatialGeom &g = *l.g;
+    const int32_t zp = -l.in_offset;
+    const int32_t cols = (g.out_w - 1) * g.s_w + 2 * g.d_w + 1, row_bytes = 4 * cols;
+    const int32_t chunk = (kNarrowBytes / row_bytes - (2 * g.d_h + 1)) / g.s_h + 1;
+    if (zp < -128 || zp > 127 || kNarrowBytes / row_bytes < 2 * g.d_h + 1) return kNarrowTooWide;
+    ChannelQ q[4];
+    for (int32_t k = 0; k < nch; k++) {
+        const int rc = lane_q(l, g.chan0 + oc + k, &q[k]);
+        if (rc) return rc;
+    }
+    Tab3 t;
+    for (int k = 0; k < 4; k++) t.bias[k] = k < nch ? q[k].bias : 0;
+    for (int32_t tap = 0; tap < 9; tap++) {
+        const int8_t *w = l.w + (int64_t)tap * l.wc + g.chan0 + oc;
+        int8_t w4[4] = {0, 0, 0, 0};
+        for (int32_t k = 0; k < nch; k++) {
+            w4[k] = w[k];
+            t.bias[k] = wrap_add(t.bias[k], wrap_mul(w[k], l.in_offset));
+        }
+        uint32_t pair[2];
+        Lanes<4>::widen(w4, pair);
+        t.w[tap] = (uint64_t)pair[0] | ((uint64_t)pair[1] << 32);
+    }
+    uint8_t buf[kNarrowBytes];
+    const int32_t x0 = -g.pad_left;
+    for (int32_t n = 0; n < g.n; n++) {
+        const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
+        int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
+        for (int32_t oy0 = 0; oy0 < g.out_h; oy0 += chunk) {
+            const int32_t oh = g.out_h - oy0 < chunk ? g.out_h - oy0 : chunk;
+            const int32_t rows = (oh - 1) * g.s_h + 2 * g.d_h + 1, y0 = oy0 * g.s_h - g.pad_top;
+            memset(buf, (uint8_t)zp, (size_t)(rows * row_bytes));
+            for (int32_t r = 0; r < rows; r++) {
+                const int32_t iy = y0 + r;
+                if (iy < 0 || iy >= g.in_h) continue;
+                const int8_t *src = xn + (int64_t)iy * g.in_row;
+                uint8_t *d = buf + r * row_bytes;
+                for (int32_t c = 0; c < cols; c++) {
+                    const int32_t ix = x0 + c;
+                    if (ix < 0 || ix >= g.in_w) continue;
+                    for (int32_t k = 0; k < nch; k++) d[4 * c + k] = (uint8_t)src[(int64_t)ix * g.c_in + k];
+                }
+            }
+            for (int32_t oy = 0; oy < oh; oy++) {
+                const int8_t *p = (const int8_t *)buf + oy * g.s_h * row_bytes;
+                int8_t *dst = yn + (int64_t)(oy0 + oy) * g.out_row;
+                for (int32_t ox = 0; ox < g.out_w; ox++, p += 4 * g.s_w, dst += g.c_out) {
+                    int32_t a[4];
+                    taps3x3<4>(p, t, 4 * g.d_w, g.d_h * row_bytes, a);
+                    for (int32_t k = 0; k < nch; k++) dst[k] = requant_s8(a[k], q[k], out_zp, l.act_min, l.act_max);
+                }
             }
         }
     }
@@ -446,11 +547,16 @@ int all_blocks(const Layer &l, int32_t out_zp)
     int rc = 0;
     for (; rc == 0 && oc + 4 <= c; oc += 4) rc = K3 ? block3x3<4>(l, oc, out_zp) : block<4>(l, oc, out_zp);
     // The last one to three channels (and narrow channel bands).
+    if (K3 && rc == 0 && oc < c) {
+        rc = narrow3x3(l, oc, c - oc, out_zp);
+        if (rc != kNarrowTooWide) return rc;
+        rc = 0;
+    }
     if (rc == 0 && oc + 2 <= c) {
-        rc = K3 ? block3x3<2>(l, oc, out_zp) : block<2>(l, oc, out_zp);
+        rc = block<2>(l, oc, out_zp);
         oc += 2;
     }
-    if (rc == 0 && oc < c) rc = K3 ? block3x3<1>(l, oc, out_zp) : block<1>(l, oc, out_zp);
+    if (rc == 0 && oc < c) rc = block<1>(l, oc, out_zp);
     return rc;
 }
 

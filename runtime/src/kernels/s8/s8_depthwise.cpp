@@ -252,6 +252,16 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
         tap_at[t] = (t / g.k_w) * row + (t % g.k_w) * col;
     }
     const uint32_t off = ((uint32_t)l.in_offset & 0xFFFFu) * 0x10001u;
+    // Inner pixels: every tap, so the input offset is folded into the biases (as in Tab3) and
+    // each tap's two weight words are one double-word load.
+    uint64_t w64[kMaxTaps];
+    int32_t inner_bias[4];
+    for (int k = 0; k < N; k++) inner_bias[k] = q[k].bias;
+    for (int32_t t = 0; t < taps; t++) {
+        w64[t] = (uint64_t)wt[2 * t] | ((uint64_t)wt[2 * t + 1] << 32);
+        const int8_t *w = l.w + (int64_t)t * l.wc + g.chan0 + oc;
+        for (int k = 0; k < N; k++) inner_bias[k] = wrap_add(inner_bias[k], wrap_mul(w[k], l.in_offset));
+    }
     int32_t in_lo, in_hi;
     inner_columns(g, &in_lo, &in_hi);
     const int32_t x_step = g.s_w * g.c_in;
@@ -274,8 +284,10 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
             int8_t *d = dst + (int64_t)in_lo * g.c_out;
             for (int32_t ox = in_lo; ox < in_hi; ox++, p += x_step, d += g.c_out) {
                 int32_t a[4];
-                for (int k = 0; k < N; k++) a[k] = q[k].bias;
-                for (int32_t t = 0; t < taps; t++) Lanes<N>::mac(p + tap_at[t], wt + 2 * t, off, a);
+                for (int k = 0; k < N; k++) a[k] = inner_bias[k];
+                const uint64_t *wp = w64;
+                const int32_t *at = tap_at;
+                for (int32_t t = taps; t > 0; t--) Lanes<N>::mac0(p + *at++, *wp++, a);
                 out.store(a, d);
             }
             for (int32_t ox = in_hi; ox < g.out_w; ox++)
@@ -404,6 +416,7 @@ int block3x3(const Layer &l, int32_t oc, int32_t out_zp)
     for (int32_t t = 0; t < 9; t++) {
         const int8_t *w = l.w + (int64_t)t * l.wc + g.chan0 + oc;
         Lanes<N>::widen(w, wt + 2 * t);
+        TIGRIS_DW_UNROLL(4)
         for (int k = 0; k < N; k++) prod[t][k] = wrap_mul(w[k], l.in_offset);
     }
     // Table (rc, cc) holds the taps of original rows R(rc) and columns C(cc): {0,1,2}, {1,2}
@@ -422,6 +435,7 @@ int block3x3(const Layer &l, int32_t oc, int32_t out_zp)
                         continue;
                     }
                     tb.w[ty * 3 + tx] = (uint64_t)wt[2 * t] | ((uint64_t)wt[2 * t + 1] << 32);
+                    TIGRIS_DW_UNROLL(4)
                     for (int k = 0; k < N; k++) tb.bias[k] = wrap_add(tb.bias[k], prod[t][k]);
                 }
             }

@@ -148,6 +148,7 @@ const DwCase kCases[] = {
     {1, 15, 17, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, true},  // 4 + 1, stride 2, chunks
     {1, 5, 60, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},   // 3 channels, rows too wide for the copy
     {1, 9, 7, 2, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, true, true},    // 2 channels, dilation 2
+    {1, 2, 47, 7, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1, true, true},   // few pixels, the copy in two chunks
 };
 
 }  // namespace

@@ -419,11 +419,27 @@ int block3x3(const Layer &l, int32_t oc, int32_t out_zp)
         TIGRIS_DW_UNROLL(4)
         for (int k = 0; k < N; k++) prod[t][k] = wrap_mul(w[k], l.in_offset);
     }
+    // The row and column cases the call has (a band of one row has one row case).
+    Cols3 cols;
+    column_runs(g, &cols);
+    bool row_used[3] = {false, false, false}, col_used[3] = {false, false, false};
+    for (int32_t oy = 0; oy < g.out_h; oy++) {
+        const int32_t y0 = oy * g.s_h - g.pad_top;
+        int32_t ky_lo = 0, ky_hi = 3, rc = 0;
+        if (y0 < 0 || y0 + 2 * g.d_h >= g.in_h) {
+            clip_taps(y0, 3, g.d_h, g.in_h, &ky_lo, &ky_hi);
+            rc = case3(ky_lo, ky_hi, g.in_h, g.d_h);
+        }
+        if (rc >= 0) row_used[rc] = true;
+    }
+    for (int32_t i = 0; i < cols.runs; i++)
+        if (cols.run[i].cc >= 0) col_used[cols.run[i].cc] = true;
     // Table (rc, cc) holds the taps of original rows R(rc) and columns C(cc): {0,1,2}, {1,2}
-    // (the first outside: shifted by one) or {0,1} (the last outside).
+    // (the first outside: shifted by one) or {0,1} (the last outside); only the cases used.
     Tab3 tab[9];
     for (int32_t rc = 0; rc < 3; rc++) {
         for (int32_t cc = 0; cc < 3; cc++) {
+            if (!row_used[rc] || !col_used[cc]) continue;
             Tab3 &tb = tab[rc * 3 + cc];
             for (int k = 0; k < 4; k++) tb.bias[k] = k < N ? q[k].bias : 0;
             for (int32_t ty = 0; ty < 3; ty++) {
@@ -442,8 +458,6 @@ int block3x3(const Layer &l, int32_t oc, int32_t out_zp)
         }
     }
     const uint32_t off = ((uint32_t)l.in_offset & 0xFFFFu) * 0x10001u;
-    Cols3 cols;
-    column_runs(g, &cols);
     Row3<N> r;
     r.col = g.d_w * g.c_in;
     r.row = (int32_t)(g.d_h * g.in_row);
@@ -483,9 +497,9 @@ int block3x3(const Layer &l, int32_t oc, int32_t out_zp)
 }
 
 // ---- Narrow 3x3 blocks and small calls -------------------------------------------------
-// One to three channels (the last of a call, or a narrow channel band), and blocks of four in a
-// call of few pixels (where building nine tables per block costs more than the pixels), go
-// through the 4-lane taps on a copy of their input: a stack buffer of 4 bytes per pixel with
+// Calls of few pixels (a small band, mostly edge pixels): their blocks of four, and their last two
+// or three channels, go through the 4-lane taps on a copy of their input (instead of nine tables
+// per block, or the 2- and 1-lane blocks' clipped edge pixels): a stack buffer of 4 bytes per pixel with
 // the padding filled with the input zero point (so padding taps add w * (zp + offset) = 0) and
 // every window inside it, so all pixels run the nine taps with one table; lanes past the
 // block's channels have zero weights. Chunks of output rows whose input fits the buffer, one
@@ -576,22 +590,22 @@ constexpr int64_t kSmallPixels = 48;
 template <bool K3>
 int all_blocks(const Layer &l, int32_t out_zp)
 {
-    const int32_t c = l.g->c_out;
+    const kern::SpatialGeom &g = *l.g;
+    const int32_t c = g.c_out;
+    const bool small = K3 && (int64_t)g.n * g.out_h * g.out_w <= kSmallPixels && narrow_fits(g);
     int32_t oc = 0;
     int rc = 0;
-    if (K3) {
-        const kern::SpatialGeom &g = *l.g;
-        const bool small = (int64_t)g.n * g.out_h * g.out_w <= kSmallPixels && narrow_fits(g);
-        for (; small && oc + 4 <= c; oc += 4) {
-            rc = narrow3x3(l, oc, 4, out_zp);
-            if (rc == kNarrowTooWide) break;  // (an input zero point outside int8)
-            if (rc) return rc;
-        }
-        rc = 0;
+    for (; small && oc + 4 <= c; oc += 4) {
+        rc = narrow3x3(l, oc, 4, out_zp);
+        if (rc == kNarrowTooWide) break;  // (an input zero point outside int8)
+        if (rc) return rc;
     }
+    rc = 0;
     for (; rc == 0 && oc + 4 <= c; oc += 4) rc = K3 ? block3x3<4>(l, oc, out_zp) : block<4>(l, oc, out_zp);
-    // The last one to three channels (and narrow channel bands).
-    if (K3 && rc == 0 && oc < c) {
+    // The last two or three channels of a small call (a narrow band of few pixels, mostly edge
+    // pixels) on the copy; otherwise, and a single channel, the 2- and 1-lane blocks, whose inner
+    // pixels cost less than four lanes for one or two channels (vww's 1-channel bands at 512 B).
+    if (small && rc == 0 && c - oc >= 2) {
         rc = narrow3x3(l, oc, c - oc, out_zp);
         if (rc != kNarrowTooWide) return rc;
         rc = 0;

@@ -1,8 +1,9 @@
 // Depthwise convolution of channel multiplier 1 (s8_depthwise.h): blocks of 4, 2 or 1 adjacent
 // channels over every pixel of the call. With the DSP extension one word of input gives four
-// channels as two int16 pairs (SXTAB16, the input offset added on the way), multiplied with the
-// block's pre-widened weight pairs (SMLABB / SMLATT); without it the same lane operations run in
-// plain C, so host tests exercise the same packing, edges and requantization.
+// channels as two int16 pairs (SXTB16, or SXTAB16 with the input offset added on the way),
+// multiplied with the block's pre-widened weight pairs (SMLABB / SMLATT); without it the same
+// lane operations run in plain C, so host tests exercise the same packing, tables, copies, edges
+// and requantization.
 #include "kernels/s8/s8_depthwise.h"
 
 #include "kernels/s8/s8_dot.h"

@@ -232,6 +232,49 @@ void clipped_pixel(const Layer &l, const uint32_t *wt, uint32_t off, const Chann
     out.store(a, dst);
 }
 
+// A run of inner pixels (window inside the input) of the generic blocks: the taps at fixed
+// offsets with the block's weights as double words and the input offset in the biases. Out of
+// line, so the tap loop has the registers to itself.
+template <int N>
+struct InnerRun {
+    const uint64_t *w;
+    const int32_t *tap_at, *bias;
+    int32_t taps, x_step, c_out;
+    const Outputs<N> *out;
+};
+
+template <int N>
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void inner_run(const int8_t *p, int8_t *d, int32_t n, const InnerRun<N> &r)
+{
+    do {
+        int32_t a[4];
+        const uint64_t *wp = r.w;
+        const int32_t *at = r.tap_at;
+        if constexpr (N == 4) {  // scalars, so the accumulators stay in registers across the loop
+            int32_t a0 = r.bias[0], a1 = r.bias[1], a2 = r.bias[2], a3 = r.bias[3];
+            for (int32_t t = r.taps; t > 0; t--) {
+                const uint32_t v = load4(p + *at++);
+                const uint64_t ww = *wp++;
+                const uint32_t e = pair_s8(v), o = pair_s8(ror8(v));
+                a0 = mla_bottom(e, (uint32_t)ww, a0);
+                a2 = mla_top(e, (uint32_t)ww, a2);
+                a1 = mla_bottom(o, (uint32_t)(ww >> 32), a1);
+                a3 = mla_top(o, (uint32_t)(ww >> 32), a3);
+            }
+            a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3;
+        } else {
+            for (int k = 0; k < N; k++) a[k] = r.bias[k];
+            for (int32_t t = r.taps; t > 0; t--) Lanes<N>::mac0(p + *at++, *wp++, a);
+        }
+        r.out->store(a, d);
+        p += r.x_step;
+        d += r.c_out;
+    } while (--n);
+}
+
 // Channels [oc, oc + N) of the call (buffer channels; global chan0 + oc) over every pixel, any
 // window of at most kMaxTaps taps: pixels whose window lies inside the input with the taps at
 // fixed offsets, the others clipped to the input.
@@ -265,7 +308,7 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
     }
     int32_t in_lo, in_hi;
     inner_columns(g, &in_lo, &in_hi);
-    const int32_t x_step = g.s_w * g.c_in;
+    const InnerRun<N> run{w64, tap_at, inner_bias, taps, g.s_w * g.c_in, g.c_out, &out};
     for (int32_t n = 0; n < g.n; n++) {
         const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
         int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
@@ -283,14 +326,7 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
                 clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
             const int8_t *p = xn + (int64_t)y0 * g.in_row + (int64_t)(in_lo * g.s_w - g.pad_left) * g.c_in;
             int8_t *d = dst + (int64_t)in_lo * g.c_out;
-            for (int32_t ox = in_lo; ox < in_hi; ox++, p += x_step, d += g.c_out) {
-                int32_t a[4];
-                for (int k = 0; k < N; k++) a[k] = inner_bias[k];
-                const uint64_t *wp = w64;
-                const int32_t *at = tap_at;
-                for (int32_t t = taps; t > 0; t--) Lanes<N>::mac0(p + *at++, *wp++, a);
-                out.store(a, d);
-            }
+            if (in_hi > in_lo) inner_run<N>(p, d, in_hi - in_lo, run);
             for (int32_t ox = in_hi; ox < g.out_w; ox++)
                 clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
         }

@@ -623,6 +623,7 @@ int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
 // the copy about 3 per byte, and its pixel loop about 40 more per pixel than row3x3's
 // (measured: kws's 25x5 layers are faster on the tables, its 4x5 tiles on the copy).
 constexpr int64_t kSmallPixels = 48;
+constexpr int32_t kNarrowColumns = 8;
 
 template <bool K3>
 int all_blocks(const Layer &l, int32_t out_zp)
@@ -639,10 +640,11 @@ int all_blocks(const Layer &l, int32_t out_zp)
     }
     rc = 0;
     for (; rc == 0 && oc + 4 <= c; oc += 4) rc = K3 ? block3x3<4>(l, oc, out_zp) : block<4>(l, oc, out_zp);
-    // The last two or three channels of a small call (a narrow band of few pixels, mostly edge
-    // pixels) on the copy; otherwise, and a single channel, the 2- and 1-lane blocks, whose inner
-    // pixels cost less than four lanes for one or two channels (vww's 1-channel bands at 512 B).
-    if (small && rc == 0 && c - oc >= 2) {
+    // The last two or three channels of a small call or of narrow rows (mostly edge pixels, which
+    // the 2- and 1-lane blocks clip one by one) on the copy; otherwise, and a single channel, the
+    // 2- and 1-lane blocks, whose inner pixels cost less than four lanes for one or two channels
+    // (vww's 1-channel bands of 48-pixel rows at 512 B).
+    if (K3 && (small || (g.out_w <= kNarrowColumns && narrow_fits(g))) && rc == 0 && c - oc >= 2) {
         rc = narrow3x3(l, oc, c - oc, out_zp);
         if (rc != kNarrowTooWide) return rc;
         rc = 0;

@@ -640,11 +640,12 @@ int all_blocks(const Layer &l, int32_t out_zp)
     }
     rc = 0;
     for (; rc == 0 && oc + 4 <= c; oc += 4) rc = K3 ? block3x3<4>(l, oc, out_zp) : block<4>(l, oc, out_zp);
-    // The last two or three channels of a small call or of narrow rows (mostly edge pixels, which
-    // the 2- and 1-lane blocks clip one by one) on the copy; otherwise, and a single channel, the
-    // 2- and 1-lane blocks, whose inner pixels cost less than four lanes for one or two channels
-    // (vww's 1-channel bands of 48-pixel rows at 512 B).
-    if (K3 && (small || (g.out_w <= kNarrowColumns && narrow_fits(g))) && rc == 0 && c - oc >= 2) {
+    // The last one to three channels of narrow rows (mostly edge pixels, which the 2- and 1-lane
+    // blocks clip one by one), and the last two or three of a small call, on the copy; otherwise
+    // the 2- and 1-lane blocks, whose inner pixels cost less than four lanes for one or two
+    // channels (vww's 1-channel bands of 48-pixel rows at 512 B).
+    const bool narrow_rows = K3 && g.out_w <= kNarrowColumns && narrow_fits(g);
+    if (rc == 0 && oc < c && ((small && c - oc >= 2) || narrow_rows)) {
         rc = narrow3x3(l, oc, c - oc, out_zp);
         if (rc != kNarrowTooWide) return rc;
         rc = 0;

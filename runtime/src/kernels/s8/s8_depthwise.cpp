@@ -309,6 +309,10 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
     int32_t in_lo, in_hi;
     inner_columns(g, &in_lo, &in_hi);
     const InnerRun<N> run{w64, tap_at, inner_bias, taps, g.s_w * g.c_in, g.c_out, &out};
+    // A map one column wide (str_ww's Kx1 windows over time) whose column is inner: the inner
+    // rows are one run, stepping a row at a time.
+    const bool column = g.out_w == 1 && in_lo == 0 && in_hi == 1;
+    const InnerRun<N> down{w64, tap_at, inner_bias, taps, (int32_t)(g.s_h * g.in_row), (int32_t)g.out_row, &out};
     for (int32_t n = 0; n < g.n; n++) {
         const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
         int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
@@ -326,6 +330,13 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
                 clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
             const int8_t *p = xn + (int64_t)y0 * g.in_row + (int64_t)(in_lo * g.s_w - g.pad_left) * g.c_in;
             int8_t *d = dst + (int64_t)in_lo * g.c_out;
+            if (column && oy + 1 < g.out_h) {  // one inner pixel per row: a run down the rows
+                int32_t rows = 1;
+                while (oy + rows < g.out_h && (oy + rows) * g.s_h - g.pad_top + (g.k_h - 1) * g.d_h < g.in_h) rows++;
+                inner_run<N>(p, d, rows, down);
+                oy += rows - 1;
+                continue;
+            }
             if (in_hi > in_lo) inner_run<N>(p, d, in_hi - in_lo, run);
             for (int32_t ox = in_hi; ox < g.out_w; ox++)
                 clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);

@@ -138,6 +138,17 @@ const DwCase kCases[] = {
     {1, 9, 9, 16, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, true, true},   // 5x5, 25 taps
     {1, 6, 6, 4, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, true, true},    // 2x2 stride 2, unpadded
     {1, 5, 8, 3, 1, 1, 1, 2, 1, 1, 0, 0, 0, 0, true, true},    // 1x1, column stride
+    {1, 25, 5, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},  // kws_ref_model's layers
+    {1, 12, 21, 20, 3, 3, 2, 2, 1, 1, 0, 1, 0, 1, true, true}, // runs of inner columns, s2
+    {1, 9, 11, 8, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, true, false},  // unpadded: no edge pixel
+    {1, 6, 10, 6, 3, 3, 1, 1, 1, 1, 2, 2, 2, 2, true, true},   // pad 2: two taps outside (clipped)
+    {1, 11, 13, 5, 3, 3, 1, 1, 3, 3, 3, 3, 3, 3, true, true},  // dilation 3 with its padding
+    {1, 8, 9, 3, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1, false, true},   // 3 channels (2 + 1), column stride
+    {2, 13, 20, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},  // 4 + 2: narrow rows in chunks
+    {1, 15, 17, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, true},  // 4 + 1, stride 2, chunks
+    {1, 5, 60, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},   // 3 channels, rows too wide for the copy
+    {1, 9, 7, 2, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, true, true},    // 2 channels, dilation 2
+    {1, 2, 47, 7, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1, true, true},   // few pixels, the copy in two chunks
 };
 
 }  // namespace

@@ -48,11 +48,10 @@ bool plan_needs(const tigris_plan_t *plan, Needs *n);
 // (Mul, Maximum, Minimum).
 int64_t op_vendor_need(const Call &c, bool factors_checked, uint32_t *expand_channels);
 
-// A depthwise convolution of channel multiplier 1 with a 3x3 window, or in a channel band with
-// at most dw_m1::kMaxTaps taps, on a build with the DSP extension and without Helium
-// (Cortex-M4/M7/M33): it stays on the int8 reference kernel, whose blocked path
-// (kernels/s8/s8_depthwise.h) executes fewer instructions there than CMSIS-NN's
-// (docs/backends.md §2). Other windows untiled (CMSIS-NN's general kernel), Helium builds and
+// A depthwise convolution of channel multiplier 1 with at most dw_m1::kMaxTaps taps (tiled or
+// not), on a build with the DSP extension and without Helium (Cortex-M4/M7/M33): it stays on
+// the int8 reference kernel, whose blocked path (kernels/s8/s8_depthwise.h) executes fewer
+// instructions there than CMSIS-NN's (docs/backends.md §2). Larger windows, Helium builds and
 // the plain-C build (the host's, whose tests compare CMSIS-NN's bytes with the reference's)
 // forward it, as does a build without the blocked path (TIGRIS_NO_BLOCKED_DEPTHWISE).
 bool depthwise_on_reference(const Call &c);

@@ -375,8 +375,7 @@ bool depthwise_on_reference(const Call &c)
     const tigris_tensor_t &ti = c.in(0), &to = c.out(0);
     if (ti.ndim != 4 || to.ndim != 4 || c.shape(ti)[3] != c.shape(to)[3]) return false;  // rank, multiplier
     const tigris_spatial_t &sp = c.op->spatial;
-    if (sp.kernel_h == 3 && sp.kernel_w == 3) return true;
-    return c.tiled() && c.tile().chan_tiled && (int32_t)sp.kernel_h * sp.kernel_w <= tigris_s8::dw_m1::kMaxTaps;
+    return (int32_t)sp.kernel_h * sp.kernel_w <= tigris_s8::dw_m1::kMaxTaps;
 #else
     (void)c;
     return false;

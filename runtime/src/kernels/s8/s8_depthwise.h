@@ -1,12 +1,14 @@
 // The int8 depthwise convolution of channel multiplier 1 (NHWC), the shape of every depthwise
 // layer of the MobileNet / DS-CNN families, arranged for a Cortex-M with the DSP extension:
-// blocks of four adjacent channels, their weights widened to int16 pairs once per block (one
-// stack buffer, so the pixel loop loads them with one word per channel pair and no SXTB16),
-// interior pixels (window inside the input) with a fixed tap pattern, a 3x3 window unrolled for
-// edge pixels too (they read the neighbouring row or column with that tap's weights zero),
-// other edge pixels with the taps clipped to the input, and a requantization whose per-channel
-// shifts and rounding masks are derived once per block. Bit-exact with TFLite's reference kernel (integer
-// sums wrap, in any order; the requantization is multiply_by_quantized_multiplier's arithmetic).
+// blocks of four adjacent channels, their weights widened to int16 pairs once per block (so the
+// pixel loop loads a tap's four weights with one double-word load and no SXTB16), interior
+// pixels (window inside the input) with a fixed tap pattern and the input offset folded into the
+// biases, a 3x3 window unrolled for edge pixels too (they read the neighbouring row or column
+// with that tap's weights zero), other edge pixels with the taps clipped to the input; calls of
+// few pixels (small bands) on a zero-point-padded copy of their input, so one table serves every
+// pixel; four outputs requantized together (s8_requant.h). Bit-exact with TFLite's reference
+// kernel (integer sums wrap, in any order; the requantization is
+// multiply_by_quantized_multiplier's arithmetic).
 // A channel band (chan_tiled) reads weights, biases and factors at the global channel chan0 + c.
 #pragma once
 

@@ -81,6 +81,64 @@ TIGRIS_MM_INLINE int32_t mla_row(uint32_t xe, uint32_t xo, const int8_t *w, int3
     return lanes_mla(xo, lanes_s8(lanes_ror8(v)), lanes_mla(xe, lanes_s8(v), a));
 }
 
+// The few-row path (s8_matmul.h, kFewMaxInputs): the rows' groups widened once, offset added,
+// as [even pair, odd pair] words per group, row after row.
+void widen_rows(const Product &p, int32_t groups, uint32_t off, uint32_t *xw)
+{
+    const int8_t *x = p.x;
+    for (int32_t r = 0; r < p.rows; r++, x += p.x_stride) {
+        for (int32_t g = 0; g < groups; g++, xw += 2) {
+            const uint32_t v = load4(x + 4 * g);
+            xw[0] = lanes_add_s8(off, v);
+            xw[1] = lanes_add_s8(off, lanes_ror8(v));
+        }
+    }
+}
+
+// One group of a weight row against the widened inputs: 256 times its products (the bytes
+// masked in place, no sign extension).
+// The mask is a register (an argument, not a constant) so that the compiler folds the shift into
+// the AND's operand: two instructions per word, not three.
+TIGRIS_MM_INLINE int32_t mla_row_x256(uint32_t xe, uint32_t xo, const int8_t *w, uint32_t mask, int32_t a)
+{
+    const uint32_t v = load4(w);
+    return lanes_mla(xo, v & mask, lanes_mla(xe, (v << 8) & mask, a));
+}
+
+// One group of four weight rows (at w, w + k, w2, w2 + k) against one widened group.
+TIGRIS_MM_INLINE void group_few(const uint32_t *xw, const int8_t *w, const int8_t *w2, int32_t k, uint32_t mask,
+                                int32_t &a0, int32_t &a1, int32_t &a2, int32_t &a3)
+{
+    const uint32_t xe = xw[0], xo = xw[1];
+    a0 = mla_row_x256(xe, xo, w, mask, a0);
+    a1 = mla_row_x256(xe, xo, w + k, mask, a1);
+    a2 = mla_row_x256(xe, xo, w2, mask, a2);
+    a3 = mla_row_x256(xe, xo, w2 + k, mask, a3);
+}
+
+// 256 times the products of n pairs of groups (1..kFewChunk / 8) of four weight rows k apart
+// (the first at w) and one widened row, added to acc after the exact division by 256. Out of
+// line with the mask an argument (noipa: not propagated), so that the shift folds into the
+// AND: inlined with the constant, GCC spends three instructions per weight word and spills.
+#if defined(__GNUC__)
+__attribute__((noipa))
+#endif
+void chunk_few(const uint32_t *xw, const int8_t *w, int32_t k, int32_t n, uint32_t mask, Acc4 *acc)
+{
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const int8_t *w2 = w + 2 * (ptrdiff_t)k;
+    const uint32_t *end = xw + 4 * (ptrdiff_t)n;
+    do {
+        group_few(xw, w, w2, k, mask, a0, a1, a2, a3);
+        group_few(xw + 2, w + 4, w2 + 4, k, mask, a0, a1, a2, a3);
+        xw += 4, w += 8, w2 += 8;
+    } while (xw != end);
+    acc->a0 = wrap_add(acc->a0, a0 >> 8);
+    acc->a1 = wrap_add(acc->a1, a1 >> 8);
+    acc->a2 = wrap_add(acc->a2, a2 >> 8);
+    acc->a3 = wrap_add(acc->a3, a3 >> 8);
+}
+
 // The products of one row over the groups (k & ~3 inputs).
 void row_packed(const int8_t *x, const uint32_t *pw, int32_t groups, uint32_t off, Acc4 *acc)
 {
@@ -125,11 +183,55 @@ void row_tail(const int8_t *x, const int8_t *const w[4], int32_t from, int32_t k
     }
 }
 
+// The few-row path (few_rows, at least four channels): the inputs widened once; each block of
+// four channels k apart (the last block moved back to end at the last channel, its first
+// outputs already written and not stored again).
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+int run_few(const Product &p)
+{
+    // Pairs of groups of four inputs in the chunks, the last k % 8 inputs one at a time.
+    const int32_t groups = p.k / 4, pairs = p.k / 8, k = p.k, lo = p.act_min, hi = p.act_max, zp = p.out_zp;
+    const uint32_t off = ((uint32_t)p.in_offset & 0xFFFFu) * 0x10001u;
+    uint32_t xw[kFewMaxInputs / 2];
+    widen_rows(p, groups, off, xw);
+    constexpr int32_t kChunkGroups = kFewChunk / 4;
+    for (int32_t c = 0; c < p.channels; c += 4) {
+        const int32_t c0 = c + 4 <= p.channels ? c : p.channels - 4, skip = c - c0;
+        const int8_t *w = p.w + (ptrdiff_t)c0 * k;
+        const int8_t *wr[4] = {w, w + k, w + 2 * (ptrdiff_t)k, w + 3 * (ptrdiff_t)k};
+        ChannelQ q[4];
+        for (int32_t j = 0; j < 4; j++) {
+            const int32_t cj = c0 + j, fc = p.per_tensor ? 0 : cj;
+            if (!channel_q(p.mult[fc], p.shift[fc], p.bias ? tigris_rt::rd_i32(p.bias + 4 * cj) : 0, &q[j])) return kGeneric;
+        }
+        const int8_t *x = p.x;
+        for (int32_t r = 0; r < p.rows; r++, x += p.x_stride) {
+            Acc4 a{q[0].bias, q[1].bias, q[2].bias, q[3].bias};
+            const uint32_t *xr = xw + 2 * (ptrdiff_t)r * groups;
+            for (int32_t g = 0; g < pairs * 2; g += kChunkGroups) {
+                const int32_t n = pairs * 2 - g < kChunkGroups ? pairs * 2 - g : kChunkGroups;
+                chunk_few(xr + 2 * g, w + 4 * g, k, n / 2, 0xFF00FF00u, &a);
+            }
+            if (8 * pairs != k) row_tail(x, wr, 8 * pairs, k, p.in_offset, &a);
+            int8_t out[4];
+            out[0] = requant_s8(a.a0, q[0], zp, lo, hi);
+            out[1] = requant_s8(a.a1, q[1], zp, lo, hi);
+            out[2] = requant_s8(a.a2, q[2], zp, lo, hi);
+            out[3] = requant_s8(a.a3, q[3], zp, lo, hi);
+            memcpy(p.y + r * p.y_stride + c, out + skip, (size_t)(4 - skip));
+        }
+    }
+    return 0;
+}
+
 }  // namespace
 
 int run(const Product &p)
 {
     if (p.rows <= 0 || p.channels <= 0 || p.k <= 0) return 0;
+    if (few_rows(p.rows, p.k, p.channels)) return run_few(p);
     const int32_t groups = p.k / 4, lo = p.act_min, hi = p.act_max, zp = p.out_zp;
     const uint32_t off = ((uint32_t)p.in_offset & 0xFFFFu) * 0x10001u;  // |offset| <= 255: two int16 lanes
     const bool packed = packs(p.rows, p.k);

@@ -33,6 +33,15 @@ constexpr int32_t kMaxPackedK = 128;
 // widening pass for so few rows).
 constexpr int32_t kPackRows = 4;
 
+// Fewer rows whose inputs (rows x k) fit this many int16 values (1.5 KiB of stack, the buffer
+// of the widened weights reused) are widened once per call instead, with the offset added, and
+// each weight word is split without sign extension: w & 0xFF00FF00 holds (256 w1, 256 w3) as
+// int16 lanes, (w << 8) & 0xFF00FF00 holds (256 w0, 256 w2). The sums are 256 times the
+// products; a chunk of kFewChunk inputs keeps them below 2^31 (|x + offset| <= 383, |w| <= 128),
+// so each chunk's sum shifted right by 8 is exact. Longer rows take the direct path.
+constexpr int32_t kFewMaxInputs = 768;
+constexpr int32_t kFewChunk = 128;
+
 struct Product {
     const int8_t *x;    // row r at x + r * x_stride, k values
     ptrdiff_t x_stride;
@@ -50,6 +59,14 @@ struct Product {
 // True when run() widens the weights once for the rows (several rows, k <= kMaxPackedK): the
 // shapes where it beats CMSIS-NN's kernels on the Cortex-M4 (docs/backends.md §2).
 inline bool packs(int32_t rows, int32_t k) { return rows >= kPackRows && k >= 4 && k <= kMaxPackedK; }
+
+// True when run() takes the few-row path above (one to three rows, 8 <= k, rows x k within
+// kFewMaxInputs, at least four channels): the shapes where it beats CMSIS-NN's vector-matrix
+// kernels on the Cortex-M4 (docs/backends.md §2).
+inline bool few_rows(int32_t rows, int32_t k, int32_t channels)
+{
+    return rows >= 1 && rows < kPackRows && k >= 8 && (int64_t)rows * k <= kFewMaxInputs && channels >= 4;
+}
 
 // 0, or kGeneric.
 int run(const Product &p);

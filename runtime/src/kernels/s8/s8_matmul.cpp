@@ -81,6 +81,18 @@ TIGRIS_MM_INLINE int32_t mla_row(uint32_t xe, uint32_t xo, const int8_t *w, int3
     return lanes_mla(xo, lanes_s8(lanes_ror8(v)), lanes_mla(xe, lanes_s8(v), a));
 }
 
+// An int32 bias at any alignment, little-endian (one load where the target is little-endian).
+TIGRIS_MM_INLINE int32_t bias_at(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
+#else
+    return tigris_rt::rd_i32(p);
+#endif
+}
+
 // The few-row path (s8_matmul.h, kFewMaxInputs): the rows' groups widened once, offset added,
 // as [even pair, odd pair] words per group, row after row.
 void widen_rows(const Product &p, int32_t groups, uint32_t off, uint32_t *xw)
@@ -240,27 +252,29 @@ int run_few(const Product &p)
     widen_rows(p, groups, off, xw);
     constexpr int32_t kChunkGroups = kFewChunk / 4;
     const ChunkFn chunk = chunk_for(k);
-    // Per-tensor factors prepared once (each channel then takes its bias).
-    ChannelQ q0;
-    if (p.per_tensor && !channel_q(p.mult[0], p.shift[0], 0, &q0)) return kGeneric;
+    // Per-tensor factors prepared once for every block (the biases are read per block).
+    ChannelQ q[4];
+    Out4 o{};
+    if (p.per_tensor) {
+        if (!channel_q(p.mult[0], p.shift[0], 0, &q[0])) return kGeneric;
+        q[1] = q[2] = q[3] = q[0];
+        o = out4(q, p.out_zp, p.act_min, p.act_max);
+    }
     for (int32_t c = 0; c < p.channels; c += 4) {
         const int32_t c0 = c + 4 <= p.channels ? c : p.channels - 4, skip = c - c0;
         const int8_t *w = p.w + (ptrdiff_t)c0 * k;
-        ChannelQ q[4];
-        for (int32_t j = 0; j < 4; j++) {
-            const int32_t cj = c0 + j, bias = p.bias ? tigris_rt::rd_i32(p.bias + 4 * cj) : 0;
-            if (p.per_tensor) {
-                q[j] = q0;
-                q[j].bias = bias;
-            } else if (!channel_q(p.mult[cj], p.shift[cj], bias, &q[j])) {
-                return kGeneric;
-            }
+        int32_t bias[4] = {0, 0, 0, 0};
+        if (p.bias)
+            for (int32_t j = 0; j < 4; j++) bias[j] = bias_at(p.bias + 4 * (c0 + j));
+        if (!p.per_tensor) {
+            for (int32_t j = 0; j < 4; j++)
+                if (!channel_q(p.mult[c0 + j], p.shift[c0 + j], 0, &q[j])) return kGeneric;
+            o = out4(q, p.out_zp, p.act_min, p.act_max);
         }
-        const Out4 o = out4(q, p.out_zp, p.act_min, p.act_max);
         const int8_t *x = p.x;
         int8_t *y = p.y + c;
         for (int32_t r = 0; r < p.rows; r++, x += p.x_stride, y += p.y_stride) {
-            Acc4 a{q[0].bias, q[1].bias, q[2].bias, q[3].bias};
+            Acc4 a{bias[0], bias[1], bias[2], bias[3]};
             const uint32_t *xr = xw + 2 * (ptrdiff_t)r * groups;
             for (int32_t g = 0; g < pairs * 2; g += kChunkGroups) {
                 const int32_t n = pairs * 2 - g < kChunkGroups ? pairs * 2 - g : kChunkGroups;

@@ -114,9 +114,9 @@ bool few_pixel_pointwise(const ConvLayer &l)
 // convolutions and fully connected layers on builds with the DSP extension and without Helium
 // (Cortex-M4/M7/M33), where it executes fewer instructions than CMSIS-NN's
 // arm_convolve_1x1_s8_fast / arm_nn_mat_mult_nt_t_s8 (docs/backends.md §2). Plain-C builds (the
-// host's, whose tests compare CMSIS-NN's bytes with the reference's) and Helium builds keep
-// CMSIS-NN.
-#if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI)
+// host's, whose tests compare CMSIS-NN's bytes with the reference's), Helium builds and builds
+// without the product (TIGRIS_NO_FAST_MATMUL) keep CMSIS-NN.
+#if defined(ARM_MATH_DSP) && !defined(ARM_MATH_MVEI) && !defined(TIGRIS_NO_FAST_MATMUL)
 constexpr bool kOwnMatmul = true;
 #else
 constexpr bool kOwnMatmul = false;

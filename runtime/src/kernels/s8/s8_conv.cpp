@@ -24,6 +24,16 @@
 #include "kernels/s8/s8_op.h"
 
 namespace tigris_s8 {
+
+// TIGRIS_NO_FAST_MATMUL, a firmware's choice of flash over speed (docs/firmware.md): 1x1
+// convolutions and fully connected layers keep only the loops below, the matrix product
+// (s8_matmul.h) is not referenced and the linker leaves it out.
+#if defined(TIGRIS_NO_FAST_MATMUL)
+constexpr bool kFastMatmul = false;
+#else
+constexpr bool kFastMatmul = true;
+#endif
+
 namespace {
 
 // Requantization of one output channel.
@@ -162,7 +172,7 @@ int conv(const Call &c)
     const bool row_runs = groups == 1 && g.d_w == 1;
     // A 1x1 convolution of one group, stride 1, unpadded: each image's pixels are the rows of a
     // matrix product (factors the product cannot take: the loops below).
-    if (groups == 1 && g.k_h == 1 && g.k_w == 1 && g.s_h == 1 && g.s_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
+    if (kFastMatmul && groups == 1 && g.k_h == 1 && g.k_w == 1 && g.s_h == 1 && g.s_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
         g.out_h == g.in_h && g.out_w == g.in_w && g.in_row == (int64_t)g.in_w * g.c_in &&
         g.out_row == (int64_t)g.out_w * g.c_out) {
         mm::Product p{nullptr, g.c_in, g.out_h * g.out_w, g.c_in, w + (ptrdiff_t)ch0 * g.c_in, g.c_out, nullptr, g.c_out,
@@ -238,7 +248,7 @@ int depthwise(const Call &c)
     const int8_t *x = (const int8_t *)in.data;
     int8_t *y = (int8_t *)out.data;
     const int32_t in_offset = -in.zero_point;
-#ifndef TIGRIS_NO_BLOCKED_DEPTHWISE  // a firmware's choice of ~6 KB of flash over speed (docs/firmware.md)
+#ifndef TIGRIS_NO_BLOCKED_DEPTHWISE  // a firmware's choice of ~8.7 KB of flash over speed (docs/firmware.md)
     if (dw_m1::applies(g)) {  // multiplier 1 (s8_depthwise.h); factors it cannot take: below
         const dw_m1::Layer l{&g, c.plan, &out, x, y, w, bias, wc, in_offset, c.op->act_min, c.op->act_max};
         const int rc = dw_m1::run(l);
@@ -324,7 +334,7 @@ int fully_connected(const Call &c)
     const uint8_t *bias;
     if (!layer_weights(c, (uint32_t)(out_c * in_c), out_c, &w, &bias)) return kError;
     const int32_t in_offset = -in.zero_point;
-    {
+    if (kFastMatmul) {
         mm::Product p{x, in_c, band.rows, in_c, w + (int64_t)ch0 * in_c, cols, y, cols,
                       in_offset, out.zero_point, c.op->act_min, c.op->act_max};
         if (!matmul_factors(c, out, bias, ch0, cols, &p)) return kError;

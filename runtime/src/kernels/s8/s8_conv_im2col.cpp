@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kernels/s8/s8_dot.h"
+#include "kernels/s8/s8_lanes.h"
 #include "kernels/s8/s8_requant.h"
 
 // Run per tap and per four products: inlined even at -Os (the Cortex-M build), where a call
@@ -30,35 +31,10 @@ namespace {
 
 using tigris_rt::kern::SpatialGeom;
 
-TIGRIS_IM2COL_INLINE uint32_t rot8(uint32_t v) { return (v >> 8) | (v << 24); }
-
-#if defined(TIGRIS_S8_DSP)
-// Bytes 0, 2 of v sign-extended plus the int16 halves of off (SXTAB16; rot8 folds into it).
-TIGRIS_IM2COL_INLINE uint32_t widen_add(uint32_t off, uint32_t v)
-{
-    return (uint32_t)__sxtab16((int16x2_t)off, (int8x4_t)v);
-}
-TIGRIS_IM2COL_INLINE uint32_t widen(uint32_t v) { return (uint32_t)__sxtb16((int8x4_t)v); }
-// acc + lo(a) lo(b) + hi(a) hi(b) on int16 halves, wrapping (SMLAD).
-TIGRIS_IM2COL_INLINE int32_t dual_mac(uint32_t a, uint32_t b, int32_t acc)
-{
-    return __smlad((int16x2_t)a, (int16x2_t)b, acc);
-}
-#else
-TIGRIS_IM2COL_INLINE uint32_t widen_add(uint32_t off, uint32_t v)
-{
-    const uint32_t lo = (uint32_t)(int32_t)(int16_t)(off & 0xFFFFu) + (uint32_t)(int32_t)(int8_t)(v & 0xFFu);
-    const uint32_t hi = (uint32_t)(int32_t)(int16_t)(off >> 16) + (uint32_t)(int32_t)(int8_t)((v >> 16) & 0xFFu);
-    return (lo & 0xFFFFu) | (hi << 16);
-}
-TIGRIS_IM2COL_INLINE uint32_t widen(uint32_t v) { return widen_add(0, v); }
-TIGRIS_IM2COL_INLINE int32_t dual_mac(uint32_t a, uint32_t b, int32_t acc)
-{
-    const int32_t lo = (int32_t)(int16_t)(a & 0xFFFFu) * (int32_t)(int16_t)(b & 0xFFFFu);
-    const int32_t hi = (int32_t)(int16_t)(a >> 16) * (int32_t)(int16_t)(b >> 16);
-    return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
-}
-#endif
+// Lane operations on int16 pairs held in a word (s8_lanes.h).
+using lanes::add_s8;
+using lanes::dual_mla;
+using lanes::ror8;
 
 // The buffer of two pixel slots.
 struct Layout {
@@ -97,7 +73,7 @@ void put_run(const Layout &l, int s, int32_t k, const int8_t *src, int32_t r)
     uint32_t *d = l.words + 4 * (k >> 2) + 2 * s;
     for (int32_t n = r >> 2; n > 0; n--, src += 4, d += 4) {
         const uint32_t v = load4(src);
-        store_pair(d, widen_add(off, v), widen_add(off, rot8(v)));
+        store_pair(d, add_s8(off, v), add_s8(off, ror8(v)));
     }
     k += r & ~3;
     for (r &= 3; r > 0; k++, r--) put1(l, s, k, *src++ + off1);
@@ -211,7 +187,7 @@ void gather_staged(const SpatialGeom &g, const Layout &l, int s, const int8_t *x
     uint32_t *d = l.words + 2 * s;
     for (int32_t b = 0; b < l.blocks; b++, d += 4) {
         const uint32_t v = load4(row_bytes + 4 * b);
-        store_pair(d, widen_add(off, v), widen_add(off, rot8(v)));
+        store_pair(d, add_s8(off, v), add_s8(off, ror8(v)));
     }
 }
 
@@ -240,19 +216,19 @@ template <int P>
 TIGRIS_IM2COL_INLINE void mac_block(const uint32_t *xw, uint32_t va, uint32_t vb, int32_t &a0, int32_t &a1, int32_t &b0,
                                     int32_t &b1)
 {
-    const uint32_t ae = widen(va), ao = widen(rot8(va)), be = widen(vb), bo = widen(rot8(vb));
+    const uint32_t ae = lanes::s8(va), ao = lanes::s8(ror8(va)), be = lanes::s8(vb), bo = lanes::s8(ror8(vb));
     uint32_t lo, hi;
     load_pair(xw, &lo, &hi);
-    a0 = dual_mac(lo, ae, a0);
-    b0 = dual_mac(lo, be, b0);
-    a0 = dual_mac(hi, ao, a0);
-    b0 = dual_mac(hi, bo, b0);
+    a0 = dual_mla(lo, ae, a0);
+    b0 = dual_mla(lo, be, b0);
+    a0 = dual_mla(hi, ao, a0);
+    b0 = dual_mla(hi, bo, b0);
     if (P == 1) return;
     load_pair(xw + 2, &lo, &hi);
-    a1 = dual_mac(lo, ae, a1);
-    b1 = dual_mac(lo, be, b1);
-    a1 = dual_mac(hi, ao, a1);
-    b1 = dual_mac(hi, bo, b1);
+    a1 = dual_mla(lo, ae, a1);
+    b1 = dual_mla(lo, be, b1);
+    a1 = dual_mla(hi, ao, a1);
+    b1 = dual_mla(hi, bo, b1);
 }
 
 // A whole block, weights at wa and wa + k; xw and wa move past it.

@@ -8,6 +8,7 @@
 
 #include "kernels/s8/s8_dot.h"
 #include "kernels/s8/s8_fixed_point.h"
+#include "kernels/s8/s8_lanes.h"
 #include "kernels/s8/s8_requant.h"
 
 // The lane operations and the requantization run per tap and per output: inlined even at -Os
@@ -29,31 +30,11 @@ namespace tigris_s8 {
 namespace dw_m1 {
 namespace {
 
-// ---- Lane operations on int16 pairs held in a word (low half: lane 0) ------------------------
-#if defined(TIGRIS_S8_DSP)
-TIGRIS_DW_INLINE uint32_t pair_add_s8(uint32_t off, uint32_t v) { return (uint32_t)__sxtab16((int16x2_t)off, (int8x4_t)v); }
-TIGRIS_DW_INLINE uint32_t pair_s8(uint32_t v) { return (uint32_t)__sxtb16((int8x4_t)v); }
-TIGRIS_DW_INLINE int32_t mla_bottom(uint32_t a, uint32_t b, int32_t acc) { return __smlabb((int32_t)a, (int32_t)b, acc); }
-TIGRIS_DW_INLINE int32_t mla_top(uint32_t a, uint32_t b, int32_t acc) { return __smlatt((int32_t)a, (int32_t)b, acc); }
-#else
-// Bytes 0 and 2 of v, sign-extended, plus the int16 halves of off (SXTAB16).
-TIGRIS_DW_INLINE uint32_t pair_add_s8(uint32_t off, uint32_t v)
-{
-    const uint32_t lo = (uint32_t)(int32_t)(int16_t)(off & 0xFFFFu) + (uint32_t)(int32_t)(int8_t)(v & 0xFFu);
-    const uint32_t hi = (uint32_t)(int32_t)(int16_t)(off >> 16) + (uint32_t)(int32_t)(int8_t)((v >> 16) & 0xFFu);
-    return (lo & 0xFFFFu) | (hi << 16);
-}
-TIGRIS_DW_INLINE uint32_t pair_s8(uint32_t v) { return pair_add_s8(0, v); }
-TIGRIS_DW_INLINE int32_t mla_bottom(uint32_t a, uint32_t b, int32_t acc)
-{
-    return wrap_add(acc, (int32_t)(int16_t)(a & 0xFFFFu) * (int32_t)(int16_t)(b & 0xFFFFu));
-}
-TIGRIS_DW_INLINE int32_t mla_top(uint32_t a, uint32_t b, int32_t acc)
-{
-    return wrap_add(acc, (int32_t)(int16_t)(a >> 16) * (int32_t)(int16_t)(b >> 16));
-}
-TIGRIS_DW_INLINE uint32_t ror8(uint32_t x) { return (x >> 8) | (x << 24); }
-#endif
+// Lane operations on int16 pairs held in a word (s8_lanes.h).
+using lanes::add_s8;
+using lanes::mla_bottom;
+using lanes::mla_top;
+using lanes::ror8;
 
 // Per lane count: the widened weights of one tap (two words) and one tap's products.
 template <int N>
@@ -64,8 +45,8 @@ struct Lanes<4> {  // channels 0, 2 in word 0; 1, 3 in word 1
     static TIGRIS_DW_INLINE void widen(const int8_t *w, uint32_t *dst)
     {
         const uint32_t v = load4(w);
-        dst[0] = pair_add_s8(0, v);
-        dst[1] = pair_add_s8(0, ror8(v));
+        dst[0] = add_s8(0, v);
+        dst[1] = add_s8(0, ror8(v));
     }
     static TIGRIS_DW_INLINE void mac(const int8_t *px, const uint32_t *w, uint32_t off, int32_t *a)
     {
@@ -73,7 +54,7 @@ struct Lanes<4> {  // channels 0, 2 in word 0; 1, 3 in word 1
         uint64_t ww;  // both words in one load
         memcpy(&ww, w, 8);
         const uint32_t we = (uint32_t)ww, wo = (uint32_t)(ww >> 32);
-        const uint32_t e = pair_add_s8(off, v), o = pair_add_s8(off, ror8(v));
+        const uint32_t e = add_s8(off, v), o = add_s8(off, ror8(v));
         a[0] = mla_bottom(e, we, a[0]);
         a[2] = mla_top(e, we, a[2]);
         a[1] = mla_bottom(o, wo, a[1]);
@@ -84,7 +65,7 @@ struct Lanes<4> {  // channels 0, 2 in word 0; 1, 3 in word 1
     {
         const uint32_t v = load4(px);
         const uint32_t we = (uint32_t)ww, wo = (uint32_t)(ww >> 32);
-        const uint32_t e = pair_s8(v), o = pair_s8(ror8(v));
+        const uint32_t e = lanes::s8(v), o = lanes::s8(ror8(v));
         a[0] = mla_bottom(e, we, a[0]);
         a[2] = mla_top(e, we, a[2]);
         a[1] = mla_bottom(o, wo, a[1]);
@@ -96,14 +77,14 @@ template <>
 struct Lanes<2> {  // channels 0, 1 in word 0
     static TIGRIS_DW_INLINE void widen(const int8_t *w, uint32_t *dst)
     {
-        dst[0] = pair_add_s8(0, (uint32_t)(uint8_t)w[0] | ((uint32_t)(uint8_t)w[1] << 16));
+        dst[0] = add_s8(0, (uint32_t)(uint8_t)w[0] | ((uint32_t)(uint8_t)w[1] << 16));
         dst[1] = 0;
     }
     static TIGRIS_DW_INLINE void mac(const int8_t *px, const uint32_t *w, uint32_t off, int32_t *a)
     {
         uint16_t h;
         memcpy(&h, px, 2);
-        const uint32_t e = pair_add_s8(off, (uint32_t)h | ((uint32_t)h << 8));  // byte 2 = channel 1
+        const uint32_t e = add_s8(off, (uint32_t)h | ((uint32_t)h << 8));  // byte 2 = channel 1
         a[0] = mla_bottom(e, w[0], a[0]);
         a[1] = mla_top(e, w[0], a[1]);
     }
@@ -111,7 +92,7 @@ struct Lanes<2> {  // channels 0, 1 in word 0
     {
         uint16_t h;
         memcpy(&h, px, 2);
-        const uint32_t e = pair_s8((uint32_t)h | ((uint32_t)h << 8));
+        const uint32_t e = lanes::s8((uint32_t)h | ((uint32_t)h << 8));
         a[0] = mla_bottom(e, (uint32_t)ww, a[0]);
         a[1] = mla_top(e, (uint32_t)ww, a[1]);
     }
@@ -258,7 +239,7 @@ void inner_run(const int8_t *p, int8_t *d, int32_t n, const InnerRun<N> &r)
             for (int32_t t = r.taps; t > 0; t--) {
                 const uint32_t v = load4(p + *at++);
                 const uint64_t ww = *wp++;
-                const uint32_t e = pair_s8(v), o = pair_s8(ror8(v));
+                const uint32_t e = lanes::s8(v), o = lanes::s8(ror8(v));
                 a0 = mla_bottom(e, (uint32_t)ww, a0);
                 a2 = mla_top(e, (uint32_t)ww, a2);
                 a1 = mla_bottom(o, (uint32_t)(ww >> 32), a1);

@@ -291,3 +291,77 @@ TEST(S8Matmul, FullyConnectedChannelBands)
                         << "chan0 " << chan0 << " chans " << chans << " row " << r;
         }
 }
+
+// The few-row path (one to three rows: inputs widened once, weight bytes masked in place, sums
+// 256 times the products per chunk of kFewChunk inputs): every k from 8 to 40, the chunk edges
+// (127..129, 255..257, 383..385, 511..513, the buffer's 768), rows longer than the buffer (the
+// direct path), channel counts with a moved-back last block, channel bands at several offsets.
+TEST(S8Matmul, FewRowsEqualTheFormula)
+{
+    std::mt19937 rng(31);
+    std::vector<int32_t> ks;
+    for (int32_t k = 8; k <= 40; k++) ks.push_back(k);
+    for (int32_t k : {63, 64, 65, 127, 128, 129, 255, 256, 257, 383, 384, 385, 511, 512, 513, 640, 700, 767, 768, 769})
+        ks.push_back(k);
+    int n = 0, few = 0;
+    for (int32_t rows = 1; rows <= 3; rows++)
+        for (int32_t k : ks)
+            for (int32_t channels : {4, 5, 7, 8, 13}) {
+                const Layer l = random_layer(k, channels, n % 3 != 0, n % 4 != 1, rng);
+                few += tigris_s8::mm::few_rows(rows, k, channels) ? 1 : 0;
+                check_product(l, rows, 0, channels, n % 3, (n / 3) % 3, rng, describe(rows, k, channels, 0, channels));
+                if (HasFatalFailure()) return;
+                if (channels == 13) {
+                    for (int32_t ch0 : {1, 3, 6}) {
+                        check_product(l, rows, ch0, 13 - ch0, 0, 1, rng, describe(rows, k, channels, ch0, 13 - ch0));
+                        if (HasFatalFailure()) return;
+                    }
+                }
+                n++;
+            }
+    EXPECT_GT(few, n / 2);  // most of the shapes above take the few-row path
+    EXPECT_TRUE(tigris_s8::mm::few_rows(1, 768, 4));
+    EXPECT_FALSE(tigris_s8::mm::few_rows(1, 769, 4));
+    EXPECT_FALSE(tigris_s8::mm::few_rows(3, 257, 4));
+    EXPECT_FALSE(tigris_s8::mm::few_rows(2, 64, 3));
+}
+
+// The largest per-chunk sums the few-row path must hold: weights -128 (and 127) against inputs
+// whose offset sum is +-383 or +-255 (in_offset +-255 and +-128), every product of a chunk the
+// same sign, over rows of several chunks so that the int32 sum wraps with a large bias.
+TEST(S8Matmul, FewRowsExtremeSums)
+{
+    std::mt19937 rng(32);
+    for (int32_t k : {128, 256, 257, 512, 640, 768})
+        for (int32_t in_zp : {-255, 255, -128, 127})
+            for (int8_t wv : {(int8_t)-128, (int8_t)127}) {
+                Layer l;
+                l.k = k;
+                l.channels = 6;
+                l.w.assign((size_t)k * 6, wv);
+                for (size_t i = 3; i < l.w.size(); i += 11) l.w[i] = (int8_t)(wv == 127 ? -128 : 127);  // row 0 stays uniform
+                for (int32_t i = 0; i < k; i++) l.w[(size_t)5 * k + i] = (int8_t)-128;
+                l.bias = {INT32_MAX - 5, INT32_MIN + 5, 0, 1 << 30, -(1 << 30), 7};
+                l.mult = {INT32_MAX, 1 << 30, 1518500250, 1 << 29, INT32_MAX, 1 << 30};
+                l.shift = {-31, 0, -1, 3, -20, -8};
+                l.in_zp = in_zp;
+                l.out_zp = 2;
+                l.act_min = -128;
+                l.act_max = 127;
+                const int32_t xs = k;
+                for (int32_t rows : {1, 768 / k > 3 ? 3 : 768 / k}) {
+                    Bytes x((size_t)rows * xs);
+                    const int8_t xv = in_zp < 0 ? (int8_t)127 : (int8_t)-128;  // |x - in_zp| = 383, 255, 256 or 255
+                    for (auto &v : x) v = xv;
+                    if (rows > 1)
+                        for (int32_t i = 0; i < k; i++) x[(size_t)xs + i] = (int8_t)(i % 2 ? 127 : -128);
+                    Bytes y((size_t)rows * 6, 0x5A);
+                    ASSERT_EQ(tigris_s8::mm::run(product(l, x.data(), xs, rows, 0, 6, y.data(), 6)), 0);
+                    for (int32_t r = 0; r < rows; r++)
+                        for (int32_t c = 0; c < 6; c++)
+                            ASSERT_EQ(y[(size_t)r * 6 + c], formula(l, x.data() + (size_t)r * xs, c))
+                                << "k " << k << " in_zp " << in_zp << " w " << (int)wv << " row " << r << " channel " << c;
+                }
+            }
+    (void)rng;
+}

@@ -1,6 +1,7 @@
 // The int8 1x1-convolution / fully-connected product (s8_matmul.h): blocks of four output
-// channels; per row either the block's pre-widened weights (several rows) or its weight rows
-// read directly (one to a few rows). Lane operations on int16 pairs held in a word (low half
+// channels; per row either the block's pre-widened weights (several rows), the call's
+// pre-widened inputs against masked weight words (one to three rows, few_rows) or the weight
+// rows read directly (longer few-row calls). Lane operations on int16 pairs held in a word (low half
 // first): SXTAB16 / SMLAD through ACLE intrinsics with the DSP extension, the same operations
 // in plain C without it.
 #include "kernels/s8/s8_matmul.h"
@@ -81,6 +82,118 @@ TIGRIS_MM_INLINE int32_t mla_row(uint32_t xe, uint32_t xo, const int8_t *w, int3
     return lanes_mla(xo, lanes_s8(lanes_ror8(v)), lanes_mla(xe, lanes_s8(v), a));
 }
 
+// An int32 bias at any alignment, little-endian (one load where the target is little-endian).
+TIGRIS_MM_INLINE int32_t bias_at(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
+#else
+    return tigris_rt::rd_i32(p);
+#endif
+}
+
+// The few-row path (s8_matmul.h, kFewMaxInputs): the rows' groups widened once, offset added,
+// as [even pair, odd pair] words per group, row after row.
+void widen_rows(const Product &p, int32_t groups, uint32_t off, uint32_t *xw)
+{
+    const int8_t *x = p.x;
+    for (int32_t r = 0; r < p.rows; r++, x += p.x_stride) {
+        for (int32_t g = 0; g < groups; g++, xw += 2) {
+            const uint32_t v = load4(x + 4 * g);
+            xw[0] = lanes_add_s8(off, v);
+            xw[1] = lanes_add_s8(off, lanes_ror8(v));
+        }
+    }
+}
+
+// One group of a weight row against the widened inputs: 256 times its products (the bytes
+// masked in place, no sign extension).
+// The mask is a register (an argument, not a constant) so that the compiler folds the shift into
+// the AND's operand: two instructions per word, not three.
+TIGRIS_MM_INLINE int32_t mla_row_x256(uint32_t xe, uint32_t xo, const int8_t *w, uint32_t mask, int32_t a)
+{
+    const uint32_t v = load4(w);
+    return lanes_mla(xo, v & mask, lanes_mla(xe, (v << 8) & mask, a));
+}
+
+// One group of four weight rows (at w, w + k, w2, w2 + k) against one widened group.
+TIGRIS_MM_INLINE void group_few(const uint32_t *xw, const int8_t *w, const int8_t *w2, int32_t k, uint32_t mask,
+                                int32_t &a0, int32_t &a1, int32_t &a2, int32_t &a3)
+{
+    const uint32_t xe = xw[0], xo = xw[1];
+    a0 = mla_row_x256(xe, xo, w, mask, a0);
+    a1 = mla_row_x256(xe, xo, w + k, mask, a1);
+    a2 = mla_row_x256(xe, xo, w2, mask, a2);
+    a3 = mla_row_x256(xe, xo, w2 + k, mask, a3);
+}
+
+// 256 times the products of n pairs of groups (1..kFewChunk / 8) of four weight rows k apart
+// (the first at w) and one widened row, added to acc after the exact division by 256. Out of
+// line with the mask an argument (noipa: not propagated), so that the shift folds into the
+// AND: inlined with the constant, GCC spends three instructions per weight word and spills.
+#if defined(__GNUC__)
+__attribute__((noipa))
+#endif
+void chunk_few(const uint32_t *xw, const int8_t *w, int32_t k, int32_t n, uint32_t mask, Acc4 *acc)
+{
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const int8_t *w2 = w + 2 * (ptrdiff_t)k;
+    const uint32_t *end = xw + 4 * (ptrdiff_t)n;
+    do {
+        group_few(xw, w, w2, k, mask, a0, a1, a2, a3);
+        xw += 2, w += 4, w2 += 4;
+        group_few(xw, w, w2, k, mask, a0, a1, a2, a3);
+        xw += 2, w += 4, w2 += 4;
+    } while (xw != end);
+    acc->a0 = wrap_add(acc->a0, a0 >> 8);
+    acc->a1 = wrap_add(acc->a1, a1 >> 8);
+    acc->a2 = wrap_add(acc->a2, a2 >> 8);
+    acc->a3 = wrap_add(acc->a3, a3 >> 8);
+}
+
+// chunk_few for rows of a fixed length K (K <= 1365): the rows' offsets are immediates, which
+// frees the two registers the generic loop spills for (1.44 instructions per MAC against
+// about 1.7 at -Os on the Cortex-M4).
+template <int32_t K>
+#if defined(__GNUC__)
+__attribute__((noipa))
+#endif
+void chunk_few_k(const uint32_t *xw, const int8_t *w, int32_t k, int32_t n, uint32_t mask, Acc4 *acc)
+{
+    (void)k;
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const uint32_t *end = xw + 4 * (ptrdiff_t)n;
+    do {
+        group_few(xw, w, w + 2 * K, K, mask, a0, a1, a2, a3);
+        group_few(xw + 2, w + 4, w + 2 * K + 4, K, mask, a0, a1, a2, a3);
+        xw += 4, w += 8;
+    } while (xw != end);
+    acc->a0 = wrap_add(acc->a0, a0 >> 8);
+    acc->a1 = wrap_add(acc->a1, a1 >> 8);
+    acc->a2 = wrap_add(acc->a2, a2 >> 8);
+    acc->a3 = wrap_add(acc->a3, a3 >> 8);
+}
+
+using ChunkFn = void (*)(const uint32_t *, const int8_t *, int32_t, int32_t, uint32_t, Acc4 *);
+
+// The loop for rows of k inputs: fixed-length ones for the common widths of 1x1 convolutions
+// and fully connected layers (about 230 bytes of code each), the generic one otherwise.
+ChunkFn chunk_for(int32_t k)
+{
+    switch (k) {
+    case 8: return chunk_few_k<8>;
+    case 16: return chunk_few_k<16>;
+    case 32: return chunk_few_k<32>;
+    case 64: return chunk_few_k<64>;
+    case 128: return chunk_few_k<128>;
+    case 256: return chunk_few_k<256>;
+    case 640: return chunk_few_k<640>;
+    default: return chunk_few;
+    }
+}
+
 // The products of one row over the groups (k & ~3 inputs).
 void row_packed(const int8_t *x, const uint32_t *pw, int32_t groups, uint32_t off, Acc4 *acc)
 {
@@ -125,11 +238,72 @@ void row_tail(const int8_t *x, const int8_t *const w[4], int32_t from, int32_t k
     }
 }
 
-}  // namespace
-
-int run(const Product &p)
+// The few-row path (few_rows, at least four channels): the inputs widened once; each block of
+// four channels k apart (the last block moved back to end at the last channel, its first
+// outputs already written and not stored again).
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+int run_few(const Product &p)
 {
-    if (p.rows <= 0 || p.channels <= 0 || p.k <= 0) return 0;
+    // Pairs of groups of four inputs in the chunks, the last k % 8 inputs one at a time.
+    const int32_t groups = p.k / 4, pairs = p.k / 8, k = p.k;
+    const uint32_t off = ((uint32_t)p.in_offset & 0xFFFFu) * 0x10001u;
+    uint32_t xw[kFewMaxInputs / 2];
+    widen_rows(p, groups, off, xw);
+    constexpr int32_t kChunkGroups = kFewChunk / 4;
+    const ChunkFn chunk = chunk_for(k);
+    // Per-tensor factors prepared once for every block (the biases are read per block).
+    ChannelQ q[4];
+    Out4 o{};
+    if (p.per_tensor) {
+        if (!channel_q(p.mult[0], p.shift[0], 0, &q[0])) return kGeneric;
+        q[1] = q[2] = q[3] = q[0];
+        o = out4(q, p.out_zp, p.act_min, p.act_max);
+    }
+    for (int32_t c = 0; c < p.channels; c += 4) {
+        const int32_t c0 = c + 4 <= p.channels ? c : p.channels - 4, skip = c - c0;
+        const int8_t *w = p.w + (ptrdiff_t)c0 * k;
+        int32_t bias[4];
+        for (int32_t j = 0; j < 4; j++) bias[j] = p.bias ? bias_at(p.bias + 4 * (c0 + j)) : 0;
+        if (!p.per_tensor) {
+            for (int32_t j = 0; j < 4; j++)
+                if (!channel_q(p.mult[c0 + j], p.shift[c0 + j], 0, &q[j])) return kGeneric;
+            o = out4(q, p.out_zp, p.act_min, p.act_max);
+        }
+        const int8_t *x = p.x;
+        int8_t *y = p.y + c;
+        for (int32_t r = 0; r < p.rows; r++, x += p.x_stride, y += p.y_stride) {
+            Acc4 a{bias[0], bias[1], bias[2], bias[3]};
+            const uint32_t *xr = xw + 2 * (ptrdiff_t)r * groups;
+            for (int32_t g = 0; g < pairs * 2; g += kChunkGroups) {
+                const int32_t n = pairs * 2 - g < kChunkGroups ? pairs * 2 - g : kChunkGroups;
+                chunk(xr + 2 * g, w + 4 * g, k, n / 2, 0xFF00FF00u, &a);
+            }
+            if (8 * pairs != k) {
+                const int8_t *wr[4] = {w, w + k, w + 2 * (ptrdiff_t)k, w + 3 * (ptrdiff_t)k};
+                row_tail(x, wr, 8 * pairs, k, p.in_offset, &a);
+            }
+            const int32_t acc[4] = {a.a0, a.a1, a.a2, a.a3};
+            if (skip == 0) {
+                requant4_s8(acc, q, o, y);
+            } else {
+                int8_t out[4];
+                requant4_s8(acc, q, o, out);
+                memcpy(y, out + skip, (size_t)(4 - skip));
+            }
+        }
+    }
+    return 0;
+}
+
+// The packed and direct paths. Out of line, so that the few-row branch leaves its register
+// allocation alone (inlined into run() with it, its loops ran ~6% slower on the Cortex-M4).
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+int run_blocks(const Product &p)
+{
     const int32_t groups = p.k / 4, lo = p.act_min, hi = p.act_max, zp = p.out_zp;
     const uint32_t off = ((uint32_t)p.in_offset & 0xFFFFu) * 0x10001u;  // |offset| <= 255: two int16 lanes
     const bool packed = packs(p.rows, p.k);
@@ -166,6 +340,14 @@ int run(const Product &p)
         }
     }
     return 0;
+}
+
+}  // namespace
+
+int run(const Product &p)
+{
+    if (p.rows <= 0 || p.channels <= 0 || p.k <= 0) return 0;
+    return few_rows(p.rows, p.k, p.channels) ? run_few(p) : run_blocks(p);
 }
 
 }  // namespace mm

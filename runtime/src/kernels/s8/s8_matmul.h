@@ -4,9 +4,10 @@
 // arranged for a Cortex-M with the DSP extension. Blocks of four output channels, their factors
 // prepared once (s8_requant.h) and kept for every row they serve. With several rows the block's
 // weights are widened to int16 pairs once into a stack buffer, so a row costs one word load and
-// two SXTAB16 per four inputs and one doubleword load and two SMLAD per channel; with one to a
-// few rows (a fully connected layer of batch 1, a tile of a few pixels) each pass widens the
-// input word once and reads the four weight rows directly. The input offset is added to the
+// two SXTAB16 per four inputs and one doubleword load and two SMLAD per channel; with one to
+// three rows (a fully connected layer of batch 1, a tile of a few pixels) the rows are widened
+// once per call instead and each weight word is split by two ANDs (few_rows below); longer
+// few-row calls read the four weight rows directly. The input offset is added to the
 // input (SXTAB16), so no call sums weights. Without the DSP extension the same packing and lane
 // operations run in plain C (the host tests exercise them). Bit-exact with TFLite: integer sums
 // wrap, in any order; the requantization is multiply_by_quantized_multiplier's arithmetic.
@@ -33,6 +34,15 @@ constexpr int32_t kMaxPackedK = 128;
 // widening pass for so few rows).
 constexpr int32_t kPackRows = 4;
 
+// Fewer rows whose inputs (rows x k) fit this many int16 values (1.5 KiB of stack, in a frame
+// of its own) are widened once per call instead, with the offset added, and
+// each weight word is split without sign extension: w & 0xFF00FF00 holds (256 w1, 256 w3) as
+// int16 lanes, (w << 8) & 0xFF00FF00 holds (256 w0, 256 w2). The sums are 256 times the
+// products; a chunk of kFewChunk inputs keeps them below 2^31 (|x + offset| <= 383, |w| <= 128),
+// so each chunk's sum shifted right by 8 is exact. Longer rows take the direct path.
+constexpr int32_t kFewMaxInputs = 768;
+constexpr int32_t kFewChunk = 128;
+
 struct Product {
     const int8_t *x;    // row r at x + r * x_stride, k values
     ptrdiff_t x_stride;
@@ -50,6 +60,14 @@ struct Product {
 // True when run() widens the weights once for the rows (several rows, k <= kMaxPackedK): the
 // shapes where it beats CMSIS-NN's kernels on the Cortex-M4 (docs/backends.md §2).
 inline bool packs(int32_t rows, int32_t k) { return rows >= kPackRows && k >= 4 && k <= kMaxPackedK; }
+
+// True when run() takes the few-row path above (one to three rows, 8 <= k, rows x k within
+// kFewMaxInputs, at least four channels): the shapes where it beats CMSIS-NN's vector-matrix
+// kernels on the Cortex-M4 (docs/backends.md §2).
+inline bool few_rows(int32_t rows, int32_t k, int32_t channels)
+{
+    return rows >= 1 && rows < kPackRows && k >= 8 && (int64_t)rows * k <= kFewMaxInputs && channels >= 4;
+}
 
 // 0, or kGeneric.
 int run(const Product &p);

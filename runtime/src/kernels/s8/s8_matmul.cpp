@@ -178,8 +178,9 @@ void chunk_few_k(const uint32_t *xw, const int8_t *w, int32_t k, int32_t n, uint
 
 using ChunkFn = void (*)(const uint32_t *, const int8_t *, int32_t, int32_t, uint32_t, Acc4 *);
 
-// The loop for rows of k inputs: fixed-length ones for the common widths of 1x1 convolutions
-// and fully connected layers (about 230 bytes of code each), the generic one otherwise.
+// The loop for rows of k inputs: fixed-length ones for the power-of-two widths common in 1x1
+// convolutions and fully connected layers (about 230 bytes of code each), the generic one
+// otherwise.
 ChunkFn chunk_for(int32_t k)
 {
     switch (k) {
@@ -189,7 +190,6 @@ ChunkFn chunk_for(int32_t k)
     case 64: return chunk_few_k<64>;
     case 128: return chunk_few_k<128>;
     case 256: return chunk_few_k<256>;
-    case 640: return chunk_few_k<640>;
     default: return chunk_few;
     }
 }

@@ -2,6 +2,7 @@
 // AddN, unary activations and math, Cast (docs/operators.md §1, §3.3).
 #include <math.h>
 
+#include "kernels/s8/s8_fixed_point.h"
 #include "plan/op_rules_util.h"
 
 namespace tigris_rt {
@@ -61,6 +62,20 @@ bool is_comparison(uint8_t t)
            t == TIGRIS_OP_GREATER_EQUAL;
 }
 
+// BINARY_REQUANT (stored factors of a quantized ADD/SUB/MUL, docs/plan-format.md): three
+// (multiplier, shift) pairs, each one the fixed-point helpers take (a shift beyond 31 would
+// shift an int32 by its width or more).
+bool binary_requant_ok(const OpView &v)
+{
+    uint8_t len = 0;
+    const uint8_t *r = v.attr(TIGRIS_ATTR_BINARY_REQUANT, &len);
+    if (r == nullptr) return true;
+    if (len != 24) return false;
+    for (int k = 0; k < 3; ++k)
+        if (!tigris_s8::factor_in_range(rd_i32(r + 8 * k), rd_i32(r + 8 * k + 4))) return false;
+    return true;
+}
+
 bool check_binary(const OpView &v)
 {
     uint8_t t = v.op->op_type;
@@ -69,7 +84,7 @@ bool check_binary(const OpView &v)
     Operand opd[3];
     if (!resolve_operands(v, n, opd)) return false;
     const tigris_tensor_t &out = v.out(0);
-    if (!broadcast_result_ok(opd, n, v.shape(out), out.ndim)) return false;
+    if (!broadcast_result_ok(opd, n, v.shape(out), out.ndim) || !binary_requant_ok(v)) return false;
     if (t == TIGRIS_OP_SELECT_V2)
         return opd[0].dtype == TIGRIS_DTYPE_BOOL && opd[1].dtype == out.dtype && opd[2].dtype == out.dtype;
     if (opd[0].dtype != opd[1].dtype) return false;

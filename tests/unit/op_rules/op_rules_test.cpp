@@ -294,6 +294,31 @@ TEST(OpRulesBinary, ConstantOperandForms) {
   EXPECT_EQ(check(q), kBad);
 }
 
+// BINARY_REQUANT: six int32 values, three (multiplier, shift) pairs the fixed-point helpers take.
+TEST(OpRulesBinary, BinaryRequantFactorsInRange) {
+  auto verdict = [](std::vector<int32_t> requant) {
+    Plan p;
+    uint16_t a = p.tensor({2, 3}), b = p.tensor({2, 3}), out = p.tensor({2, 3});
+    uint16_t op = p.op(TIGRIS_OP_ADD, {a, b}, {out});
+    p.attr_i32(op, TIGRIS_ATTR_BINARY_REQUANT, requant);
+    return check(p);
+  };
+  const int32_t m = 1 << 30;
+  EXPECT_EQ(verdict({m, -1, m, -1, m, -20}), kOk);
+  EXPECT_EQ(verdict({m, 31, m, -31, 0, 0}), kOk);
+  for (int k = 0; k < 3; ++k) {
+    std::vector<int32_t> r = {m, -1, m, -1, m, -20};
+    r[2 * k + 1] = 32;  // would shift an int32 by its width
+    EXPECT_EQ(verdict(r), kBad) << "pair " << k;
+    r[2 * k + 1] = -32;
+    EXPECT_EQ(verdict(r), kBad) << "pair " << k;
+    r[2 * k + 1] = -1;
+    r[2 * k] = -5;  // negative multiplier
+    EXPECT_EQ(verdict(r), kBad) << "pair " << k;
+  }
+  EXPECT_EQ(verdict({m, -1, m, -1, m}), kBad);  // five values
+}
+
 TEST(OpRulesBinary, ComparisonOutputsBoolAndSelectTakesBoolCondition) {
   Plan p;
   uint16_t a = p.tensor({4}), b = p.tensor({4}), out = p.tensor({4}, TIGRIS_DTYPE_BOOL);

@@ -93,6 +93,28 @@ bool matmul_factors(const Call &c, const Operand &out, const uint8_t *bias, int3
     return true;
 }
 
+// A 1x1 convolution of one group, stride 1, unpadded (w: the call's first channel's weights):
+// each image's pixels are the rows of a matrix product. mm::kGeneric when the call has another
+// form or factors the product cannot take (the caller's loops compute it).
+int pointwise_product(const Call &c, const kern::SpatialGeom &g, const Operand &out, const int8_t *x, int8_t *y,
+                      const int8_t *w, const uint8_t *bias, int32_t ch0, int32_t in_offset)
+{
+    if (!kFastMatmul || g.k_h != 1 || g.k_w != 1 || g.s_h != 1 || g.s_w != 1 || g.pad_top != 0 || g.pad_left != 0 ||
+        g.out_h != g.in_h || g.out_w != g.in_w || g.in_row != (int64_t)g.in_w * g.c_in ||
+        g.out_row != (int64_t)g.out_w * g.c_out)
+        return mm::kGeneric;
+    mm::Product p{nullptr, g.c_in, g.out_h * g.out_w, g.c_in, w, g.c_out, nullptr, g.c_out,
+                  in_offset, out.zero_point, c.op->act_min, c.op->act_max};
+    if (!matmul_factors(c, out, bias, ch0, g.c_out, &p)) return kError;
+    int rc = 0;
+    for (int32_t n = 0; n < g.n && rc == 0; n++) {
+        p.x = x + n * g.in_batch + (ptrdiff_t)g.in_row_start * g.in_row;
+        p.y = y + n * g.out_batch + (ptrdiff_t)g.out_row_start * g.out_row;
+        rc = mm::run(p);
+    }
+    return rc;
+}
+
 // An input-channel band (chan_partial, CHANNELS mode INPUT) of a FullyConnected or of a 1x1
 // Conv over its pixel matrix: rows [out_row_start, + out_h) x input columns [chan0, + chans)
 // packed in x; their products (weight columns chan0 + k of [OC, K]) are added to the int32
@@ -170,20 +192,8 @@ int conv(const Call &c)
     const ptrdiff_t w_stride = (ptrdiff_t)g.k_h * g.k_w * group_in_c;  // weights of one output channel
     // With one group and no dilation a clipped window row is one run of (taps x channels).
     const bool row_runs = groups == 1 && g.d_w == 1;
-    // A 1x1 convolution of one group, stride 1, unpadded: each image's pixels are the rows of a
-    // matrix product (factors the product cannot take: the loops below).
-    if (kFastMatmul && groups == 1 && g.k_h == 1 && g.k_w == 1 && g.s_h == 1 && g.s_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
-        g.out_h == g.in_h && g.out_w == g.in_w && g.in_row == (int64_t)g.in_w * g.c_in &&
-        g.out_row == (int64_t)g.out_w * g.c_out) {
-        mm::Product p{nullptr, g.c_in, g.out_h * g.out_w, g.c_in, w + (ptrdiff_t)ch0 * g.c_in, g.c_out, nullptr, g.c_out,
-                      in_offset, out.zero_point, c.op->act_min, c.op->act_max};
-        if (!matmul_factors(c, out, bias, ch0, g.c_out, &p)) return kError;
-        int rc = 0;
-        for (int32_t n = 0; n < g.n && rc == 0; n++) {
-            p.x = x + n * g.in_batch + (ptrdiff_t)g.in_row_start * g.in_row;
-            p.y = y + n * g.out_batch + (ptrdiff_t)g.out_row_start * g.out_row;
-            rc = mm::run(p);
-        }
+    if (groups == 1) {
+        const int rc = pointwise_product(c, g, out, x, y, w + (ptrdiff_t)ch0 * g.c_in, bias, ch0, in_offset);
         if (rc != mm::kGeneric) return rc;
     }
 

@@ -95,15 +95,15 @@ TIGRIS_MM_INLINE int32_t bias_at(const uint8_t *p)
 }
 
 // The few-row path (s8_matmul.h, kFewMaxInputs): the rows' groups widened once, offset added,
-// as [even pair, odd pair] words per group, row after row.
-void widen_rows(const Product &p, int32_t groups, uint32_t off, uint32_t *xw)
+// one doubleword per group (the even pair in its low word, the odd pair in its high word, one
+// LDRD to read), row after row.
+void widen_rows(const Product &p, int32_t groups, uint32_t off, uint64_t *xw)
 {
     const int8_t *x = p.x;
     for (int32_t r = 0; r < p.rows; r++, x += p.x_stride) {
-        for (int32_t g = 0; g < groups; g++, xw += 2) {
+        for (int32_t g = 0; g < groups; g++, xw++) {
             const uint32_t v = load4(x + 4 * g);
-            xw[0] = lanes_add_s8(off, v);
-            xw[1] = lanes_add_s8(off, lanes_ror8(v));
+            *xw = lanes_add_s8(off, v) | (uint64_t)lanes_add_s8(off, lanes_ror8(v)) << 32;
         }
     }
 }
@@ -119,78 +119,119 @@ TIGRIS_MM_INLINE int32_t mla_row_x256(uint32_t xe, uint32_t xo, const int8_t *w,
 }
 
 // One group of four weight rows (at w, w + k, w2, w2 + k) against one widened group.
-TIGRIS_MM_INLINE void group_few(const uint32_t *xw, const int8_t *w, const int8_t *w2, int32_t k, uint32_t mask,
+TIGRIS_MM_INLINE void group_few(const uint64_t *xw, const int8_t *w, const int8_t *w2, int32_t k, uint32_t mask,
                                 int32_t &a0, int32_t &a1, int32_t &a2, int32_t &a3)
 {
-    const uint32_t xe = xw[0], xo = xw[1];
+    const uint64_t pair = *xw;
+    const uint32_t xe = (uint32_t)pair, xo = (uint32_t)(pair >> 32);
     a0 = mla_row_x256(xe, xo, w, mask, a0);
     a1 = mla_row_x256(xe, xo, w + k, mask, a1);
     a2 = mla_row_x256(xe, xo, w2, mask, a2);
     a3 = mla_row_x256(xe, xo, w2 + k, mask, a3);
 }
 
-// 256 times the products of n pairs of groups (1..kFewChunk / 8) of four weight rows k apart
-// (the first at w) and one widened row, added to acc after the exact division by 256. Out of
-// line with the mask an argument (noipa: not propagated), so that the shift folds into the
-// AND: inlined with the constant, GCC spends three instructions per weight word and spills.
-#if defined(__GNUC__)
-__attribute__((noipa))
-#endif
-void chunk_few(const uint32_t *xw, const int8_t *w, int32_t k, int32_t n, uint32_t mask, Acc4 *acc)
-{
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    const int8_t *w2 = w + 2 * (ptrdiff_t)k;
-    const uint32_t *end = xw + 4 * (ptrdiff_t)n;
-    do {
-        group_few(xw, w, w2, k, mask, a0, a1, a2, a3);
-        xw += 2, w += 4, w2 += 4;
-        group_few(xw, w, w2, k, mask, a0, a1, a2, a3);
-        xw += 2, w += 4, w2 += 4;
-    } while (xw != end);
-    acc->a0 = wrap_add(acc->a0, a0 >> 8);
-    acc->a1 = wrap_add(acc->a1, a1 >> 8);
-    acc->a2 = wrap_add(acc->a2, a2 >> 8);
-    acc->a3 = wrap_add(acc->a3, a3 >> 8);
-}
-
-// chunk_few for rows of a fixed length K (K <= 1365): the rows' offsets are immediates, which
-// frees the two registers the generic loop spills for (1.44 instructions per MAC against
-// about 1.7 at -Os on the Cortex-M4).
+// The products of one widened row (pairs of groups, at least one) with four weight rows K apart
+// (the first at w), added to acc: 256 times the products summed per chunk of kFewChunk inputs,
+// each chunk's sum divided by 256 exactly. K, a fixed row length (K <= 1365), makes the rows'
+// offsets immediates (rows of any other length: rows2_few). Out of line with the mask an argument
+// (noipa: not propagated), so that the shift folds into the AND: inlined with the constant, GCC
+// spends three instructions per weight word and spills.
 template <int32_t K>
 #if defined(__GNUC__)
 __attribute__((noipa))
 #endif
-void chunk_few_k(const uint32_t *xw, const int8_t *w, int32_t k, int32_t n, uint32_t mask, Acc4 *acc)
+void row_few(const uint64_t *xw, const int8_t *w, int32_t k, uint32_t mask, int32_t acc[4])
 {
     (void)k;
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    const uint32_t *end = xw + 4 * (ptrdiff_t)n;
+    constexpr int32_t kChunkPairs = kFewChunk / 8;
+    // Four groups per pass where the rows' length allows (chunks are whole multiples of them).
+    constexpr bool kQuads = K % 16 == 0;
+    int32_t pairs = K / 8;
     do {
-        group_few(xw, w, w + 2 * K, K, mask, a0, a1, a2, a3);
-        group_few(xw + 2, w + 4, w + 2 * K + 4, K, mask, a0, a1, a2, a3);
-        xw += 4, w += 8;
-    } while (xw != end);
-    acc->a0 = wrap_add(acc->a0, a0 >> 8);
-    acc->a1 = wrap_add(acc->a1, a1 >> 8);
-    acc->a2 = wrap_add(acc->a2, a2 >> 8);
-    acc->a3 = wrap_add(acc->a3, a3 >> 8);
+        const int32_t n = pairs < kChunkPairs ? pairs : kChunkPairs;
+        pairs -= n;
+        const uint64_t *end = xw + 2 * (ptrdiff_t)n;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        do {
+            group_few(xw, w, w + 2 * K, K, mask, a0, a1, a2, a3);
+            group_few(xw + 1, w + 4, w + 2 * K + 4, K, mask, a0, a1, a2, a3);
+            if (kQuads) {
+                group_few(xw + 2, w + 8, w + 2 * K + 8, K, mask, a0, a1, a2, a3);
+                group_few(xw + 3, w + 12, w + 2 * K + 12, K, mask, a0, a1, a2, a3);
+                xw += 2, w += 8;
+            }
+            xw += 2, w += 8;
+        } while (xw != end);
+        acc[0] = wrap_add(acc[0], a0 >> 8);
+        acc[1] = wrap_add(acc[1], a1 >> 8);
+        acc[2] = wrap_add(acc[2], a2 >> 8);
+        acc[3] = wrap_add(acc[3], a3 >> 8);
+    } while (pairs > 0);
 }
 
-using ChunkFn = void (*)(const uint32_t *, const int8_t *, int32_t, int32_t, uint32_t, Acc4 *);
+// One widened group against two weight rows (at w, w + k).
+TIGRIS_MM_INLINE void group2_few(const uint64_t *xw, const int8_t *w, int32_t k, uint32_t mask, int32_t &a0, int32_t &a1)
+{
+    const uint32_t xe = (uint32_t)*xw, xo = (uint32_t)(*xw >> 32);
+    a0 = mla_row_x256(xe, xo, w, mask, a0);
+    a1 = mla_row_x256(xe, xo, w + k, mask, a1);
+}
+
+// row_few's products for two weight rows k apart, k any length (kQuads: a multiple of 16, four
+// groups per pass). With the offset k in a register, four rows at once would need one register
+// more than the Cortex-M has: GCC spilled three values in that loop, 1.9 instructions per MAC
+// against 1.5 for two passes of two rows on the Cortex-M4.
+template <bool kQuads>
+#if defined(__GNUC__)
+__attribute__((noipa))
+#endif
+void rows2_few(const uint64_t *xw, const int8_t *w, int32_t k, uint32_t mask, int32_t acc[2])
+{
+    constexpr int32_t kChunkPairs = kFewChunk / 8;
+    int32_t pairs = k / 8;
+    do {
+        const int32_t n = pairs < kChunkPairs ? pairs : kChunkPairs;
+        pairs -= n;
+        const uint64_t *end = xw + 2 * (ptrdiff_t)n;
+        int32_t a0 = 0, a1 = 0;
+        do {
+            group2_few(xw, w, k, mask, a0, a1);
+            group2_few(xw + 1, w + 4, k, mask, a0, a1);
+            if (kQuads) {
+                group2_few(xw + 2, w + 8, k, mask, a0, a1);
+                group2_few(xw + 3, w + 12, k, mask, a0, a1);
+                xw += 2, w += 8;
+            }
+            xw += 2, w += 8;
+        } while (xw != end);
+        acc[0] = wrap_add(acc[0], a0 >> 8);
+        acc[1] = wrap_add(acc[1], a1 >> 8);
+    } while (pairs > 0);
+}
+
+template <>
+void row_few<0>(const uint64_t *xw, const int8_t *w, int32_t k, uint32_t mask, int32_t acc[4])
+{
+    const auto rows2 = k % 16 == 0 ? rows2_few<true> : rows2_few<false>;
+    rows2(xw, w, k, mask, acc);
+    rows2(xw, w + 2 * (ptrdiff_t)k, k, mask, acc + 2);
+}
+
+using RowFn = void (*)(const uint64_t *, const int8_t *, int32_t, uint32_t, int32_t *);
 
 // The loop for rows of k inputs: fixed-length ones for the power-of-two widths common in 1x1
-// convolutions and fully connected layers (about 230 bytes of code each), the generic one
-// otherwise.
-ChunkFn chunk_for(int32_t k)
+// convolutions and fully connected layers (about 380 bytes of code each; 1.4 instructions per
+// MAC), two passes of two rows otherwise.
+RowFn row_for(int32_t k)
 {
     switch (k) {
-    case 8: return chunk_few_k<8>;
-    case 16: return chunk_few_k<16>;
-    case 32: return chunk_few_k<32>;
-    case 64: return chunk_few_k<64>;
-    case 128: return chunk_few_k<128>;
-    case 256: return chunk_few_k<256>;
-    default: return chunk_few;
+    case 8: return row_few<8>;
+    case 16: return row_few<16>;
+    case 32: return row_few<32>;
+    case 64: return row_few<64>;
+    case 128: return row_few<128>;
+    case 256: return row_few<256>;
+    default: return row_few<0>;
     }
 }
 
@@ -238,6 +279,19 @@ void row_tail(const int8_t *x, const int8_t *const w[4], int32_t from, int32_t k
     }
 }
 
+// row_tail for run_few's four rows k apart (out of line: inlined, the rows' pointers were
+// computed for every block).
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void few_tail(const int8_t *x, const int8_t *w, int32_t k, int32_t from, int32_t in_offset, int32_t a[4])
+{
+    const int8_t *wr[4] = {w, w + k, w + 2 * (ptrdiff_t)k, w + 3 * (ptrdiff_t)k};
+    Acc4 t{a[0], a[1], a[2], a[3]};
+    row_tail(x, wr, from, k, in_offset, &t);
+    a[0] = t.a0, a[1] = t.a1, a[2] = t.a2, a[3] = t.a3;
+}
+
 // The few-row path (few_rows, at least four channels): the inputs widened once; each block of
 // four channels k apart (the last block moved back to end at the last channel, its first
 // outputs already written and not stored again).
@@ -249,10 +303,9 @@ int run_few(const Product &p)
     // Pairs of groups of four inputs in the chunks, the last k % 8 inputs one at a time.
     const int32_t groups = p.k / 4, pairs = p.k / 8, k = p.k;
     const uint32_t off = ((uint32_t)p.in_offset & 0xFFFFu) * 0x10001u;
-    uint32_t xw[kFewMaxInputs / 2];
+    uint64_t xw[kFewMaxInputs / 4];
     widen_rows(p, groups, off, xw);
-    constexpr int32_t kChunkGroups = kFewChunk / 4;
-    const ChunkFn chunk = chunk_for(k);
+    const RowFn row = row_for(k);
     // Per-tensor factors prepared once for every block (the biases are read per block).
     ChannelQ q[4];
     Out4 o{};
@@ -264,32 +317,28 @@ int run_few(const Product &p)
     for (int32_t c = 0; c < p.channels; c += 4) {
         const int32_t c0 = c + 4 <= p.channels ? c : p.channels - 4, skip = c - c0;
         const int8_t *w = p.w + (ptrdiff_t)c0 * k;
-        int32_t bias[4];
-        for (int32_t j = 0; j < 4; j++) bias[j] = p.bias ? bias_at(p.bias + 4 * (c0 + j)) : 0;
         if (!p.per_tensor) {
             for (int32_t j = 0; j < 4; j++)
                 if (!channel_q(p.mult[c0 + j], p.shift[c0 + j], 0, &q[j])) return kGeneric;
             o = out4(q, p.out_zp, p.act_min, p.act_max);
         }
+        const uint8_t *b = p.bias ? p.bias + 4 * (ptrdiff_t)c0 : nullptr;
         const int8_t *x = p.x;
         int8_t *y = p.y + c;
         for (int32_t r = 0; r < p.rows; r++, x += p.x_stride, y += p.y_stride) {
-            Acc4 a{bias[0], bias[1], bias[2], bias[3]};
-            const uint32_t *xr = xw + 2 * (ptrdiff_t)r * groups;
-            for (int32_t g = 0; g < pairs * 2; g += kChunkGroups) {
-                const int32_t n = pairs * 2 - g < kChunkGroups ? pairs * 2 - g : kChunkGroups;
-                chunk(xr + 2 * g, w + 4 * g, k, n / 2, 0xFF00FF00u, &a);
+            int32_t a[4];
+            if (b) {
+                a[0] = bias_at(b), a[1] = bias_at(b + 4), a[2] = bias_at(b + 8), a[3] = bias_at(b + 12);
+            } else {
+                a[0] = a[1] = a[2] = a[3] = 0;
             }
-            if (8 * pairs != k) {
-                const int8_t *wr[4] = {w, w + k, w + 2 * (ptrdiff_t)k, w + 3 * (ptrdiff_t)k};
-                row_tail(x, wr, 8 * pairs, k, p.in_offset, &a);
-            }
-            const int32_t acc[4] = {a.a0, a.a1, a.a2, a.a3};
+            row(xw + (ptrdiff_t)r * groups, w, k, 0xFF00FF00u, a);
+            if (8 * pairs != k) few_tail(x, w, k, 8 * pairs, p.in_offset, a);
             if (skip == 0) {
-                requant4_s8(acc, q, o, y);
+                requant4_s8(a, q, o, y);
             } else {
                 int8_t out[4];
-                requant4_s8(acc, q, o, out);
+                requant4_s8(a, q, o, out);
                 memcpy(y, out + skip, (size_t)(4 - skip));
             }
         }

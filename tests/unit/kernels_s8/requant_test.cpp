@@ -154,3 +154,53 @@ TEST(S8Requant, FourChannelsEqualFourSingleOutputs) {
       ASSERT_EQ(got[1 + k], tflite_out(a[k], m[k], s[k], z, lo, hi)) << "rep " << rep << " lane " << k;
   }
 }
+
+// The unprepared form (requant_right_raw, requant4_raw_s8): every factor requant_raw_ok admits
+// (every shift -31..-2, extreme and random multipliers and accumulators, the ties at every
+// rounding position) equals TFLite's formula; requant_raw_ok refuses what it does not cover.
+TEST(S8Requant, UnpreparedFactorsEqualTheFormula) {
+  EXPECT_FALSE(tigris_s8::requant_raw_ok(INT32_MIN, -3));
+  EXPECT_FALSE(tigris_s8::requant_raw_ok(-5, -3));
+  EXPECT_FALSE(tigris_s8::requant_raw_ok(1 << 30, -1));
+  EXPECT_FALSE(tigris_s8::requant_raw_ok(1 << 30, 0));
+  EXPECT_FALSE(tigris_s8::requant_raw_ok(1 << 30, -32));
+  EXPECT_TRUE(tigris_s8::requant_raw_ok(0, -2));
+  EXPECT_TRUE(tigris_s8::requant_raw_ok(INT32_MAX, -31));
+  std::mt19937 rng(2027);
+  const std::vector<int32_t> ms = multipliers(rng), as = accumulators(rng);
+  for (int shift = tigris_s8::kMinShift; shift <= -2; shift++) {
+    for (int32_t m : ms)
+      for (int32_t acc : as)
+        ASSERT_EQ(tigris_s8::requant_right_raw(acc, m, shift), tflite_mbqm(acc, m, shift))
+            << "acc " << acc << " m " << m << " shift " << shift;
+    const int e = -shift;
+    for (int32_t m : {1 << 30, (1 << 30) + 1, (1 << 30) - 1, INT32_MAX})
+      for (int64_t k : {-3ll, -2ll, -1ll, 0ll, 1ll, 2ll, 5ll})
+        for (int64_t d = -3; d <= 3; d++) {
+          const int64_t acc64 = 2 * (k * (1ll << e) + (1ll << (e - 1))) + d;
+          if (acc64 < INT32_MIN || acc64 > INT32_MAX) continue;
+          ASSERT_EQ(tigris_s8::requant_right_raw((int32_t)acc64, m, shift), tflite_mbqm((int32_t)acc64, m, shift))
+              << "acc " << acc64 << " e " << e;
+        }
+  }
+  std::uniform_int_distribution<int> pick_m(0, (int)ms.size() - 1), pick_a(0, (int)as.size() - 1), right(-31, -2),
+      zp(-128, 127), bound(-128, 127);
+  for (int rep = 0; rep < 4000; rep++) {
+    int32_t m[4], s[4], a[4];
+    for (int k = 0; k < 4; k++) {
+      m[k] = ms[(size_t)pick_m(rng)];
+      s[k] = right(rng);
+      a[k] = as[(size_t)pick_a(rng)];
+    }
+    int32_t lo = bound(rng), hi = bound(rng);
+    if (lo > hi) std::swap(lo, hi);
+    if (rep % 3 == 0) lo = -128, hi = 127;
+    const int32_t z = zp(rng);
+    int8_t got[6] = {9, 9, 9, 9, 9, 9};
+    tigris_s8::requant4_raw_s8(a, m, s, tigris_s8::out4(z, lo, hi), got + 1);
+    EXPECT_EQ(got[0], 9);
+    EXPECT_EQ(got[5], 9);
+    for (int k = 0; k < 4; k++)
+      ASSERT_EQ(got[1 + k], tflite_out(a[k], m[k], s[k], z, lo, hi)) << "rep " << rep << " lane " << k;
+  }
+}

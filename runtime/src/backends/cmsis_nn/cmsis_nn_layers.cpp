@@ -124,16 +124,11 @@ constexpr bool kOwnMatmul = false;
 
 // The shapes where the product beats CMSIS-NN's kernels on the Cortex-M4: several rows with
 // the weights widened once (packs), or one to three rows with the inputs widened once
-// (few_rows) where the per-block preparation is paid back: per-tensor factors (prepared once a
-// call) or rows of at least 128 inputs. Per-channel rows of 64 inputs (kws's 1x1 convolutions on
-// band tiles of one pixel) stay with arm_nn_vec_mat_mult_t_per_ch_s8, which needs no
-// per-channel preparation (docs/backends.md §2).
-constexpr int32_t kFewPerChannelMinK = 128;
-
-bool own_matmul_shape(int32_t rows, int32_t k, int32_t channels, bool per_tensor)
+// (few_rows; per-channel factors read unprepared there, as CMSIS-NN's per-channel vector kernel
+// reads them) (docs/backends.md §2).
+bool own_matmul_shape(int32_t rows, int32_t k, int32_t channels)
 {
-    if (tigris_s8::mm::packs(rows, k)) return true;
-    return tigris_s8::mm::few_rows(rows, k, channels) && (per_tensor || k >= kFewPerChannelMinK);
+    return tigris_s8::mm::packs(rows, k) || tigris_s8::mm::few_rows(rows, k, channels);
 }
 
 // The product of the resolved layer (weights, bias and factors already at the band's first
@@ -224,7 +219,7 @@ int forward_conv(const Call &c, const Workspace &ws)
     if (conv_layer(c, &l, ws.factors_checked, true) || l.weights == nullptr) return kFallback;
     int8_t *x = input_data(c, 0), *y = output_data(c, 0);
     if (kOwnMatmul && x != nullptr && y != nullptr && pointwise(l) &&
-        own_matmul_shape(l.win.out_h * l.win.out_w, l.g.c_in, l.g.c_out, l.rq.per_tensor) && own_pointwise(l, x, y) == 0)
+        own_matmul_shape(l.win.out_h * l.win.out_w, l.g.c_in, l.g.c_out) && own_pointwise(l, x, y) == 0)
         return 0;
     ConvArgs a;
     conv_args(l, &a);
@@ -279,7 +274,7 @@ int forward_fc(const Call &c, const Workspace &ws)
     }
     x += (int64_t)l.in_row0 * l.in_c;
     y += (int64_t)l.out_row0 * l.out_c;
-    if (kOwnMatmul && own_matmul_shape(l.rows, l.in_c, l.out_c, l.rq.per_tensor)) {
+    if (kOwnMatmul && own_matmul_shape(l.rows, l.in_c, l.out_c)) {
         tigris_s8::mm::Product p =
             own_product(l.rq, l.weights, l.bias, l.rows, l.in_c, l.out_c, l.in_offset, l.out_offset, l.act_min, l.act_max);
         p.x = x;

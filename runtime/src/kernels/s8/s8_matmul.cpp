@@ -306,9 +306,12 @@ int run_few(const Product &p)
     uint64_t xw[kFewMaxInputs / 4];
     widen_rows(p, groups, off, xw);
     const RowFn row = row_for(k);
-    // Per-tensor factors prepared once for every block (the biases are read per block).
+    // Per-tensor factors prepared once for every block (the biases are read per block);
+    // per-channel ones read as they are where they allow it (requant_raw_ok: each is used for
+    // one to three outputs here, fewer than preparing them pays for), prepared per block otherwise.
     ChannelQ q[4];
     Out4 o{};
+    const Out4 o_raw = out4(p.out_zp, p.act_min, p.act_max);
     if (p.per_tensor) {
         if (!channel_q(p.mult[0], p.shift[0], 0, &q[0])) return kGeneric;
         q[1] = q[2] = q[3] = q[0];
@@ -317,10 +320,16 @@ int run_few(const Product &p)
     for (int32_t c = 0; c < p.channels; c += 4) {
         const int32_t c0 = c + 4 <= p.channels ? c : p.channels - 4, skip = c - c0;
         const int8_t *w = p.w + (ptrdiff_t)c0 * k;
+        const int32_t *m = p.mult + c0, *sh = p.shift + c0;
+        bool raw = false;
         if (!p.per_tensor) {
-            for (int32_t j = 0; j < 4; j++)
-                if (!channel_q(p.mult[c0 + j], p.shift[c0 + j], 0, &q[j])) return kGeneric;
-            o = out4(q, p.out_zp, p.act_min, p.act_max);
+            raw = requant_raw_ok(m[0], sh[0]) && requant_raw_ok(m[1], sh[1]) && requant_raw_ok(m[2], sh[2]) &&
+                  requant_raw_ok(m[3], sh[3]);
+            if (!raw) {
+                for (int32_t j = 0; j < 4; j++)
+                    if (!channel_q(m[j], sh[j], 0, &q[j])) return kGeneric;
+                o = out4(q, p.out_zp, p.act_min, p.act_max);
+            }
         }
         const uint8_t *b = p.bias ? p.bias + 4 * (ptrdiff_t)c0 : nullptr;
         const int8_t *x = p.x;
@@ -334,13 +343,14 @@ int run_few(const Product &p)
             }
             row(xw + (ptrdiff_t)r * groups, w, k, 0xFF00FF00u, a);
             if (8 * pairs != k) few_tail(x, w, k, 8 * pairs, p.in_offset, a);
-            if (skip == 0) {
-                requant4_s8(a, q, o, y);
+            int8_t out[4];
+            int8_t *dst = skip == 0 ? y : out;
+            if (raw) {
+                requant4_raw_s8(a, m, sh, o_raw, dst);
             } else {
-                int8_t out[4];
-                requant4_s8(a, q, o, out);
-                memcpy(y, out + skip, (size_t)(4 - skip));
+                requant4_s8(a, q, o, dst);
             }
+            if (skip != 0) memcpy(y, out + skip, (size_t)(4 - skip));
         }
     }
     return 0;

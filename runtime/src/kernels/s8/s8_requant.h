@@ -91,6 +91,22 @@ TIGRIS_REQUANT_INLINE int8_t requant_s8(int32_t acc, const ChannelQ &q, int32_t 
     return (int8_t)clamp_i32(wrap_add(requant_scaled(acc, q), out_zp), lo, hi);
 }
 
+// requant_right for factors read as they are, for a call that requantizes each channel's outputs
+// once or a few times (preparing a ChannelQ costs more than it saves there): m >= 0 and a shift
+// of -2 or below (e = -shift >= 2; requant_raw_ok). With X = acc * m + 2^30 - [acc < 0] 2^31 and
+// H its high word, the 64-bit sum above is X + 2^(30+e), and 2^(30+e) = 2^(e-2) 2^32 is whole in
+// the high word, so the result is (H + 2^(e-2)) >> (e-1): X's low word cannot carry into the
+// quotient (it adds less than one unit of 2^(31+e)). |H| < 2^30, so the sum does not wrap.
+TIGRIS_REQUANT_INLINE int32_t requant_right_raw(int32_t acc, int32_t m, int32_t shift)
+{
+    const int64_t x = (int64_t)acc * m + (int64_t)((acc >> 31) | 1) * ((int64_t)1 << 30);
+    const int32_t h = (int32_t)(x >> 32), sh = -shift - 1;
+    return (h + (1 << (sh - 1))) >> sh;
+}
+
+// Factors requant_right_raw takes (the others: ChannelQ and requant_scaled, or the generic way).
+inline bool requant_raw_ok(int32_t m, int32_t shift) { return m >= 0 && shift <= -2 && shift >= kMinShift; }
+
 // x saturated to [-128, 127] (SSAT).
 TIGRIS_REQUANT_INLINE int32_t ssat8(int32_t x)
 {
@@ -109,13 +125,21 @@ struct Out4 {
     bool left_shifts;   // one of the channels has a shift >= 0 (the generic branch)
 };
 
-inline Out4 out4(const ChannelQ *q, int32_t out_zp, int32_t act_min, int32_t act_max)
+// The output side alone (no left shifts: requant4_raw_s8's).
+inline Out4 out4(int32_t out_zp, int32_t act_min, int32_t act_max)
 {
     Out4 o;
     o.zp = out_zp;
     o.lo4 = ((uint32_t)act_min & 0xFFu) * 0x01010101u;
     o.hi4 = ((uint32_t)act_max & 0xFFu) * 0x01010101u;
     o.full = act_min <= -128 && act_max >= 127;
+    o.left_shifts = false;
+    return o;
+}
+
+inline Out4 out4(const ChannelQ *q, int32_t out_zp, int32_t act_min, int32_t act_max)
+{
+    Out4 o = out4(out_zp, act_min, act_max);
     o.left_shifts = (q[0].nudge | q[1].nudge | q[2].nudge | q[3].nudge) < 0;
     return o;
 }
@@ -132,19 +156,11 @@ inline void requant4_generic(int32_t a0, int32_t a1, int32_t a2, int32_t a3, con
     for (int k = 0; k < 4; k++) dst[k] = requant_s8(a[k], q[k], o.zp, lo, hi);
 }
 
-// Four adjacent outputs (channels q[0..3]) at dst: each requant_s8(a[k], q[k], o.zp, act_min,
-// act_max). The right-shift formula for all four, then with the DSP extension each saturated to
-// int8 (SSAT), which is the whole clamp for the full range; otherwise the four packed (PKHBT,
+// Four outputs requantized, zero point added (r), into dst: with the DSP extension each saturated
+// to int8 (SSAT), which is the whole clamp for the full range; otherwise the four packed (PKHBT,
 // UXTB16), clamped together (SSUB8 + SEL per bound) and stored with one write.
-TIGRIS_REQUANT_INLINE void requant4_s8(const int32_t a[4], const ChannelQ *q, const Out4 &o, int8_t *dst)
+TIGRIS_REQUANT_INLINE void store4_s8(int32_t r[4], const Out4 &o, int8_t *dst)
 {
-    if (TIGRIS_REQUANT_UNLIKELY(o.left_shifts)) {
-        requant4_generic(a[0], a[1], a[2], a[3], q, o, dst);
-        return;
-    }
-    int32_t r[4];
-    TIGRIS_REQUANT_UNROLL4
-    for (int k = 0; k < 4; k++) r[k] = wrap_add(requant_right(a[k], q[k]), o.zp);
     TIGRIS_REQUANT_UNROLL4
     for (int k = 0; k < 4; k++) r[k] = ssat8(r[k]);
     if (o.full) {
@@ -166,6 +182,31 @@ TIGRIS_REQUANT_INLINE void requant4_s8(const int32_t a[4], const ChannelQ *q, co
     const int32_t lo = (int8_t)(o.lo4 & 0xFFu), hi = (int8_t)(o.hi4 & 0xFFu);
     for (int k = 0; k < 4; k++) dst[k] = (int8_t)clamp_i32(r[k], lo, hi);
 #endif
+}
+
+// Four adjacent outputs (channels q[0..3]) at dst: each requant_s8(a[k], q[k], o.zp, act_min,
+// act_max), the right-shift formula for all four.
+TIGRIS_REQUANT_INLINE void requant4_s8(const int32_t a[4], const ChannelQ *q, const Out4 &o, int8_t *dst)
+{
+    if (TIGRIS_REQUANT_UNLIKELY(o.left_shifts)) {
+        requant4_generic(a[0], a[1], a[2], a[3], q, o, dst);
+        return;
+    }
+    int32_t r[4];
+    TIGRIS_REQUANT_UNROLL4
+    for (int k = 0; k < 4; k++) r[k] = wrap_add(requant_right(a[k], q[k]), o.zp);
+    store4_s8(r, o, dst);
+}
+
+// requant4_s8 for four channels' factors m[0..3], shift[0..3] as they are (requant_raw_ok for
+// each; o.left_shifts unused).
+TIGRIS_REQUANT_INLINE void requant4_raw_s8(const int32_t a[4], const int32_t *m, const int32_t *shift, const Out4 &o,
+                                           int8_t *dst)
+{
+    int32_t r[4];
+    TIGRIS_REQUANT_UNROLL4
+    for (int k = 0; k < 4; k++) r[k] = wrap_add(requant_right_raw(a[k], m[k], shift[k]), o.zp);
+    store4_s8(r, o, dst);
 }
 
 }  // namespace tigris_s8

@@ -294,7 +294,11 @@ void few_tail(const int8_t *x, const int8_t *w, int32_t k, int32_t from, int32_t
 
 // The few-row path (few_rows, at least four channels): the inputs widened once; each block of
 // four channels k apart (the last block moved back to end at the last channel, its first
-// outputs already written and not stored again).
+// outputs already written and not stored again). Per-tensor factors are prepared once for every
+// block; per-channel ones (kPerChannel) are read as they are where requant_raw_ok admits all four
+// of a block (each is used for one to three outputs here, fewer than preparing them pays for),
+// prepared for the block otherwise. Two instances, so that the per-tensor loop carries none of it.
+template <bool kPerChannel>
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
@@ -306,13 +310,10 @@ int run_few(const Product &p)
     uint64_t xw[kFewMaxInputs / 4];
     widen_rows(p, groups, off, xw);
     const RowFn row = row_for(k);
-    // Per-tensor factors prepared once for every block (the biases are read per block);
-    // per-channel ones read as they are where they allow it (requant_raw_ok: each is used for
-    // one to three outputs here, fewer than preparing them pays for), prepared per block otherwise.
     ChannelQ q[4];
     Out4 o{};
     const Out4 o_raw = out4(p.out_zp, p.act_min, p.act_max);
-    if (p.per_tensor) {
+    if (!kPerChannel) {
         if (!channel_q(p.mult[0], p.shift[0], 0, &q[0])) return kGeneric;
         q[1] = q[2] = q[3] = q[0];
         o = out4(q, p.out_zp, p.act_min, p.act_max);
@@ -322,7 +323,7 @@ int run_few(const Product &p)
         const int8_t *w = p.w + (ptrdiff_t)c0 * k;
         const int32_t *m = p.mult + c0, *sh = p.shift + c0;
         bool raw = false;
-        if (!p.per_tensor) {
+        if (kPerChannel) {
             raw = requant_raw_ok(m[0], sh[0]) && requant_raw_ok(m[1], sh[1]) && requant_raw_ok(m[2], sh[2]) &&
                   requant_raw_ok(m[3], sh[3]);
             if (!raw) {
@@ -406,7 +407,8 @@ int run_blocks(const Product &p)
 int run(const Product &p)
 {
     if (p.rows <= 0 || p.channels <= 0 || p.k <= 0) return 0;
-    return few_rows(p.rows, p.k, p.channels) ? run_few(p) : run_blocks(p);
+    if (!few_rows(p.rows, p.k, p.channels)) return run_blocks(p);
+    return p.per_tensor ? run_few<false>(p) : run_few<true>(p);
 }
 
 }  // namespace mm

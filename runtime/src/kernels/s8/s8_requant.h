@@ -99,13 +99,15 @@ TIGRIS_REQUANT_INLINE int8_t requant_s8(int32_t acc, const ChannelQ &q, int32_t 
 // quotient (it adds less than one unit of 2^(31+e)). |H| < 2^30, so the sum does not wrap.
 TIGRIS_REQUANT_INLINE int32_t requant_right_raw(int32_t acc, int32_t m, int32_t shift)
 {
-    const int64_t x = (int64_t)acc * m + (int64_t)((acc >> 31) | 1) * ((int64_t)1 << 30);
-    const int32_t h = (int32_t)(x >> 32), sh = -shift - 1;
+    // 2^30 - [acc < 0] 2^31 as its two words: high acc's sign, low 2^30 with acc's sign bit.
+    const uint64_t c = ((uint64_t)(uint32_t)(acc >> 31) << 32) | (((uint32_t)acc & 0x80000000u) | 0x40000000u);
+    const uint64_t x = c + (uint64_t)((int64_t)acc * m);
+    const int32_t h = (int32_t)(uint32_t)(x >> 32), sh = -shift - 1;
     return (h + (1 << (sh - 1))) >> sh;
 }
 
 // Factors requant_right_raw takes (the others: ChannelQ and requant_scaled, or the generic way).
-inline bool requant_raw_ok(int32_t m, int32_t shift) { return m >= 0 && shift <= -2 && shift >= kMinShift; }
+TIGRIS_REQUANT_INLINE bool requant_raw_ok(int32_t m, int32_t shift) { return m >= 0 && shift <= -2 && shift >= kMinShift; }
 
 // x saturated to [-128, 127] (SSAT).
 TIGRIS_REQUANT_INLINE int32_t ssat8(int32_t x)

@@ -557,8 +557,10 @@ int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
         const int rc = lane_q(l, g.chan0 + oc + k, &q[k]);
         if (rc) return rc;
     }
-    Out4 o4{};
-    if (nch == 4) o4 = out4(q, out_zp, l.act_min, l.act_max);
+    for (int32_t k = nch; k < 4; k++) q[k] = q[0];  // lanes past the block's channels: computed, not stored
+    const Out4 o4 = out4(q, out_zp, l.act_min, l.act_max);
+    // Four bytes a pixel copied at once where the pixel has them (lanes past nch meet zero weights).
+    const bool whole_words = oc + 4 <= g.c_in;
     Tab3 t;
     for (int k = 0; k < 4; k++) t.bias[k] = k < nch ? q[k].bias : 0;
     for (int32_t tap = 0; tap < 9; tap++) {
@@ -586,10 +588,14 @@ int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
                 if (iy < 0 || iy >= g.in_h) continue;
                 const int8_t *src = xn + (int64_t)iy * g.in_row;
                 uint8_t *d = buf + r * row_bytes;
-                for (int32_t c = 0; c < cols; c++) {
-                    const int32_t ix = x0 + c;
-                    if (ix < 0 || ix >= g.in_w) continue;
-                    for (int32_t k = 0; k < nch; k++) d[4 * c + k] = (uint8_t)src[(int64_t)ix * g.c_in + k];
+                const int32_t c_lo = x0 < 0 ? -x0 : 0, c_hi = g.in_w - x0 < cols ? g.in_w - x0 : cols;
+                for (int32_t c = c_lo; c < c_hi; c++) {
+                    const int8_t *sp = src + (int64_t)(x0 + c) * g.c_in;
+                    if (whole_words) {
+                        memcpy(d + 4 * c, sp, 4);
+                    } else {
+                        for (int32_t k = 0; k < nch; k++) d[4 * c + k] = (uint8_t)sp[k];
+                    }
                 }
             }
             for (int32_t oy = 0; oy < oh; oy++) {
@@ -602,7 +608,9 @@ int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
                         requant4_s8(a, q, o4, dst);
                         continue;
                     }
-                    for (int32_t k = 0; k < nch; k++) dst[k] = requant_s8(a[k], q[k], out_zp, l.act_min, l.act_max);
+                    int8_t out[4];
+                    requant4_s8(a, q, o4, out);
+                    memcpy(dst, out, (size_t)nch);
                 }
             }
         }

@@ -149,6 +149,11 @@ const DwCase kCases[] = {
     {1, 5, 60, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},   // 3 channels, rows too wide for the copy
     {1, 9, 7, 2, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, true, true},    // 2 channels, dilation 2
     {1, 2, 47, 7, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1, true, true},   // few pixels, the copy in two chunks
+    {1, 9, 23, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},   // one channel: inner pixels in pairs, odd run
+    {2, 8, 24, 1, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, false, false}, // one channel unpadded, even run
+    {1, 12, 18, 1, 3, 3, 1, 1, 2, 1, 2, 2, 1, 1, true, true},  // one channel, dilation on H only
+    {1, 11, 21, 1, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, true},  // one channel, stride 2 (no pairs)
+    {1, 10, 19, 1, 3, 3, 1, 1, 1, 2, 1, 1, 2, 2, true, true},  // one channel, dilation on W (no pairs)
 };
 
 }  // namespace

@@ -256,6 +256,53 @@ void inner_run(const int8_t *p, int8_t *d, int32_t n, const InnerRun<N> &r)
     } while (--n);
 }
 
+// A run of inner pixels of one channel whose 3x3 windows read adjacent bytes (one channel in
+// the buffer, stride 1, no dilation across columns: vww's one-channel bands), two pixels at a
+// time: per window row one word holds the row's taps of both (x0..x3), widened to (x0, x2) and
+// (x1, x3) and paired as (x0, x1) and (x1, x2) for SMLAD against (w0, w1); x2 and x3 meet w2
+// through SMLATT. 10 instructions per row of two pixels where the one-lane taps took about 6 per
+// MAC. A last odd pixel takes inner_run (reading four bytes for it could pass the row's end).
+struct Pairs3x3 {
+    uint32_t w01[3], w2[3];  // per window row: (w0, w1), (w2, w2) as int16 lanes
+    int32_t row;             // bytes from one window row to the next
+};
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void inner_pairs3x3(const int8_t *p, int8_t *d, int32_t n, const Pairs3x3 &pr, const InnerRun<1> &r)
+{
+    for (; n >= 2; n -= 2, p += 2, d += 2 * r.c_out) {
+        int32_t a0 = r.bias[0], a1 = r.bias[0];
+        TIGRIS_DW_UNROLL(3)
+        for (int ky = 0; ky < 3; ky++) {
+            const uint32_t v = load4(p + ky * pr.row);
+            const uint32_t e = lanes::s8(v), o = lanes::s8(ror8(v));           // (x0, x2), (x1, x3)
+            const uint32_t x01 = (e & 0xFFFFu) | (o << 16), x12 = (o & 0xFFFFu) | (e & 0xFFFF0000u);
+            a0 = mla_top(e, pr.w2[ky], lanes::dual_mla(x01, pr.w01[ky], a0));
+            a1 = mla_top(o, pr.w2[ky], lanes::dual_mla(x12, pr.w01[ky], a1));
+        }
+        const int32_t s0[4] = {a0, 0, 0, 0}, s1[4] = {a1, 0, 0, 0};
+        r.out->store(s0, d);
+        r.out->store(s1, d + r.c_out);
+    }
+    if (n == 1) inner_run<1>(p, d, 1, r);
+}
+
+// A run of inner pixels: in pairs where inner_pairs3x3 applies (pairs given), else inner_run.
+template <int N>
+TIGRIS_DW_INLINE void inner_pixels(const int8_t *p, int8_t *d, int32_t n, const InnerRun<N> &r, const Pairs3x3 *pairs)
+{
+    if constexpr (N == 1) {
+        if (pairs != nullptr) {
+            inner_pairs3x3(p, d, n, *pairs, r);
+            return;
+        }
+    }
+    (void)pairs;
+    inner_run<N>(p, d, n, r);
+}
+
 // Channels [oc, oc + N) of the call (buffer channels; global chan0 + oc) over every pixel, any
 // window of at most kMaxTaps taps: pixels whose window lies inside the input with the taps at
 // fixed offsets, the others clipped to the input.
@@ -294,6 +341,17 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
     // rows are one run, stepping a row at a time.
     const bool column = g.out_w == 1 && in_lo == 0 && in_hi == 1;
     const InnerRun<N> down{w64, tap_at, inner_bias, taps, (int32_t)(g.s_h * g.in_row), (int32_t)g.out_row, &out};
+    // One channel, 3x3, adjacent columns, stride 1: inner pixels two at a time (inner_pairs3x3).
+    const bool paired = N == 1 && g.k_h == 3 && g.k_w == 3 && col == 1 && g.s_w == 1;
+    Pairs3x3 pairs{};
+    if (paired) {
+        pairs.row = row;
+        for (int ky = 0; ky < 3; ky++) {
+            const int8_t *w = l.w + (int64_t)(3 * ky) * l.wc + g.chan0 + oc;
+            pairs.w01[ky] = ((uint32_t)(uint16_t)(int16_t)w[0]) | ((uint32_t)(uint16_t)(int16_t)w[l.wc] << 16);
+            pairs.w2[ky] = ((uint32_t)(uint16_t)(int16_t)w[2 * l.wc]) * 0x10001u;
+        }
+    }
     for (int32_t n = 0; n < g.n; n++) {
         const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
         int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
@@ -318,7 +376,7 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
                 oy += rows - 1;
                 continue;
             }
-            if (in_hi > in_lo) inner_run<N>(p, d, in_hi - in_lo, run);
+            if (in_hi > in_lo) inner_pixels<N>(p, d, in_hi - in_lo, run, paired ? &pairs : nullptr);
             for (int32_t ox = in_hi; ox < g.out_w; ox++)
                 clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);
         }

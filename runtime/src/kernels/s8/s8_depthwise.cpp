@@ -257,30 +257,40 @@ void inner_run(const int8_t *p, int8_t *d, int32_t n, const InnerRun<N> &r)
 }
 
 // A run of inner pixels of one channel whose 3x3 windows read adjacent bytes (one channel in
-// the buffer, stride 1, no dilation across columns: vww's one-channel bands), two pixels at a
-// time: per window row one word holds the row's taps of both (x0..x3), widened to (x0, x2) and
-// (x1, x3) and paired as (x0, x1) and (x1, x2) for SMLAD against (w0, w1); x2 and x3 meet w2
-// through SMLATT. 10 instructions per row of two pixels where the one-lane taps took about 6 per
-// MAC. A last odd pixel takes inner_run (reading four bytes for it could pass the row's end).
+// the buffer, no dilation across columns: vww's one-channel bands), two pixels at a time. Per
+// window row one word holds the taps x0..x3, widened to (x0, x2) and (x1, x3): stride 1 pairs
+// them as (x0, x1) and (x1, x2) for SMLAD against (w0, w1), x2 and x3 meeting w2 through SMLATT;
+// stride 2 as (x0, x1) and (x2, x3), x2 and the fifth byte x4 meeting w2. 10 or 11 instructions
+// per row of two pixels where the one-lane taps took about 6 per MAC. Both read only their two
+// windows' bytes; a last odd pixel takes inner_run.
 struct Pairs3x3 {
     uint32_t w01[3], w2[3];  // per window row: (w0, w1), (w2, w2) as int16 lanes
     int32_t row;             // bytes from one window row to the next
 };
 
+template <int S>
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 void inner_pairs3x3(const int8_t *p, int8_t *d, int32_t n, const Pairs3x3 &pr, const InnerRun<1> &r)
 {
-    for (; n >= 2; n -= 2, p += 2, d += 2 * r.c_out) {
+    for (; n >= 2; n -= 2, p += 2 * S, d += 2 * r.c_out) {
         int32_t a0 = r.bias[0], a1 = r.bias[0];
         TIGRIS_DW_UNROLL(3)
         for (int ky = 0; ky < 3; ky++) {
-            const uint32_t v = load4(p + ky * pr.row);
-            const uint32_t e = lanes::s8(v), o = lanes::s8(ror8(v));           // (x0, x2), (x1, x3)
-            const uint32_t x01 = (e & 0xFFFFu) | (o << 16), x12 = (o & 0xFFFFu) | (e & 0xFFFF0000u);
+            const int8_t *x = p + ky * pr.row;
+            const uint32_t v = load4(x);
+            const uint32_t e = lanes::s8(v), o = lanes::s8(ror8(v));  // (x0, x2), (x1, x3)
+            const uint32_t x01 = (e & 0xFFFFu) | (o << 16);
             a0 = mla_top(e, pr.w2[ky], lanes::dual_mla(x01, pr.w01[ky], a0));
-            a1 = mla_top(o, pr.w2[ky], lanes::dual_mla(x12, pr.w01[ky], a1));
+            if constexpr (S == 1) {
+                const uint32_t x12 = (o & 0xFFFFu) | (e & 0xFFFF0000u);
+                a1 = mla_top(o, pr.w2[ky], lanes::dual_mla(x12, pr.w01[ky], a1));
+            } else {
+                const uint32_t x23 = (e >> 16) | (o & 0xFFFF0000u);
+                a1 = lanes::dual_mla(x23, pr.w01[ky], a1);
+                a1 = wrap_add(a1, wrap_mul((int32_t)x[4], (int32_t)(int16_t)(pr.w2[ky] & 0xFFFFu)));
+            }
         }
         const int32_t s0[4] = {a0, 0, 0, 0}, s1[4] = {a1, 0, 0, 0};
         r.out->store(s0, d);
@@ -295,7 +305,11 @@ TIGRIS_DW_INLINE void inner_pixels(const int8_t *p, int8_t *d, int32_t n, const 
 {
     if constexpr (N == 1) {
         if (pairs != nullptr) {
-            inner_pairs3x3(p, d, n, *pairs, r);
+            if (r.x_step == 1) {
+                inner_pairs3x3<1>(p, d, n, *pairs, r);
+            } else {
+                inner_pairs3x3<2>(p, d, n, *pairs, r);
+            }
             return;
         }
     }
@@ -341,8 +355,8 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
     // rows are one run, stepping a row at a time.
     const bool column = g.out_w == 1 && in_lo == 0 && in_hi == 1;
     const InnerRun<N> down{w64, tap_at, inner_bias, taps, (int32_t)(g.s_h * g.in_row), (int32_t)g.out_row, &out};
-    // One channel, 3x3, adjacent columns, stride 1: inner pixels two at a time (inner_pairs3x3).
-    const bool paired = N == 1 && g.k_h == 3 && g.k_w == 3 && col == 1 && g.s_w == 1;
+    // One channel, 3x3, adjacent columns, stride 1 or 2: inner pixels two at a time (inner_pairs3x3).
+    const bool paired = N == 1 && g.k_h == 3 && g.k_w == 3 && col == 1 && (g.s_w == 1 || g.s_w == 2);
     Pairs3x3 pairs{};
     if (paired) {
         pairs.row = row;

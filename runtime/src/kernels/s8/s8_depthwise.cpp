@@ -224,13 +224,18 @@ struct InnerRun {
     const Outputs<N> *out;
 };
 
+// noipa: with only noinline, GCC 12 (arm-none-eabi, -Os) inferred from the call sites that n
+// is at least 1 and turned inner_pairs3x3's "if (n == 1) inner_run(p, d, 1, r)" into an
+// unconditional call with the leftover count, 0 for even runs, which a do-while then counted
+// down through memory (a bus fault past the end of the Cortex-M55's SRAM). The loop also runs
+// nothing for n <= 0.
 template <int N>
 #if defined(__GNUC__)
-__attribute__((noinline))
+__attribute__((noipa))
 #endif
 void inner_run(const int8_t *p, int8_t *d, int32_t n, const InnerRun<N> &r)
 {
-    do {
+    for (; n > 0; n--) {
         int32_t a[4];
         const uint64_t *wp = r.w;
         const int32_t *at = r.tap_at;
@@ -253,7 +258,7 @@ void inner_run(const int8_t *p, int8_t *d, int32_t n, const InnerRun<N> &r)
         r.out->store(a, d);
         p += r.x_step;
         d += r.c_out;
-    } while (--n);
+    }
 }
 
 // A run of inner pixels of one channel whose 3x3 windows read adjacent bytes (one channel in
@@ -297,6 +302,47 @@ void inner_pairs3x3(const int8_t *p, int8_t *d, int32_t n, const Pairs3x3 &pr, c
         r.out->store(s1, d + r.c_out);
     }
     if (n == 1) inner_run<1>(p, d, 1, r);
+}
+
+// One output row of a one-channel 3x3 call (inner_pairs3x3's shape) through a copy of its three
+// window rows whose padding holds the input zero point, so a padding tap adds w (zp + offset) =
+// 0 as the folded biases assume: every pixel of the row in pairs, the edge pixels too (clipped
+// one by one they cost several times an inner pixel). False when the copy does not fit
+// kPaddedRowBytes or the zero point is not a byte (the caller clips instead).
+constexpr int32_t kPaddedRowBytes = 200;
+
+bool padded_row_pairs(const Layer &l, const int8_t *xn, int32_t y0, int8_t *dst, const Pairs3x3 &pr,
+                      const InnerRun<1> &r)
+{
+    const kern::SpatialGeom &g = *l.g;
+    const int32_t zp = -l.in_offset, x0 = -g.pad_left;
+    const int32_t cols = (g.out_w - 1) * g.s_w + 3;
+    if (cols > kPaddedRowBytes || zp < -128 || zp > 127) return false;
+    const int32_t lo = x0 < 0 ? 0 : x0, hi = x0 + cols < g.in_w ? x0 + cols : g.in_w;
+    int8_t buf[3 * kPaddedRowBytes];
+    for (int32_t ky = 0; ky < 3; ky++) {
+        int8_t *b = buf + ky * kPaddedRowBytes;
+        const int32_t iy = y0 + ky * g.d_h;
+        if (iy < 0 || iy >= g.in_h || hi <= lo) {
+            memset(b, zp, (size_t)cols);
+            continue;
+        }
+        if (lo > x0) memset(b, zp, (size_t)(lo - x0));
+        memcpy(b + (lo - x0), xn + (int64_t)iy * g.in_row + lo, (size_t)(hi - lo));
+        if (x0 + cols > hi) memset(b + (hi - x0), zp, (size_t)(x0 + cols - hi));
+    }
+    Pairs3x3 pb = pr;
+    pb.row = kPaddedRowBytes;
+    int32_t tap_at[9];
+    for (int32_t t = 0; t < 9; t++) tap_at[t] = (t / 3) * kPaddedRowBytes + t % 3;
+    InnerRun<1> rb = r;
+    rb.tap_at = tap_at;
+    if (g.s_w == 1) {
+        inner_pairs3x3<1>(buf, dst, g.out_w, pb, rb);
+    } else {
+        inner_pairs3x3<2>(buf, dst, g.out_w, pb, rb);
+    }
+    return true;
 }
 
 // A run of inner pixels: in pairs where inner_pairs3x3 applies (pairs given), else inner_run.
@@ -374,6 +420,9 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
             int32_t ky_lo, ky_hi;
             clip_taps(y0, g.k_h, g.d_h, g.in_h, &ky_lo, &ky_hi);
             int8_t *dst = yn + (int64_t)oy * g.out_row;
+            if constexpr (N == 1) {  // a top or bottom row: all in pairs on a padded copy
+                if (paired && (ky_lo != 0 || ky_hi != g.k_h) && padded_row_pairs(l, xn, y0, dst, pairs, run)) continue;
+            }
             if (ky_lo != 0 || ky_hi != g.k_h) {  // a row of the top or bottom edge
                 for (int32_t ox = 0; ox < g.out_w; ox++)
                     clipped_pixel<N>(l, wt, off, q, out, xn, y0, ky_lo, ky_hi, ox, dst + (int64_t)ox * g.c_out);

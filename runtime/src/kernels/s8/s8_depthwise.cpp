@@ -345,6 +345,21 @@ bool padded_row_pairs(const Layer &l, const int8_t *xn, int32_t y0, int8_t *dst,
     return true;
 }
 
+// True, with the window rows' weight pairs in *pr, for a one-channel call inner_pairs3x3 takes:
+// 3x3, adjacent columns (col, the tap step in bytes, 1), stride 1 or 2.
+bool pairs3x3_for(const Layer &l, int32_t oc, int32_t col, int32_t row, Pairs3x3 *pr)
+{
+    const kern::SpatialGeom &g = *l.g;
+    if (g.k_h != 3 || g.k_w != 3 || col != 1 || (g.s_w != 1 && g.s_w != 2)) return false;
+    pr->row = row;
+    for (int ky = 0; ky < 3; ky++) {
+        const int8_t *w = l.w + (int64_t)(3 * ky) * l.wc + g.chan0 + oc;
+        pr->w01[ky] = ((uint32_t)(uint16_t)(int16_t)w[0]) | ((uint32_t)(uint16_t)(int16_t)w[l.wc] << 16);
+        pr->w2[ky] = ((uint32_t)(uint16_t)(int16_t)w[2 * l.wc]) * 0x10001u;
+    }
+    return true;
+}
+
 // A run of inner pixels: in pairs where inner_pairs3x3 applies (pairs given), else inner_run.
 template <int N>
 TIGRIS_DW_INLINE void inner_pixels(const int8_t *p, int8_t *d, int32_t n, const InnerRun<N> &r, const Pairs3x3 *pairs)
@@ -401,17 +416,8 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
     // rows are one run, stepping a row at a time.
     const bool column = g.out_w == 1 && in_lo == 0 && in_hi == 1;
     const InnerRun<N> down{w64, tap_at, inner_bias, taps, (int32_t)(g.s_h * g.in_row), (int32_t)g.out_row, &out};
-    // One channel, 3x3, adjacent columns, stride 1 or 2: inner pixels two at a time (inner_pairs3x3).
-    const bool paired = N == 1 && g.k_h == 3 && g.k_w == 3 && col == 1 && (g.s_w == 1 || g.s_w == 2);
     Pairs3x3 pairs{};
-    if (paired) {
-        pairs.row = row;
-        for (int ky = 0; ky < 3; ky++) {
-            const int8_t *w = l.w + (int64_t)(3 * ky) * l.wc + g.chan0 + oc;
-            pairs.w01[ky] = ((uint32_t)(uint16_t)(int16_t)w[0]) | ((uint32_t)(uint16_t)(int16_t)w[l.wc] << 16);
-            pairs.w2[ky] = ((uint32_t)(uint16_t)(int16_t)w[2 * l.wc]) * 0x10001u;
-        }
-    }
+    const bool paired = N == 1 && pairs3x3_for(l, oc, col, row, &pairs);
     for (int32_t n = 0; n < g.n; n++) {
         const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
         int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;

@@ -140,7 +140,7 @@ if [ "$board" = mps2-an386 ] && [ -f "$example/kws/model.c" ] && [ -f "$example/
   defs="$defs;TIGRIS_ONLY_OPS=$ops"
   trimmed_rt=$host/cortex-m-trimmed-runtime
   trimmed=$host/cortex-m-example-trimmed
-  printf 'kws %s 64K+1M reference\nvww_floor %s 2560+1M reference\n' "$models/tflite/kws_ref_model.tflite" \
+  printf 'kws %s 64K+1M reference\nvww_floor %s 512+1M reference\n' "$models/tflite/kws_ref_model.tflite" \
     "$models/tflite/vww_96_int8.tflite" >"$trimmed.list"
   if ! { cmake -S "$src" -B "$trimmed_rt" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/arm-none-eabi.cmake" -DTIGRIS_CORTEX_M_CPU=$cpu \
            -DCMAKE_BUILD_TYPE=Release -DTIGRIS_BUILD_TOOLS=OFF -DTIGRIS_BUILD_TESTS=OFF -DTIGRIS_CMSIS_NN_DIR= \

@@ -672,6 +672,17 @@ inline bool narrow_fits(const kern::SpatialGeom &g)
     return kNarrowBytes / (4 * ((g.out_w - 1) * g.s_w + 2 * g.d_w + 1)) >= 2 * g.d_h + 1;
 }
 
+// The first n (1..3) of four lanes' bytes: stores in line (a memcpy of n bytes is a library
+// call at -Os, as dear as the pixel's requantization).
+TIGRIS_DW_INLINE void copy_lanes(void *dst, const void *src, int32_t n)
+{
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    d[0] = s[0];
+    if (n > 1) d[1] = s[1];
+    if (n > 2) d[2] = s[2];
+}
+
 int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
 {
     const kern::SpatialGeom &g = *l.g;
@@ -716,13 +727,10 @@ int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
                 const int8_t *src = xn + (int64_t)iy * g.in_row;
                 uint8_t *d = buf + r * row_bytes;
                 const int32_t c_lo = x0 < 0 ? -x0 : 0, c_hi = g.in_w - x0 < cols ? g.in_w - x0 : cols;
-                for (int32_t c = c_lo; c < c_hi; c++) {
-                    const int8_t *sp = src + (int64_t)(x0 + c) * g.c_in;
-                    if (whole_words) {
-                        memcpy(d + 4 * c, sp, 4);
-                    } else {
-                        for (int32_t k = 0; k < nch; k++) d[4 * c + k] = (uint8_t)sp[k];
-                    }
+                const int8_t *sp = src + (int64_t)(x0 + c_lo) * g.c_in;
+                for (int32_t c = c_lo; c < c_hi; c++, sp += g.c_in) {
+                    if (whole_words) memcpy(d + 4 * c, sp, 4);
+                    else copy_lanes(d + 4 * c, sp, nch);
                 }
             }
             for (int32_t oy = 0; oy < oh; oy++) {
@@ -737,7 +745,7 @@ int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
                     }
                     int8_t out[4];
                     requant4_s8(a, q, o4, out);
-                    memcpy(dst, out, (size_t)nch);
+                    copy_lanes(dst, out, nch);
                 }
             }
         }

@@ -129,9 +129,10 @@ TEST_F(BandFixture, RectangleLoadAndSpill) {
 
 // Channel-range boxes of every width and offset (runs of 1 to 9 bytes per pixel, int8 and
 // float32): each pixel's channels [c0, c1) are packed densely, and the spill writes exactly them.
+// Nine columns a row: the copies of four runs a pass and their tail.
 TEST(BoxCopy, ChannelRangesOfEveryWidth) {
   for (uint8_t dtype : {(uint8_t)TIGRIS_DTYPE_INT8, (uint8_t)TIGRIS_DTYPE_FLOAT32}) {
-    const int N = 2, H = 3, W = 4, C = 9;
+    const int N = 2, H = 3, W = 11, C = 9, BW = 9;  // box columns [1, 1 + BW)
     FakePlan fp;
     const uint16_t t = fp.add({N, H, W, C}, dtype);
     const tigris_plan_t* plan = fp.get();
@@ -140,19 +141,19 @@ TEST(BoxCopy, ChannelRangesOfEveryWidth) {
       for (int c1 = c0 + 1; c1 <= C; ++c1) {
         tigris_mem_t mem{};
         void* ptrs[1]{};
-        Buffer fast{4096}, slow{4096};
-        ASSERT_EQ(tigris_mem_init(&mem, ptrs, 1, fast.p, 4096, slow.p, 4096), TIGRIS_MEM_OK);
+        Buffer fast{8192}, slow{8192};
+        ASSERT_EQ(tigris_mem_init(&mem, ptrs, 1, fast.p, 8192, slow.p, 8192), TIGRIS_MEM_OK);
         ASSERT_EQ(tigris_mem_alloc_slow(&mem, t, bytes), TIGRIS_MEM_OK);
         uint8_t* full = (uint8_t*)ptrs[t];
         for (uint32_t i = 0; i < bytes; ++i) full[i] = (uint8_t)(i * 7 + 3);
-        const MemBox box{1, 3, 1, 4, c0, c1, 0};  // rows 1-2, columns 1-3
+        const MemBox box{1, 3, 1, 1 + BW, c0, c1, 0};  // rows 1-2, columns 1-9
         ASSERT_EQ(mem_load_box(&mem, plan, t, box), TIGRIS_MEM_OK);
         const uint8_t* packed = (const uint8_t*)ptrs[t];
         const uint32_t part = (uint32_t)(c1 - c0) * elem;
         size_t at = 0;
         for (int n = 0; n < N; ++n)
           for (int h = 1; h < 3; ++h)
-            for (int w = 1; w < 4; ++w)
+            for (int w = 1; w < 1 + BW; ++w)
               for (uint32_t k = 0; k < part; ++k, ++at) {
                 const uint32_t src = (((n * H + h) * W + w) * C + c0) * elem + k;
                 ASSERT_EQ(packed[at], (uint8_t)(src * 7 + 3)) << "c0 " << c0 << " c1 " << c1 << " at " << at;
@@ -167,8 +168,8 @@ TEST(BoxCopy, ChannelRangesOfEveryWidth) {
               for (int c = 0; c < C; ++c)
                 for (uint32_t k = 0; k < elem; ++k) {
                   const uint32_t i = (((n * H + h) * W + w) * C + c) * elem + k;
-                  const bool inside = h >= 1 && w >= 1 && c >= c0 && c < c1;
-                  const size_t p = inside ? ((((n * 2 + h - 1) * 3 + w - 1) * (c1 - c0) + c - c0) * elem + k) : 0;
+                  const bool inside = h >= 1 && w >= 1 && w < 1 + BW && c >= c0 && c < c1;
+                  const size_t p = inside ? ((((n * 2 + h - 1) * BW + w - 1) * (c1 - c0) + c - c0) * elem + k) : 0;
                   ASSERT_EQ(full[i], inside ? (uint8_t)(0xA0 ^ p) : (uint8_t)(i * 7 + 3)) << "c0 " << c0 << " c1 " << c1;
                 }
       }

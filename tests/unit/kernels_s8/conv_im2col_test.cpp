@@ -160,6 +160,7 @@ const Shape kShapes[] = {
     {1, 9, 9, 7, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},    // K = 175: unaligned runs too long for the stack row
     {1, 12, 10, 3, 4, 7, 7, 2, 1, 1, 1, 3, 3, 3, 3},  // K = 147, likewise
     {1, 9, 9, 3, 5, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},    // staged windows with dilation
+    {1, 3, 3, 73, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   // K = 657: long rows, nine pixels (a lone last one)
 };
 
 TEST(ConvIm2col, MatchesTfliteFormula) {

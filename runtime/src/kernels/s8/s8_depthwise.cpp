@@ -345,12 +345,19 @@ bool padded_row_pairs(const Layer &l, const int8_t *xn, int32_t y0, int8_t *dst,
     return true;
 }
 
-// True, with the window rows' weight pairs in *pr, for a one-channel call inner_pairs3x3 takes:
-// 3x3, adjacent columns (col, the tap step in bytes, 1), stride 1 or 2.
-bool pairs3x3_for(const Layer &l, int32_t oc, int32_t col, int32_t row, Pairs3x3 *pr)
+// Whether inner_pairs3x3 takes a one-channel call: 3x3, adjacent columns (the tap step in
+// bytes, d_w c_in, 1), stride 1 or 2.
+inline bool pairs3x3_apply(const kern::SpatialGeom &g)
+{
+    return g.k_h == 3 && g.k_w == 3 && g.d_w * g.c_in == 1 && (g.s_w == 1 || g.s_w == 2);
+}
+
+// True, with the window rows' weight pairs in *pr, for a one-channel call inner_pairs3x3 takes
+// (pairs3x3_apply; `row` the window's row step in bytes).
+bool pairs3x3_for(const Layer &l, int32_t oc, int32_t row, Pairs3x3 *pr)
 {
     const kern::SpatialGeom &g = *l.g;
-    if (g.k_h != 3 || g.k_w != 3 || col != 1 || (g.s_w != 1 && g.s_w != 2)) return false;
+    if (!pairs3x3_apply(g)) return false;
     pr->row = row;
     for (int ky = 0; ky < 3; ky++) {
         const int8_t *w = l.w + (int64_t)(3 * ky) * l.wc + g.chan0 + oc;
@@ -417,7 +424,7 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
     const bool column = g.out_w == 1 && in_lo == 0 && in_hi == 1;
     const InnerRun<N> down{w64, tap_at, inner_bias, taps, (int32_t)(g.s_h * g.in_row), (int32_t)g.out_row, &out};
     Pairs3x3 pairs{};
-    const bool paired = N == 1 && pairs3x3_for(l, oc, col, row, &pairs);
+    const bool paired = N == 1 && pairs3x3_for(l, oc, row, &pairs);
     for (int32_t n = 0; n < g.n; n++) {
         const int8_t *xn = l.x + n * g.in_batch + (int64_t)g.in_row_start * g.in_row + oc;
         int8_t *yn = l.y + n * g.out_batch + (int64_t)g.out_row_start * g.out_row + oc;
@@ -778,8 +785,10 @@ int all_blocks(const Layer &l, int32_t out_zp)
     // The last one to three channels of narrow rows (mostly edge pixels, which the 2- and 1-lane
     // blocks clip one by one), and the last two or three of a small call, on the copy; otherwise
     // the 2- and 1-lane blocks, whose inner pixels cost less than four lanes for one or two
-    // channels (vww's 1-channel bands of 48-pixel rows at 512 B).
-    const bool narrow_rows = K3 && g.out_w <= kNarrowColumns && narrow_fits(g);
+    // channels (vww's 1-channel bands of 48-pixel rows at 512 B). A one-channel call in pairs
+    // (block<1>) whatever its width: on the copy its one lane of four took ~200 instructions a
+    // pixel on the Cortex-M4 (kws's one-channel bands of 25x5 at 320 B: 15.54M -> 13.42M).
+    const bool narrow_rows = K3 && g.out_w <= kNarrowColumns && narrow_fits(g) && !(c - oc == 1 && pairs3x3_apply(g));
     if (rc == 0 && oc < c && ((small && c - oc >= 2) || narrow_rows)) {
         rc = narrow3x3(l, oc, c - oc, out_zp);
         if (rc != kNarrowTooWide) return rc;

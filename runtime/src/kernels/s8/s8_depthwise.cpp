@@ -397,25 +397,27 @@ int block(const Layer &l, int32_t oc, int32_t out_zp)
     if (rc) return rc;
     const Outputs<N> out(q, out_zp, l.act_min, l.act_max);
     // The block's weights widened once, and each tap's input offset from the window's corner.
+    // Inner pixels read every tap, so the input offset is folded into their biases (as in Tab3)
+    // and each tap's two weight words are one double-word load (w64). One pass over the taps,
+    // without a division per tap: a call of a few pixels (a chain's band) pays this per block.
     uint32_t wt[2 * kMaxTaps];
-    int32_t tap_at[kMaxTaps];
-    const int32_t taps = g.k_h * g.k_w;
-    const int32_t col = g.d_w * g.c_in, row = (int32_t)(g.d_h * g.in_row);
-    for (int32_t t = 0; t < taps; t++) {
-        Lanes<N>::widen(l.w + (int64_t)t * l.wc + g.chan0 + oc, wt + 2 * t);
-        tap_at[t] = (t / g.k_w) * row + (t % g.k_w) * col;
-    }
-    const uint32_t off = ((uint32_t)l.in_offset & 0xFFFFu) * 0x10001u;
-    // Inner pixels: every tap, so the input offset is folded into the biases (as in Tab3) and
-    // each tap's two weight words are one double-word load.
     uint64_t w64[kMaxTaps];
+    int32_t tap_at[kMaxTaps];
     int32_t inner_bias[4];
     for (int k = 0; k < N; k++) inner_bias[k] = q[k].bias;
-    for (int32_t t = 0; t < taps; t++) {
-        w64[t] = (uint64_t)wt[2 * t] | ((uint64_t)wt[2 * t + 1] << 32);
-        const int8_t *w = l.w + (int64_t)t * l.wc + g.chan0 + oc;
-        for (int k = 0; k < N; k++) inner_bias[k] = wrap_add(inner_bias[k], wrap_mul(w[k], l.in_offset));
+    const int32_t taps = g.k_h * g.k_w;
+    const int32_t col = g.d_w * g.c_in, row = (int32_t)(g.d_h * g.in_row);
+    const int8_t *w = l.w + g.chan0 + oc;
+    for (int32_t ky = 0, t = 0; ky < g.k_h; ky++) {
+        for (int32_t kx = 0, at = ky * row; kx < g.k_w; kx++, t++, at += col, w += l.wc) {
+            Lanes<N>::widen(w, wt + 2 * t);
+            w64[t] = (uint64_t)wt[2 * t] | ((uint64_t)wt[2 * t + 1] << 32);
+            tap_at[t] = at;
+            TIGRIS_DW_UNROLL(4)
+            for (int k = 0; k < N; k++) inner_bias[k] = wrap_add(inner_bias[k], wrap_mul(w[k], l.in_offset));
+        }
     }
+    const uint32_t off = ((uint32_t)l.in_offset & 0xFFFFu) * 0x10001u;
     int32_t in_lo, in_hi;
     inner_columns(g, &in_lo, &in_hi);
     const InnerRun<N> run{w64, tap_at, inner_bias, taps, g.s_w * g.c_in, g.c_out, &out};

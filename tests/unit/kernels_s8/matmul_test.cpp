@@ -304,7 +304,7 @@ TEST(S8Matmul, FewRowsEqualTheFormula)
     for (int32_t k : {63, 64, 65, 127, 128, 129, 255, 256, 257, 383, 384, 385, 511, 512, 513, 640, 700, 767, 768, 769})
         ks.push_back(k);
     int n = 0, few = 0;
-    for (int32_t rows = 1; rows <= 3; rows++)
+    for (int32_t rows = 1; rows <= tigris_s8::mm::kFewMaxRows; rows++)
         for (int32_t k : ks)
             for (int32_t channels : {4, 5, 7, 8, 13}) {
                 const Layer l = random_layer(k, channels, n % 3 != 0, n % 4 != 1, rng);
@@ -324,6 +324,8 @@ TEST(S8Matmul, FewRowsEqualTheFormula)
     EXPECT_FALSE(tigris_s8::mm::few_rows(1, 769, 4));
     EXPECT_FALSE(tigris_s8::mm::few_rows(3, 257, 4));
     EXPECT_FALSE(tigris_s8::mm::few_rows(2, 64, 3));
+    EXPECT_TRUE(tigris_s8::mm::few_rows(tigris_s8::mm::kFewMaxRows, 96, 4));
+    EXPECT_FALSE(tigris_s8::mm::few_rows(tigris_s8::mm::kFewMaxRows + 1, 64, 4));
 }
 
 // The largest per-chunk sums the few-row path must hold: weights -128 (and 127) against inputs
@@ -354,7 +356,8 @@ TEST(S8Matmul, FewRowsExtremeSums)
                 l.act_min = -128;
                 l.act_max = 127;
                 const int32_t xs = k;
-                for (int32_t rows : {1, 768 / k > 3 ? 3 : 768 / k}) {
+                const int32_t most = tigris_s8::mm::kFewMaxRows;
+                for (int32_t rows : {1, 768 / k > most ? most : 768 / k}) {
                     Bytes x((size_t)rows * xs);
                     const int8_t xv = in_zp < 0 ? (int8_t)127 : (int8_t)-128;  // |x - in_zp| = 383, 255, 256 or 255
                     for (auto &v : x) v = xv;

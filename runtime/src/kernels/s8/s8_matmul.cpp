@@ -1,6 +1,6 @@
 // The int8 1x1-convolution / fully-connected product (s8_matmul.h): blocks of four output
 // channels; per row either the block's pre-widened weights (several rows), the call's
-// pre-widened inputs against masked weight words (one to three rows, few_rows) or the weight
+// pre-widened inputs against masked weight words (one to eight rows, few_rows) or the weight
 // rows read directly (longer few-row calls). Lane operations on int16 pairs held in a word (low half
 // first): SXTAB16 / SMLAD through ACLE intrinsics with the DSP extension, the same operations
 // in plain C without it.

@@ -692,6 +692,34 @@ TIGRIS_DW_INLINE void copy_lanes(void *dst, const void *src, int32_t n)
     if (n > 2) d[2] = s[2];
 }
 
+// One output row of narrow3x3 from its copy: out_w pixels x_step bytes apart from p (their
+// windows' corners), four lanes each, nch of them stored. Out of line, so that the tap loop's
+// registers are allocated apart from the table and copy code of the caller.
+struct NarrowRows {
+    const Tab3 &t;
+    const ChannelQ *q;
+    const Out4 &o4;
+    int32_t out_w, x_step, col, row, c_out, nch;
+};
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void narrow_row(const NarrowRows &r, const int8_t *p, int8_t *dst)
+{
+    for (int32_t ox = 0; ox < r.out_w; ox++, p += r.x_step, dst += r.c_out) {
+        int32_t a[4];
+        taps3x3<4>(p, r.t, r.col, r.row, a);
+        if (r.nch == 4) {
+            requant4_s8(a, r.q, r.o4, dst);
+            continue;
+        }
+        int8_t out[4];
+        requant4_s8(a, r.q, r.o4, out);
+        copy_lanes(dst, out, r.nch);
+    }
+}
+
 int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
 {
     const kern::SpatialGeom &g = *l.g;
@@ -710,15 +738,24 @@ int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
     const bool whole_words = oc + 4 <= g.c_in;
     Tab3 t;
     for (int k = 0; k < 4; k++) t.bias[k] = k < nch ? q[k].bias : 0;
+    const uint32_t off = ((uint32_t)l.in_offset & 0xFFFFu) * 0x10001u;  // |in_offset| <= 128 (zp a byte)
     for (int32_t tap = 0; tap < 9; tap++) {
         const int8_t *w = l.w + (int64_t)tap * l.wc + g.chan0 + oc;
-        int8_t w4[4] = {0, 0, 0, 0};
-        for (int32_t k = 0; k < nch; k++) {
-            w4[k] = w[k];
-            t.bias[k] = wrap_add(t.bias[k], wrap_mul(w[k], l.in_offset));
+        uint32_t pair[2];  // (w0, w2), (w1, w3)
+        if (nch == 4) {    // the offset folded from the widened lanes
+            Lanes<4>::widen(w, pair);
+            t.bias[0] = mla_bottom(pair[0], off, t.bias[0]);
+            t.bias[1] = mla_bottom(pair[1], off, t.bias[1]);
+            t.bias[2] = mla_top(pair[0], off, t.bias[2]);
+            t.bias[3] = mla_top(pair[1], off, t.bias[3]);
+        } else {  // lanes past the block's channels: zero weights (not read past the layer's)
+            int8_t w4[4] = {0, 0, 0, 0};
+            for (int32_t k = 0; k < nch; k++) {
+                w4[k] = w[k];
+                t.bias[k] = wrap_add(t.bias[k], wrap_mul(w[k], l.in_offset));
+            }
+            Lanes<4>::widen(w4, pair);
         }
-        uint32_t pair[2];
-        Lanes<4>::widen(w4, pair);
         t.w[tap] = (uint64_t)pair[0] | ((uint64_t)pair[1] << 32);
     }
     uint8_t buf[kNarrowBytes];
@@ -742,21 +779,9 @@ int narrow3x3(const Layer &l, int32_t oc, int32_t nch, int32_t out_zp)
                     else copy_lanes(d + 4 * c, sp, nch);
                 }
             }
-            for (int32_t oy = 0; oy < oh; oy++) {
-                const int8_t *p = (const int8_t *)buf + oy * g.s_h * row_bytes;
-                int8_t *dst = yn + (int64_t)(oy0 + oy) * g.out_row;
-                for (int32_t ox = 0; ox < g.out_w; ox++, p += 4 * g.s_w, dst += g.c_out) {
-                    int32_t a[4];
-                    taps3x3<4>(p, t, 4 * g.d_w, g.d_h * row_bytes, a);
-                    if (nch == 4) {
-                        requant4_s8(a, q, o4, dst);
-                        continue;
-                    }
-                    int8_t out[4];
-                    requant4_s8(a, q, o4, out);
-                    copy_lanes(dst, out, nch);
-                }
-            }
+            const NarrowRows nr{t, q, o4, g.out_w, 4 * g.s_w, 4 * g.d_w, g.d_h * row_bytes, (int32_t)g.c_out, nch};
+            for (int32_t oy = 0; oy < oh; oy++)
+                narrow_row(nr, (const int8_t *)buf + oy * g.s_h * row_bytes, yn + (int64_t)(oy0 + oy) * g.out_row);
         }
     }
     return 0;

@@ -154,7 +154,7 @@ const DwCase kCases[] = {
     {1, 12, 18, 1, 3, 3, 1, 1, 2, 1, 2, 2, 1, 1, true, true},  // one channel, dilation on H only
     {1, 11, 21, 1, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, true},  // one channel, stride 2 (no pairs)
     {1, 10, 19, 1, 3, 3, 1, 1, 1, 2, 1, 1, 2, 2, true, true},  // one channel, dilation on W (no pairs)
-    {1, 25, 5, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},   // one channel, narrow: every row padded
+    {1, 25, 5, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, true},   // one channel, narrow (kws at 320 B): in pairs
     {1, 9, 8, 1, 3, 3, 2, 2, 1, 1, 0, 1, 0, 1, false, true},   // one channel, narrow, stride 2 (TF SAME)
     {2, 6, 8, 1, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, true, false},   // one channel, narrow, unpadded
 };

@@ -12,23 +12,26 @@ int fill_operand(const kern::Call &c, uint16_t index, Operand *o)
     if (plan == nullptr || plan->header == nullptr || index >= plan->header->num_tensors) return kError;
     const tigris_tensor_t *t = &plan->tensors[index];
     if (t->ndim > kMaxRank) return kError;
-    *o = Operand();
+    const int32_t *shape = tigris_tensor_shape(plan, t);
+    uint64_t n = 1;
+    for (int d = 0; d < t->ndim; d++) {
+        if (shape[d] <= 0) return kError;
+        n *= (uint64_t)shape[d];
+        if (n > 0x7FFFFFFFu) return kError;
+    }
+    uint8_t *data = (uint8_t *)tigris_mem_tensor_ptr(c.mem, index);
+    if (data == nullptr) return kError;
+    // Every field set (no reset first: a call per tile, and *o is left as it was on an error).
     o->index = index;
     o->dtype = t->dtype;
     o->rank = t->ndim;
-    o->shape = tigris_tensor_shape(plan, t);
-    uint64_t n = 1;
-    for (int d = 0; d < t->ndim; d++) {
-        if (o->shape[d] <= 0) return kError;
-        n *= (uint64_t)o->shape[d];
-        if (n > 0x7FFFFFFFu) return kError;
-    }
+    o->shape = shape;
     o->elements = (uint32_t)n;
     o->quant = tigris_tensor_quant(plan, t);
     o->quantized = o->quant != nullptr;
     quant_values(o->quant, &o->scale, &o->zero_point);
-    o->data = (uint8_t *)tigris_mem_tensor_ptr(c.mem, index);
-    return o->data != nullptr ? 0 : kError;
+    o->data = data;
+    return 0;
 }
 
 }  // namespace

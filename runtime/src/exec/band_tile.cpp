@@ -304,7 +304,8 @@ tigris_exec_error_t run_tile_ops(BandRun &run, bool first)
         rc = call_kernel(ctx, run.kplan, (uint16_t)(run.pctx.first_op + j));
         if (rc != TIGRIS_EXEC_OK) return rc;
     }
-    memset(&ctx.mem->tile, 0, sizeof(ctx.mem->tile));
+    // The tile context stays set until the next op's (set_op_tile) or band_finish clears it:
+    // nothing between two kernels reads it (the copies and the arena do not).
     return TIGRIS_EXEC_OK;
 }
 
